@@ -1,0 +1,132 @@
+package org.kafscale.proxy.app;
+
+import io.netty.channel.EventLoopGroup;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.app.health.HealthServer;
+import org.kafscale.proxy.core.backend.BackendConnector;
+import org.kafscale.proxy.core.backend.BrokerApiVersionsProbe;
+import org.kafscale.proxy.core.backend.KafkaRequestClient;
+import org.kafscale.proxy.core.local.AdvertisedListener;
+import org.kafscale.proxy.core.local.ApiVersionsResponder;
+import org.kafscale.proxy.core.local.BrokerApiVersions;
+import org.kafscale.proxy.core.local.FindCoordinatorResponder;
+import org.kafscale.proxy.core.local.MetadataResponder;
+import org.kafscale.proxy.core.server.ClientConnectionHandler;
+import org.kafscale.proxy.core.server.KafkaProxyServer;
+import org.kafscale.proxy.core.server.NettyTransport;
+import org.kafscale.proxy.core.server.RequestDispatcher;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.kafscale.proxy.core.topology.RoutingGate;
+import org.kafscale.proxy.discovery.kafka.KafkaClusterTopology;
+import org.kafscale.proxy.fetch.routing.ForwardingRouter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running proxy: the topology source, the Kafka listener and the health listener, assembled
+ * from a {@link ProxyConfig} in one place so the wiring reads top to bottom.
+ */
+public final class ProxyRuntime implements AutoCloseable {
+    private static final Logger LOGGER = LoggerFactory.getLogger(ProxyRuntime.class);
+    private static final Duration FIRST_READ_WAIT = Duration.ofSeconds(10);
+    private static final Duration PROBE_INTERVAL = Duration.ofSeconds(2);
+
+    private final EventLoopGroup workers;
+    private final KafkaRequestClient kafkaClient;
+    private final KafkaClusterTopology topology;
+    private final ScheduledExecutorService housekeeping;
+    private final KafkaProxyServer kafkaServer;
+    private final HealthServer healthServer;
+
+    private ProxyRuntime(EventLoopGroup workers, KafkaRequestClient kafkaClient, KafkaClusterTopology topology,
+                         ScheduledExecutorService housekeeping, KafkaProxyServer kafkaServer, HealthServer healthServer) {
+        this.workers = workers;
+        this.kafkaClient = kafkaClient;
+        this.topology = topology;
+        this.housekeeping = housekeeping;
+        this.kafkaServer = kafkaServer;
+        this.healthServer = healthServer;
+    }
+
+    public static ProxyRuntime start(ProxyConfig config) throws InterruptedException {
+        EventLoopGroup workers = NettyTransport.newEventLoopGroup(config.ioThreads(), "kafka-io");
+        BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout());
+        KafkaRequestClient kafkaClient = new KafkaRequestClient(workers, connector, "kafscale-proxy",
+                config.requestTimeout());
+
+        List<BrokerEndpoint> bootstrap = config.backends().stream()
+                .map(a -> new BrokerEndpoint(-1, a.host(), a.port(), null)).toList();
+        KafkaClusterTopology topology = new KafkaClusterTopology(bootstrap, kafkaClient, config.metadataRefresh());
+        awaitFirstRead(topology);
+
+        BrokerApiVersions brokerVersions = new BrokerApiVersions();
+        BrokerApiVersionsProbe probe = new BrokerApiVersionsProbe(topology, kafkaClient, brokerVersions);
+        ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "proxy-housekeeping");
+            t.setDaemon(true);
+            return t;
+        });
+        housekeeping.scheduleWithFixedDelay(probe::probeNewBrokers, 0, PROBE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+
+        AdvertisedListener advertised = new AdvertisedListener(config.advertisedHost(), config.advertisedPort(),
+                config.advertiseMode());
+        RoutingGate gate = RoutingGate.whenBrokersKnown(topology);
+        RequestDispatcher dispatcher = new RequestDispatcher(
+                new ApiVersionsResponder(brokerVersions),
+                new MetadataResponder(topology, advertised),
+                new FindCoordinatorResponder(topology, advertised),
+                gate,
+                new ForwardingRouter(topology, config.requestTimeout().toMillis()));
+        KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, dispatcher, connector,
+                ClientConnectionHandler.ConnectionListener.NONE);
+
+        HealthServer health = null;
+        if (config.health().isPresent()) {
+            health = HealthServer.start(config.health().get().toBindAddress(), workers, gate::routable);
+        }
+        LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {})", kafkaServer.localAddress(),
+                advertised.host(), advertised.port(), advertised.mode());
+        return new ProxyRuntime(workers, kafkaClient, topology, housekeeping, kafkaServer, health);
+    }
+
+    /** Waits a bounded time for the first cluster read so the listener starts with routes; serves not-ready otherwise. */
+    private static void awaitFirstRead(KafkaClusterTopology topology) {
+        try {
+            topology.start().get(FIRST_READ_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            LOGGER.warn("First read of the Kafka cluster did not succeed ({}); serving not-ready until it does",
+                    e.toString());
+        }
+    }
+
+    public InetSocketAddress kafkaAddress() {
+        return kafkaServer.localAddress();
+    }
+
+    public Optional<InetSocketAddress> healthAddress() {
+        return Optional.ofNullable(healthServer).map(HealthServer::localAddress);
+    }
+
+    public KafkaClusterTopology topology() {
+        return topology;
+    }
+
+    @Override
+    public void close() {
+        if (healthServer != null) {
+            healthServer.close();
+        }
+        kafkaServer.close();
+        housekeeping.shutdownNow();
+        topology.close();
+        kafkaClient.close();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

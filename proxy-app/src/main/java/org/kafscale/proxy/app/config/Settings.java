@@ -1,0 +1,99 @@
+package org.kafscale.proxy.app.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads typed values from raw settings (environment variable names as keys). Every parse error
+ * names the key, the value and what is allowed; nothing falls back silently.
+ */
+final class Settings {
+    private static final Set<String> TRUE = Set.of("1", "true", "yes", "y", "on");
+    private static final Set<String> FALSE = Set.of("0", "false", "no", "n", "off");
+
+    private final Map<String, String> raw;
+
+    Settings(Map<String, String> raw) {
+        this.raw = raw;
+    }
+
+    /** The trimmed value, empty when unset or blank. */
+    Optional<String> string(String key) {
+        String value = raw.get(key);
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+    }
+
+    String string(String key, String defaultValue) {
+        return string(key).orElse(defaultValue);
+    }
+
+    long longValue(String key, long defaultValue, long min, long max) {
+        Optional<String> value = string(key);
+        if (value.isEmpty()) {
+            return defaultValue;
+        }
+        long parsed;
+        try {
+            parsed = Long.parseLong(value.get());
+        } catch (NumberFormatException e) {
+            throw ConfigException.invalid(key, value.get(), "expected a whole number from " + min + " to " + max);
+        }
+        if (parsed < min || parsed > max) {
+            throw ConfigException.invalid(key, value.get(), "expected a whole number from " + min + " to " + max);
+        }
+        return parsed;
+    }
+
+    int intValue(String key, int defaultValue, int min, int max) {
+        return (int) longValue(key, defaultValue, min, max);
+    }
+
+    boolean bool(String key, boolean defaultValue) {
+        Optional<String> value = string(key);
+        if (value.isEmpty()) {
+            return defaultValue;
+        }
+        String v = value.get().toLowerCase(Locale.ROOT);
+        if (TRUE.contains(v)) {
+            return true;
+        }
+        if (FALSE.contains(v)) {
+            return false;
+        }
+        throw ConfigException.invalid(key, value.get(), "expected true or false (also 1/0, yes/no, on/off)");
+    }
+
+    /** A comma-separated list; items trimmed, empty items dropped. */
+    List<String> list(String key) {
+        List<String> items = new ArrayList<>();
+        string(key).ifPresent(v -> {
+            for (String item : v.split(",")) {
+                if (!item.isBlank()) {
+                    items.add(item.trim());
+                }
+            }
+        });
+        return items;
+    }
+
+    /** A "host:port" or ":port" address; a missing host means every interface. */
+    HostPort hostPort(String key, String defaultValue) {
+        String value = string(key, defaultValue);
+        return HostPort.parse(value).orElseThrow(() ->
+                ConfigException.invalid(key, value, "expected host:port or :port with a port from 1 to 65535"));
+    }
+
+    List<HostPort> hostPorts(String key) {
+        List<HostPort> addresses = new ArrayList<>();
+        for (String item : list(key)) {
+            HostPort address = HostPort.parse(item).filter(a -> !a.host().isEmpty()).orElseThrow(() ->
+                    ConfigException.invalid(key, item, "expected a comma-separated list of host:port"));
+            addresses.add(address);
+        }
+        return addresses;
+    }
+}

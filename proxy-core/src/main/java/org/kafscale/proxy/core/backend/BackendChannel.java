@@ -1,0 +1,174 @@
+package org.kafscale.proxy.core.backend;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.IntObjectMap;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One connection to one broker, carrying pipelined requests.
+ *
+ * <p>Correlation ids on this connection are the channel's own: each request's id is overwritten in
+ * place before it is written, and the broker's answer is matched back through {@link #pending}.
+ * The caller puts the client's id back. All methods run on the channel's event loop.
+ *
+ * <p>Any failure (close, timeout, an answer that matches no request) closes the channel and fails
+ * every pending request; a closed channel is never reused.
+ */
+public final class BackendChannel {
+    private static final Logger LOGGER = LoggerFactory.getLogger(BackendChannel.class);
+
+    private final Channel channel;
+    private final BrokerEndpoint broker;
+    private final IntObjectMap<Pending> pending = new IntObjectHashMap<>();
+    private int nextCorrelationId;
+    private String closeReason;
+
+    BackendChannel(Channel channel, BrokerEndpoint broker) {
+        this.channel = channel;
+        this.broker = broker;
+    }
+
+    public BrokerEndpoint broker() {
+        return broker;
+    }
+
+    public boolean isUsable() {
+        return closeReason == null && channel.isActive();
+    }
+
+    public boolean isWritable() {
+        return channel.isWritable();
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    /**
+     * Writes a request frame (header and body, no size prefix) and completes with the broker's
+     * answer frame, whose first four bytes are this channel's correlation id.
+     *
+     * @param frame the request; ownership passes to this method (released once written or failed)
+     * @param timeoutMillis how long the broker has to answer before the channel is closed
+     */
+    public Future<ByteBuf> request(ByteBuf frame, long timeoutMillis) {
+        Promise<ByteBuf> promise = channel.eventLoop().newPromise();
+        if (!isUsable()) {
+            frame.release();
+            promise.setFailure(new BackendException(BackendException.Cause.CONNECTION_CLOSED, false,
+                    broker + " connection is closed: " + closeReason()));
+            return promise;
+        }
+        int correlationId = nextCorrelationId++;
+        frame.setInt(frame.readerIndex() + RequestFrame.CORRELATION_ID_OFFSET, correlationId);
+        Pending entry = new Pending(promise);
+        pending.put(correlationId, entry);
+        entry.timeout = channel.eventLoop().schedule(
+                () -> timeOut(correlationId, timeoutMillis), timeoutMillis, TimeUnit.MILLISECONDS);
+        channel.writeAndFlush(frame).addListener((ChannelFuture f) -> {
+            if (f.isSuccess()) {
+                entry.written = true;
+            } else {
+                fail("write failed: " + f.cause(), BackendException.Cause.CONNECTION_CLOSED);
+            }
+        });
+        return promise;
+    }
+
+    /**
+     * Writes a request that has no answer (a Produce with acks=0). Completes when the bytes are
+     * written; nothing is registered, so the broker's silence is expected.
+     */
+    public Future<Void> send(ByteBuf frame) {
+        if (!isUsable()) {
+            frame.release();
+            return channel.eventLoop().newFailedFuture(new BackendException(
+                    BackendException.Cause.CONNECTION_CLOSED, false, broker + " connection is closed: " + closeReason()));
+        }
+        frame.setInt(frame.readerIndex() + RequestFrame.CORRELATION_ID_OFFSET, nextCorrelationId++);
+        return channel.writeAndFlush(frame);
+    }
+
+    /** Called by the channel's handler with one answer frame; takes ownership of it. */
+    void onResponse(ByteBuf response) {
+        if (response.readableBytes() < 4) {
+            response.release();
+            fail("answer of " + response.readableBytes() + " bytes has no correlation id",
+                    BackendException.Cause.BAD_RESPONSE);
+            return;
+        }
+        int correlationId = response.getInt(response.readerIndex());
+        Pending entry = pending.remove(correlationId);
+        if (entry == null) {
+            response.release();
+            fail("answer with correlation id " + correlationId + " matches no request",
+                    BackendException.Cause.BAD_RESPONSE);
+            return;
+        }
+        entry.timeout.cancel(false);
+        if (!entry.promise.trySuccess(response)) {
+            response.release();
+        }
+    }
+
+    /** Called by the channel's handler when the connection ends. */
+    void onClosed() {
+        fail("connection closed by " + broker, BackendException.Cause.CONNECTION_CLOSED);
+    }
+
+    private void timeOut(int correlationId, long timeoutMillis) {
+        if (pending.containsKey(correlationId)) {
+            fail("no answer within " + timeoutMillis + " ms", BackendException.Cause.TIMED_OUT);
+        }
+    }
+
+    /** Closes the channel with a reason; pending requests fail with the given cause. */
+    void fail(String reason, BackendException.Cause cause) {
+        if (closeReason == null) {
+            closeReason = reason;
+            boolean expected = cause == BackendException.Cause.CANCELLED
+                    || (cause == BackendException.Cause.CONNECTION_CLOSED && pending.isEmpty());
+            if (!expected) {
+                LOGGER.warn("Closing channel to {}: {} ({} requests pending)", broker, reason, pending.size());
+            }
+        }
+        List<Pending> failed = new ArrayList<>(pending.values());
+        pending.clear();
+        for (Pending entry : failed) {
+            entry.timeout.cancel(false);
+            entry.promise.tryFailure(new BackendException(cause, entry.written, broker + ": " + reason));
+        }
+        channel.close();
+    }
+
+    /** Closes the channel on the proxy's own initiative; pending requests fail as cancelled. */
+    public void close(String reason) {
+        fail(reason, BackendException.Cause.CANCELLED);
+    }
+
+    private String closeReason() {
+        return closeReason != null ? closeReason : "channel inactive";
+    }
+
+    private static final class Pending {
+        final Promise<ByteBuf> promise;
+        ScheduledFuture<?> timeout;
+        boolean written;
+
+        Pending(Promise<ByteBuf> promise) {
+            this.promise = promise;
+        }
+    }
+}

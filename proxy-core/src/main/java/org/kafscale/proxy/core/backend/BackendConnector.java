@@ -1,0 +1,65 @@
+package org.kafscale.proxy.core.backend;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import java.time.Duration;
+import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
+import org.kafscale.proxy.core.server.NettyTransport;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
+
+/**
+ * Opens {@link BackendChannel}s to brokers on a given event loop. The pipeline here is the only
+ * backend pipeline: frame decoder, the size prefixer (the one place that writes sizes), and the
+ * answer dispatcher.
+ */
+public final class BackendConnector {
+    private final int maxFrameBytes;
+    private final Duration connectTimeout;
+
+    public BackendConnector(int maxFrameBytes, Duration connectTimeout) {
+        this.maxFrameBytes = maxFrameBytes;
+        this.connectTimeout = connectTimeout;
+    }
+
+    /** Connects on {@code loop}, so the channel shares the caller's thread and needs no locks. */
+    public Future<BackendChannel> connect(EventLoop loop, BrokerEndpoint broker) {
+        Promise<BackendChannel> promise = loop.newPromise();
+        BackendResponseHandler handler = new BackendResponseHandler();
+        Bootstrap bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(NettyTransport.socketChannelClass(loop))
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline()
+                                .addLast("frameDecoder", new KafkaFrameDecoder(maxFrameBytes, broker.toString()))
+                                .addLast("framePrepender", new LengthFieldPrepender(4))
+                                .addLast("answers", handler);
+                    }
+                });
+        ChannelFuture connect = bootstrap.connect(broker.host(), broker.port());
+        Channel channel = connect.channel();
+        BackendChannel backend = new BackendChannel(channel, broker);
+        handler.bind(backend);
+        connect.addListener(f -> {
+            if (f.isSuccess()) {
+                promise.setSuccess(backend);
+            } else {
+                channel.close();
+                promise.setFailure(new BackendException(BackendException.Cause.CONNECT_FAILED, false,
+                        "cannot connect to " + broker + ": " + f.cause()));
+            }
+        });
+        return promise;
+    }
+}

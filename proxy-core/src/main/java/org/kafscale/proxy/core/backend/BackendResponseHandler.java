@@ -1,0 +1,30 @@
+package org.kafscale.proxy.core.backend;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+
+/** Hands each answer frame from a broker to its {@link BackendChannel}. */
+final class BackendResponseHandler extends ChannelInboundHandlerAdapter {
+    private BackendChannel backend;
+
+    void bind(BackendChannel backendChannel) {
+        this.backend = backendChannel;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        backend.onResponse((ByteBuf) msg);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        backend.onClosed();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        backend.fail("I/O error: " + cause, BackendException.Cause.CONNECTION_CLOSED);
+    }
+}

@@ -1,0 +1,152 @@
+package org.kafscale.proxy.core.backend;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.Future;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.ApiVersionsRequest;
+import org.apache.kafka.common.requests.ApiVersionsResponse;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.requests.ResponseHeader;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
+
+/**
+ * The proxy's own Kafka client, for the few requests it makes on its own behalf: discovery
+ * (Metadata, FindCoordinator), the brokers' ApiVersions, probes.
+ *
+ * <p>Like Kafka's NetworkClient it asks each broker for its ApiVersions once per connection and
+ * sends every request at the highest version both sides support. Thread-safe; work runs on the
+ * given event loop group.
+ */
+public final class KafkaRequestClient {
+    private static final short API_VERSIONS_VERSION = 3;
+
+    private final EventLoopGroup group;
+    private final BackendConnector connector;
+    private final String clientId;
+    private final Duration requestTimeout;
+    private final Map<String, CompletableFuture<Session>> sessions = new ConcurrentHashMap<>();
+
+    public KafkaRequestClient(EventLoopGroup group, BackendConnector connector, String clientId,
+                              Duration requestTimeout) {
+        this.group = group;
+        this.connector = connector;
+        this.clientId = clientId;
+        this.requestTimeout = requestTimeout;
+    }
+
+    /** The ApiVersions the broker reported on the current connection, connecting if needed. */
+    public CompletableFuture<ApiVersionsResponseData> apiVersions(BrokerEndpoint broker) {
+        return session(broker).thenApply(Session::versions);
+    }
+
+    /** Sends a request at the highest version both sides support and completes with the answer. */
+    @SuppressWarnings("unchecked")
+    public <R extends AbstractResponse> CompletableFuture<R> send(BrokerEndpoint broker,
+                                                                  AbstractRequest.Builder<?> builder) {
+        return session(broker).thenCompose(session -> {
+            ApiKeys api = builder.apiKey();
+            ApiVersion range = session.versions().apiKeys().find(api.id);
+            if (range == null) {
+                throw new IllegalStateException(broker + " does not support " + api.name);
+            }
+            short version = (short) Math.min(Math.min(builder.latestAllowedVersion(), range.maxVersion()),
+                    api.latestVersion());
+            if (version < Math.max(builder.oldestAllowedVersion(), range.minVersion())) {
+                throw new IllegalStateException(broker + " supports " + api.name + " v" + range.minVersion()
+                        + "-" + range.maxVersion() + ", none usable here");
+            }
+            return (CompletableFuture<R>) exchange(session, builder.build(version));
+        });
+    }
+
+    private CompletableFuture<Session> session(BrokerEndpoint broker) {
+        String key = broker.id() + "@" + broker.address();
+        CompletableFuture<Session> existing = sessions.get(key);
+        if (existing != null && (!existing.isDone() || (!existing.isCompletedExceptionally()
+                && existing.join().channel().isUsable()))) {
+            return existing;
+        }
+        CompletableFuture<Session> created = new CompletableFuture<>();
+        CompletableFuture<Session> raced = sessions.compute(key, (k, v) -> v == existing ? created : v);
+        if (raced != created) {
+            return raced;
+        }
+        EventLoop loop = group.next();
+        loop.execute(() -> connector.connect(loop, broker).addListener(f -> {
+            if (!f.isSuccess()) {
+                sessions.remove(key, created);
+                created.completeExceptionally(f.cause());
+                return;
+            }
+            BackendChannel channel = (BackendChannel) f.getNow();
+            Session bare = new Session(channel, null);
+            exchange(bare, new ApiVersionsRequest.Builder().build(API_VERSIONS_VERSION)).whenComplete((resp, err) -> {
+                ApiVersionsResponse versions = (ApiVersionsResponse) resp;
+                if (err == null && versions.data().errorCode() != Errors.NONE.code()) {
+                    err = Errors.forCode(versions.data().errorCode()).exception();
+                }
+                if (err != null) {
+                    channel.close("ApiVersions failed: " + err);
+                    sessions.remove(key, created);
+                    created.completeExceptionally(err);
+                } else {
+                    created.complete(new Session(channel, versions.data()));
+                }
+            });
+        }));
+        return created;
+    }
+
+    private CompletableFuture<AbstractResponse> exchange(Session session, AbstractRequest request) {
+        CompletableFuture<AbstractResponse> result = new CompletableFuture<>();
+        BackendChannel channel = session.channel();
+        RequestHeader header = new RequestHeader(request.apiKey(), request.version(), clientId, 0);
+        ByteBuf frame = Unpooled.wrappedBuffer(request.serializeWithHeader(header));
+        channel.channel().eventLoop().execute(() -> {
+            Future<ByteBuf> answer = channel.request(frame, requestTimeout.toMillis());
+            answer.addListener(f -> {
+                if (!f.isSuccess()) {
+                    result.completeExceptionally(f.cause());
+                    return;
+                }
+                ByteBuf response = answer.getNow();
+                try {
+                    ByteBuffer nio = response.nioBuffer();
+                    ResponseHeader.parse(nio, request.apiKey().responseHeaderVersion(request.version()));
+                    result.complete(AbstractResponse.parseResponse(request.apiKey(), new ByteBufferAccessor(nio),
+                            request.version()));
+                } catch (RuntimeException e) {
+                    channel.fail("answer to " + request.apiKey().name + " does not parse: " + e,
+                            BackendException.Cause.BAD_RESPONSE);
+                    result.completeExceptionally(e);
+                } finally {
+                    response.release();
+                }
+            });
+        });
+        return result;
+    }
+
+    /** Closes every connection. */
+    public void close() {
+        sessions.values().forEach(f -> f.thenAccept(s -> s.channel().close("client closed")));
+        sessions.clear();
+    }
+
+    private record Session(BackendChannel channel, ApiVersionsResponseData versions) {
+    }
+}

@@ -1,0 +1,75 @@
+package org.kafscale.proxy.core.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Splits a byte stream into Kafka frames: a 4-byte big-endian size, then that many bytes.
+ *
+ * <p>The size is checked before any of the frame is buffered, so an oversized or negative size
+ * costs four bytes, not the memory it claims. A bad size cannot be skipped safely (the stream has
+ * no resynchronisation point), so the connection is closed with one log line that says why.
+ *
+ * <p>Each emitted frame is a retained slice of the cumulation buffer (no copy); the size prefix is
+ * not part of it. Outbound, {@link io.netty.handler.codec.LengthFieldPrepender} is the one layer
+ * that writes sizes.
+ */
+public final class KafkaFrameDecoder extends ByteToMessageDecoder {
+    private static final Logger LOGGER = LoggerFactory.getLogger(KafkaFrameDecoder.class);
+    private static final int SIZE_FIELD_BYTES = 4;
+
+    private final int maxFrameBytes;
+    private final String peer;
+    private boolean rejected;
+
+    /**
+     * @param maxFrameBytes the largest frame accepted, not counting the size field
+     * @param peer who sends these frames ("client", "broker 2"), for log lines
+     */
+    public KafkaFrameDecoder(int maxFrameBytes, String peer) {
+        if (maxFrameBytes <= 0) {
+            throw new IllegalArgumentException("maxFrameBytes must be positive: " + maxFrameBytes);
+        }
+        this.maxFrameBytes = maxFrameBytes;
+        this.peer = peer;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (rejected) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
+        if (in.readableBytes() < SIZE_FIELD_BYTES) {
+            return;
+        }
+        int size = in.getInt(in.readerIndex());
+        String problem = sizeProblem(size);
+        if (problem != null) {
+            rejected = true;
+            in.skipBytes(in.readableBytes());
+            LOGGER.warn("Closing connection from {} {}: {}", peer, ctx.channel().remoteAddress(), problem);
+            ctx.close();
+            return;
+        }
+        if (in.readableBytes() < SIZE_FIELD_BYTES + size) {
+            return;
+        }
+        in.skipBytes(SIZE_FIELD_BYTES);
+        out.add(in.readRetainedSlice(size));
+    }
+
+    private String sizeProblem(int size) {
+        if (size < 0) {
+            return "frame size " + size + " is negative";
+        }
+        if (size > maxFrameBytes) {
+            return "frame size " + size + " bytes exceeds the maximum of " + maxFrameBytes + " bytes";
+        }
+        return null;
+    }
+}

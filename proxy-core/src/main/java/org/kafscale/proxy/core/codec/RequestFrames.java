@@ -1,0 +1,29 @@
+package org.kafscale.proxy.core.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.apache.kafka.common.message.RequestHeaderData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.requests.RequestUtils;
+
+/**
+ * Encodes requests the proxy rewrites, with kafka-clients' generated classes, keeping the
+ * client's header fields. The result has no size prefix: the channel's prepender writes it.
+ */
+public final class RequestFrames {
+    private RequestFrames() {
+    }
+
+    /** A frame carrying {@code body} in place of the original's, with the original's header. */
+    public static ByteBuf reencode(RequestFrame original, ApiMessage body) {
+        ApiKeys api = ApiKeys.forId(original.apiKey());
+        RequestHeaderData header = new RequestHeaderData()
+                .setRequestApiKey(original.apiKey())
+                .setRequestApiVersion(original.apiVersion())
+                .setCorrelationId(original.correlationId())
+                .setClientId(original.clientId());
+        return Unpooled.wrappedBuffer(RequestUtils.serialize(header, api.requestHeaderVersion(original.apiVersion()),
+                body, original.apiVersion()));
+    }
+}

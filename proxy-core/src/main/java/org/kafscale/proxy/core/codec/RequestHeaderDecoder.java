@@ -1,0 +1,59 @@
+package org.kafscale.proxy.core.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.MessageToMessageDecoder;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.apache.kafka.common.message.RequestHeaderData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns a client frame into a {@link RequestFrame} by reading its header only.
+ *
+ * <p>Header versions come from kafka-clients: flexible versions carry a tagged-field section
+ * (header v2). A key kafka-clients does not know is read as header v1 (no tagged fields) and
+ * stays opaque. A header that does not parse closes the connection with a log line.
+ */
+public final class RequestHeaderDecoder extends MessageToMessageDecoder<ByteBuf> {
+    private static final Logger LOGGER = LoggerFactory.getLogger(RequestHeaderDecoder.class);
+    /** api_key, api_version, correlation_id and the client id's length. */
+    private static final int MIN_HEADER_BYTES = 2 + 2 + 4 + 2;
+    private static final short OPAQUE_HEADER_VERSION = 1;
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf frame, List<Object> out) {
+        RequestFrame request;
+        try {
+            request = parse(frame);
+        } catch (RuntimeException e) {
+            LOGGER.warn("Closing connection from client {}: request header does not parse ({} bytes): {}",
+                    ctx.channel().remoteAddress(), frame.readableBytes(), e.toString());
+            ctx.close();
+            return;
+        }
+        out.add(request);
+    }
+
+    /** Parses the header of {@code frame}; the returned value holds a retained reference to it. */
+    static RequestFrame parse(ByteBuf frame) {
+        if (frame.readableBytes() < MIN_HEADER_BYTES) {
+            throw new IllegalArgumentException("frame of " + frame.readableBytes()
+                    + " bytes is shorter than the smallest request header (" + MIN_HEADER_BYTES + ")");
+        }
+        short apiKey = frame.getShort(frame.readerIndex());
+        short apiVersion = frame.getShort(frame.readerIndex() + 2);
+        short headerVersion = ApiKeys.hasId(apiKey)
+                ? ApiKeys.forId(apiKey).requestHeaderVersion(apiVersion)
+                : OPAQUE_HEADER_VERSION;
+        ByteBuffer view = frame.nioBuffer();
+        int start = view.position();
+        RequestHeaderData header = new RequestHeaderData(new ByteBufferAccessor(view), headerVersion);
+        int headerLength = view.position() - start;
+        return new RequestFrame(apiKey, apiVersion, header.correlationId(), header.clientId(),
+                headerLength, frame.retain());
+    }
+}

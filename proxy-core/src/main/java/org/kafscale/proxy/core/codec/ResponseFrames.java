@@ -1,0 +1,41 @@
+package org.kafscale.proxy.core.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.apache.kafka.common.message.ResponseHeaderData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.RequestUtils;
+
+/**
+ * Encodes answers the proxy builds itself, with kafka-clients' generated classes: response header
+ * (at the version the API and request version call for) and body, without the size prefix.
+ */
+public final class ResponseFrames {
+    private ResponseFrames() {
+    }
+
+    /** Encodes {@code body} as the answer to {@code request}. */
+    public static ByteBuf encode(RequestFrame request, ApiMessage body) {
+        return encode(ApiKeys.forId(request.apiKey()), request.apiVersion(), request.correlationId(), body);
+    }
+
+    public static ByteBuf encode(ApiKeys api, short version, int correlationId, ApiMessage body) {
+        short headerVersion = api.responseHeaderVersion(version);
+        ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(correlationId);
+        return Unpooled.wrappedBuffer(RequestUtils.serialize(header, headerVersion, body, version));
+    }
+
+    /**
+     * Kafka's own error answer for a request ({@code AbstractRequest.getErrorResponse}), at the
+     * client's version.
+     *
+     * @throws RuntimeException when the body does not parse or the key is unknown: no answer exists
+     */
+    public static ByteBuf errorResponse(RequestFrame request, Errors error) {
+        AbstractResponse response = request.decodeBody().getErrorResponse(0, error.exception());
+        return encode(request, response.data());
+    }
+}

@@ -1,0 +1,70 @@
+package org.kafscale.proxy.core.local;
+
+import io.netty.buffer.ByteBuf;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
+import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersionCollection;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.codec.ResponseFrames;
+import org.kafscale.proxy.core.routing.ProxiedApis;
+import org.kafscale.proxy.core.routing.RouteKind;
+
+/**
+ * Answers ApiVersions: each API the proxy serves, at the versions both kafka-clients (our codec)
+ * and every known broker support. A request newer than the proxy knows gets the KIP-511 answer:
+ * version 0, UNSUPPORTED_VERSION, and the ApiVersions range, so the client retries lower.
+ */
+public final class ApiVersionsResponder {
+    private final BrokerApiVersions brokers;
+
+    public ApiVersionsResponder(BrokerApiVersions brokers) {
+        this.brokers = brokers;
+    }
+
+    public ByteBuf answer(RequestFrame request) {
+        ApiKeys api = ApiKeys.API_VERSIONS;
+        if (request.apiVersion() > api.latestVersion(false) || request.apiVersion() < api.oldestVersion()) {
+            ApiVersionCollection keys = new ApiVersionCollection();
+            keys.add(new ApiVersion().setApiKey(api.id).setMinVersion(api.oldestVersion())
+                    .setMaxVersion(api.latestVersion(false)));
+            ApiVersionsResponseData unsupported = new ApiVersionsResponseData()
+                    .setErrorCode(Errors.UNSUPPORTED_VERSION.code()).setApiKeys(keys);
+            return ResponseFrames.encode(api, (short) 0, request.correlationId(), unsupported);
+        }
+        ApiVersionsResponseData data = new ApiVersionsResponseData()
+                .setErrorCode(Errors.NONE.code())
+                .setThrottleTimeMs(0)
+                .setApiKeys(advertised());
+        return ResponseFrames.encode(request, data);
+    }
+
+    /** The advertised ranges, in API key order. */
+    ApiVersionCollection advertised() {
+        ApiVersionCollection keys = new ApiVersionCollection();
+        for (Map.Entry<ApiKeys, RouteKind> entry : ProxiedApis.all().entrySet()) {
+            ApiKeys api = entry.getKey();
+            short min = api.oldestVersion();
+            short max = api.latestVersion(false);
+            if (entry.getValue() != RouteKind.LOCAL || api == ApiKeys.FIND_COORDINATOR) {
+                // Forwarded APIs must suit the brokers. FindCoordinator is answered here but its
+                // versions gate how clients batch lookups, so it follows the brokers too.
+                if (brokers.anyReported()) {
+                    Optional<ApiVersion> common = brokers.common(api.id);
+                    if (common.isEmpty()) {
+                        continue;
+                    }
+                    min = (short) Math.max(min, common.get().minVersion());
+                    max = (short) Math.min(max, common.get().maxVersion());
+                }
+            }
+            if (min <= max) {
+                keys.add(new ApiVersion().setApiKey(api.id).setMinVersion(min).setMaxVersion(max));
+            }
+        }
+        return keys;
+    }
+}

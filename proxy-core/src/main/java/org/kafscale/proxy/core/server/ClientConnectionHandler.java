@@ -1,0 +1,162 @@
+package org.kafscale.proxy.core.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
+import org.kafscale.proxy.core.backend.BackendChannelPool;
+import org.kafscale.proxy.core.backend.BackendConnector;
+import org.kafscale.proxy.core.codec.RequestFrame;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection: hands each request to the dispatcher, puts the client's correlation id
+ * on each answer, and writes answers in request order.
+ *
+ * <p>Backpressure: reading from the client pauses while {@code maxInFlight} requests wait for
+ * answers or while the client cannot take more bytes; reading from brokers pauses while the client
+ * is unwritable.
+ */
+public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOGGER = LoggerFactory.getLogger(ClientConnectionHandler.class);
+
+    private final RequestHandler dispatcher;
+    private final BackendConnector connector;
+    private final int maxInFlight;
+    private final ConnectionListener listener;
+    private final ResponseOrderer orderer = new ResponseOrderer();
+    private ConnectionContext context;
+    private ChannelHandlerContext ctx;
+    private boolean closing;
+
+    public ClientConnectionHandler(RequestHandler dispatcher, BackendConnector connector, int maxInFlight,
+                                   ConnectionListener listener) {
+        this.dispatcher = dispatcher;
+        this.connector = connector;
+        this.maxInFlight = maxInFlight;
+        this.listener = listener;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.context = new ConnectionContext(ctx.channel().eventLoop(),
+                new BackendChannelPool(ctx.channel().eventLoop(), connector), ctx.channel().remoteAddress());
+        listener.opened();
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof RequestFrame request)) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (closing) {
+            request.frame().release();
+            return;
+        }
+        ResponseOrderer.Slot slot = orderer.reserve(request.correlationId());
+        Future<Reply> reply;
+        try {
+            reply = dispatcher.handle(context, request);
+        } catch (RuntimeException e) {
+            LOGGER.warn("Closing connection from client {}: handling {} failed", context.clientAddress(),
+                    request.describe(), e);
+            reply = context.loop().newSucceededFuture(new Reply.Close("handler failed: " + e));
+        }
+        reply.addListener(f -> {
+            request.frame().release();
+            Reply result = f.isSuccess() ? (Reply) f.getNow()
+                    : new Reply.Close("handling " + request.describe() + " failed: " + f.cause());
+            onReply(slot, result);
+        });
+        updateReading();
+    }
+
+    private void onReply(ResponseOrderer.Slot slot, Reply reply) {
+        if (closing) {
+            reply.discard();
+            return;
+        }
+        orderer.complete(slot, reply, this::write);
+        ctx.flush();
+        updateReading();
+    }
+
+    private void write(ResponseOrderer.Slot slot) {
+        Reply reply = slot.reply;
+        if (closing) {
+            reply.discard();
+            return;
+        }
+        if (reply instanceof Reply.Send send) {
+            ctx.write(withClientCorrelationId(send.frame(), slot), ctx.voidPromise());
+        } else if (reply instanceof Reply.SendAndClose send) {
+            LOGGER.info("Closing connection from client {} after answering: {}", context.clientAddress(),
+                    send.reason());
+            ctx.writeAndFlush(withClientCorrelationId(send.frame(), slot)).addListener(ChannelFutureListener.CLOSE);
+            beginClose();
+        } else if (reply instanceof Reply.Close close) {
+            LOGGER.warn("Closing connection from client {}: {}", context.clientAddress(), close.reason());
+            ctx.flush();
+            ctx.close();
+            beginClose();
+        }
+    }
+
+    private static ByteBuf withClientCorrelationId(ByteBuf frame, ResponseOrderer.Slot slot) {
+        frame.setInt(frame.readerIndex(), slot.clientCorrelationId);
+        return frame;
+    }
+
+    private void beginClose() {
+        closing = true;
+        orderer.discardAll();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        context.backends().setAutoRead(ctx.channel().isWritable());
+        updateReading();
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    private void updateReading() {
+        boolean read = !closing && orderer.waiting() < maxInFlight && ctx.channel().isWritable();
+        if (ctx.channel().config().isAutoRead() != read) {
+            ctx.channel().config().setAutoRead(read);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        closing = true;
+        orderer.discardAll();
+        context.backends().closeAll("client " + context.clientAddress() + " disconnected");
+        listener.closed();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOGGER.warn("Closing connection from client {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        LOGGER.debug("Connection error detail", cause);
+        ctx.close();
+    }
+
+    /** Told when client connections open and close (metrics, drain). */
+    public interface ConnectionListener {
+        ConnectionListener NONE = new ConnectionListener() {
+        };
+
+        default void opened() {
+        }
+
+        default void closed() {
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package org.kafscale.proxy.core.server;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.LengthFieldPrepender;
+import org.kafscale.proxy.core.backend.BackendConnector;
+import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
+import org.kafscale.proxy.core.codec.RequestHeaderDecoder;
+
+/**
+ * The client-side pipeline, top to bottom: frames in, size prefix out (the only writer of sizes),
+ * request headers, then the connection handler that dispatches and orders answers.
+ */
+public final class KafkaProxyInitializer extends ChannelInitializer<SocketChannel> {
+    private final ListenerSettings settings;
+    private final RequestHandler dispatcher;
+    private final BackendConnector connector;
+    private final ClientConnectionHandler.ConnectionListener listener;
+
+    public KafkaProxyInitializer(ListenerSettings settings, RequestHandler dispatcher, BackendConnector connector,
+                                 ClientConnectionHandler.ConnectionListener listener) {
+        this.settings = settings;
+        this.dispatcher = dispatcher;
+        this.connector = connector;
+        this.listener = listener;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel ch) {
+        ch.pipeline()
+                .addLast("frameDecoder", new KafkaFrameDecoder(settings.maxFrameBytes(), "client"))
+                .addLast("framePrepender", new LengthFieldPrepender(4))
+                .addLast("headerDecoder", new RequestHeaderDecoder())
+                .addLast("connection", new ClientConnectionHandler(dispatcher, connector,
+                        settings.maxInFlightPerConnection(), listener));
+    }
+}

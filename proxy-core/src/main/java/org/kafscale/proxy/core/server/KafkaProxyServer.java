@@ -1,0 +1,70 @@
+package org.kafscale.proxy.core.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.kafscale.proxy.core.backend.BackendConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The Kafka listener: accepts client connections and runs each on one event loop. */
+public final class KafkaProxyServer implements AutoCloseable {
+    private static final Logger LOGGER = LoggerFactory.getLogger(KafkaProxyServer.class);
+
+    private final EventLoopGroup bossGroup;
+    private final EventLoopGroup workerGroup;
+    private final Channel serverChannel;
+
+    private KafkaProxyServer(EventLoopGroup bossGroup, EventLoopGroup workerGroup, Channel serverChannel) {
+        this.bossGroup = bossGroup;
+        this.workerGroup = workerGroup;
+        this.serverChannel = serverChannel;
+    }
+
+    /**
+     * Binds the listener.
+     *
+     * @param workerGroup event loops for client connections and their broker channels (owned by the caller)
+     */
+    public static KafkaProxyServer start(ListenerSettings settings, EventLoopGroup workerGroup, RequestHandler dispatcher,
+                                         BackendConnector connector,
+                                         ClientConnectionHandler.ConnectionListener listener) throws InterruptedException {
+        EventLoopGroup boss = NettyTransport.newEventLoopGroup(1, "kafka-accept");
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(boss, workerGroup)
+                    .channel(NettyTransport.serverChannelClass())
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new KafkaProxyInitializer(settings, dispatcher, connector, listener))
+                    .bind(settings.bindAddress()).sync().channel();
+            LOGGER.info("Kafka listener bound to {}", channel.localAddress());
+            return new KafkaProxyServer(boss, workerGroup, channel);
+        } catch (InterruptedException | RuntimeException e) {
+            boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw e;
+        }
+    }
+
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** Stops accepting connections; open connections stay with their event loops. */
+    public void stopAccepting() {
+        serverChannel.close().syncUninterruptibly();
+    }
+
+    @Override
+    public void close() {
+        stopAccepting();
+        bossGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    EventLoopGroup workerGroup() {
+        return workerGroup;
+    }
+}

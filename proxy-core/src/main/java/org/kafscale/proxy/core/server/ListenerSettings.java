@@ -1,0 +1,20 @@
+package org.kafscale.proxy.core.server;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+/**
+ * How the Kafka listener and its broker channels behave.
+ *
+ * @param bindAddress where the listener accepts clients
+ * @param maxFrameBytes the largest request or answer frame accepted (checked before buffering)
+ * @param maxInFlightPerConnection requests a client may have waiting before the proxy stops reading
+ * @param requestTimeout how long a broker has to answer (a Fetch adds its own max wait)
+ * @param connectTimeout how long a broker connection may take
+ * @param ioThreads event loop threads (0: Netty's default, twice the cores)
+ */
+public record ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
+                               Duration requestTimeout, Duration connectTimeout, int ioThreads) {
+
+    public static final int DEFAULT_MAX_FRAME_BYTES = 100 * 1024 * 1024;
+}

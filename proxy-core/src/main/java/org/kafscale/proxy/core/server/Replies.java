@@ -1,0 +1,61 @@
+package org.kafscale.proxy.core.server;
+
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import java.util.concurrent.CompletionStage;
+import org.apache.kafka.common.protocol.Errors;
+import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.codec.ResponseFrames;
+
+/** Small helpers for building {@link Reply} futures on a connection's event loop. */
+public final class Replies {
+    private Replies() {
+    }
+
+    public static Future<Reply> now(EventLoop loop, Reply reply) {
+        return loop.newSucceededFuture(reply);
+    }
+
+    /** Kafka's error answer for the request at its version, or a close when no answer can be built. */
+    public static Reply error(RequestFrame request, Errors error) {
+        try {
+            return Reply.send(ResponseFrames.errorResponse(request, error));
+        } catch (RuntimeException e) {
+            return new Reply.Close("cannot answer " + request.describe() + " with " + error.name() + ": " + e);
+        }
+    }
+
+    /** Like {@link #error}, then closes the connection (not-ready answers). */
+    public static Reply errorThenClose(RequestFrame request, Errors error, String reason) {
+        try {
+            return new Reply.SendAndClose(ResponseFrames.errorResponse(request, error), reason);
+        } catch (RuntimeException e) {
+            return new Reply.Close(reason + "; no answer exists for " + request.describe());
+        }
+    }
+
+    /**
+     * Completes a reply on {@code loop} from a stage that may complete on any thread; a stage
+     * that fails closes the connection with its cause.
+     */
+    public static Future<Reply> onLoop(EventLoop loop, CompletionStage<Reply> stage) {
+        Promise<Reply> promise = loop.newPromise();
+        stage.whenComplete((reply, error) -> {
+            if (loop.inEventLoop()) {
+                settle(promise, reply, error);
+            } else {
+                loop.execute(() -> settle(promise, reply, error));
+            }
+        });
+        return promise;
+    }
+
+    private static void settle(Promise<Reply> promise, Reply reply, Throwable error) {
+        if (error != null) {
+            promise.setSuccess(new Reply.Close(String.valueOf(error)));
+        } else if (!promise.trySuccess(reply)) {
+            reply.discard();
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package org.kafscale.proxy.core.server;
+
+import java.util.ArrayDeque;
+import java.util.function.Consumer;
+
+/**
+ * Holds early answers until every earlier request on the connection has been answered, so a
+ * client always reads responses in the order it sent requests (Kafka's contract), whichever broker
+ * answers first. Runs on the connection's event loop.
+ */
+final class ResponseOrderer {
+    private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+
+    /** A place in line for one request. */
+    static final class Slot {
+        final int clientCorrelationId;
+        Reply reply;
+
+        Slot(int clientCorrelationId) {
+            this.clientCorrelationId = clientCorrelationId;
+        }
+    }
+
+    Slot reserve(int clientCorrelationId) {
+        Slot slot = new Slot(clientCorrelationId);
+        slots.addLast(slot);
+        return slot;
+    }
+
+    /** Records a slot's reply, then hands every reply now at the head of the line to {@code writer}. */
+    void complete(Slot slot, Reply reply, Consumer<Slot> writer) {
+        slot.reply = reply;
+        while (!slots.isEmpty() && slots.peekFirst().reply != null) {
+            writer.accept(slots.pollFirst());
+        }
+    }
+
+    int waiting() {
+        return slots.size();
+    }
+
+    /** Drops every slot, releasing replies that were waiting; later completions are discarded by the caller. */
+    void discardAll() {
+        for (Slot slot : slots) {
+            if (slot.reply != null) {
+                slot.reply.discard();
+            }
+        }
+        slots.clear();
+    }
+}

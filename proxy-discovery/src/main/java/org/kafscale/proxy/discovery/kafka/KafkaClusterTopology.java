@@ -1,0 +1,202 @@
+package org.kafscale.proxy.discovery.kafka;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.common.message.FindCoordinatorRequestData;
+import org.apache.kafka.common.message.FindCoordinatorResponseData.Coordinator;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.FindCoordinatorRequest;
+import org.apache.kafka.common.requests.FindCoordinatorResponse;
+import org.apache.kafka.common.requests.MetadataRequest;
+import org.apache.kafka.common.requests.MetadataResponse;
+import org.kafscale.proxy.core.backend.KafkaRequestClient;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.kafscale.proxy.core.topology.CoordinatorKind;
+import org.kafscale.proxy.core.topology.Topology;
+import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows a plain Kafka cluster through its own Metadata and FindCoordinator answers, starting
+ * from the bootstrap addresses in {@code KAFSCALE_PROXY_BACKENDS}.
+ *
+ * <p>A full Metadata read runs at start and then periodically; a broker saying it no longer leads
+ * a partition clears that route and triggers an early read. Coordinators are looked up on first
+ * use and cached until a broker says otherwise.
+ */
+public final class KafkaClusterTopology implements Topology, AutoCloseable {
+    private static final Logger LOGGER = LoggerFactory.getLogger(KafkaClusterTopology.class);
+
+    private final List<BrokerEndpoint> bootstrap;
+    private final KafkaRequestClient client;
+    private final Duration refreshInterval;
+    private final ScheduledExecutorService scheduler;
+    private final AtomicReference<TopologySnapshot> current = new AtomicReference<>(TopologySnapshot.EMPTY);
+    private final Map<CoordinatorKey, Integer> coordinators = new ConcurrentHashMap<>();
+    private final AtomicReference<CompletableFuture<TopologySnapshot>> refreshing = new AtomicReference<>();
+    private final AtomicBoolean earlyRefreshQueued = new AtomicBoolean();
+    private volatile Throwable lastError;
+
+    private record CoordinatorKey(CoordinatorKind kind, String key) {
+    }
+
+    /**
+     * @param bootstrap addresses to start from (ids unknown, so -1)
+     * @param client the proxy's own Kafka client
+     * @param refreshInterval how often the full Metadata is read
+     */
+    public KafkaClusterTopology(List<BrokerEndpoint> bootstrap, KafkaRequestClient client, Duration refreshInterval) {
+        if (bootstrap.isEmpty()) {
+            throw new IllegalArgumentException("no bootstrap brokers");
+        }
+        this.bootstrap = List.copyOf(bootstrap);
+        this.client = client;
+        this.refreshInterval = refreshInterval;
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "kafka-topology");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Reads the cluster once and then keeps reading it; completes with the first snapshot. */
+    public CompletableFuture<TopologySnapshot> start() {
+        scheduler.scheduleWithFixedDelay(this::refreshQuietly, refreshInterval.toMillis(), refreshInterval.toMillis(),
+                TimeUnit.MILLISECONDS);
+        return refresh();
+    }
+
+    @Override
+    public TopologySnapshot snapshot() {
+        return current.get();
+    }
+
+    /** The last read's failure, or null when it succeeded. */
+    public Throwable lastError() {
+        return lastError;
+    }
+
+    /** Reads the full Metadata now; concurrent callers share one read. */
+    public CompletableFuture<TopologySnapshot> refresh() {
+        CompletableFuture<TopologySnapshot> mine = new CompletableFuture<>();
+        CompletableFuture<TopologySnapshot> running = refreshing.compareAndExchange(null, mine);
+        if (running != null) {
+            return running;
+        }
+        readMetadata(MetadataRequest.Builder.allTopics(), candidates(), 0).whenComplete((response, error) -> {
+            refreshing.set(null);
+            if (error != null) {
+                lastError = error;
+                mine.completeExceptionally(error);
+                return;
+            }
+            lastError = null;
+            TopologySnapshot snapshot = MetadataSnapshots.fromMetadata(response.data());
+            publish(snapshot);
+            mine.complete(snapshot);
+        });
+        return mine;
+    }
+
+    @Override
+    public CompletionStage<TopologySnapshot> lookupTopics(Collection<String> names, boolean allowAutoCreate) {
+        MetadataRequest.Builder request = new MetadataRequest.Builder(new ArrayList<>(names), allowAutoCreate);
+        return readMetadata(request, candidates(), 0).thenApply(response -> {
+            TopologySnapshot merged = current.updateAndGet(s -> MetadataSnapshots.merge(s, response.data()));
+            return merged;
+        }).exceptionally(e -> current.get());
+    }
+
+    @Override
+    public CompletionStage<Integer> coordinator(CoordinatorKind kind, String key) {
+        CoordinatorKey cacheKey = new CoordinatorKey(kind, key);
+        Integer cached = coordinators.get(cacheKey);
+        if (cached != null && current.get().brokers().containsKey(cached)) {
+            return CompletableFuture.completedFuture(cached);
+        }
+        FindCoordinatorRequest.Builder request = new FindCoordinatorRequest.Builder(new FindCoordinatorRequestData()
+                .setKeyType(kind.kafkaType().id()).setCoordinatorKeys(List.of(key)));
+        List<BrokerEndpoint> brokers = candidates();
+        return client.<FindCoordinatorResponse>send(brokers.get(0), request).thenApply(response -> {
+            Coordinator c = response.coordinators().get(0);
+            if (c.errorCode() != Errors.NONE.code()) {
+                LOGGER.debug("FindCoordinator {} {}: {}", kind, key, Errors.forCode(c.errorCode()));
+                return -1;
+            }
+            coordinators.put(cacheKey, c.nodeId());
+            return c.nodeId();
+        }).exceptionally(e -> {
+            LOGGER.warn("FindCoordinator {} {} failed at {}: {}", kind, key, brokers.get(0), e.toString());
+            return -1;
+        });
+    }
+
+    @Override
+    public void invalidatePartition(String topic, int partition) {
+        current.updateAndGet(s -> s.withoutOwner(topic, partition));
+        if (earlyRefreshQueued.compareAndSet(false, true)) {
+            scheduler.execute(() -> {
+                earlyRefreshQueued.set(false);
+                refreshQuietly();
+            });
+        }
+    }
+
+    @Override
+    public void invalidateCoordinator(CoordinatorKind kind, String key) {
+        coordinators.remove(new CoordinatorKey(kind, key));
+    }
+
+    private void publish(TopologySnapshot snapshot) {
+        TopologySnapshot previous = current.getAndSet(snapshot);
+        if (!previous.brokers().equals(snapshot.brokers())) {
+            LOGGER.info("Kafka cluster {} brokers: {}", snapshot.clusterId(), snapshot.brokers().values());
+        }
+    }
+
+    private void refreshQuietly() {
+        refresh().exceptionally(e -> {
+            LOGGER.warn("Reading cluster metadata failed: {}", e.toString());
+            return null;
+        });
+    }
+
+    /** Known brokers first, then the bootstrap addresses, without repeats. */
+    private List<BrokerEndpoint> candidates() {
+        Set<BrokerEndpoint> all = new LinkedHashSet<>(current.get().brokers().values());
+        all.addAll(bootstrap);
+        return new ArrayList<>(all);
+    }
+
+    /** Tries each candidate in turn until one answers. */
+    private CompletableFuture<MetadataResponse> readMetadata(MetadataRequest.Builder request,
+                                                             List<BrokerEndpoint> candidates, int index) {
+        BrokerEndpoint broker = candidates.get(index);
+        CompletableFuture<MetadataResponse> attempt = client.send(broker, request);
+        if (index + 1 >= candidates.size()) {
+            return attempt;
+        }
+        return attempt.handle((response, error) -> error == null
+                ? CompletableFuture.completedFuture(response)
+                : readMetadata(request, candidates, index + 1)).thenCompose(f -> f);
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+    }
+}

@@ -1,0 +1,84 @@
+package org.kafscale.proxy.fetch.routing;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import org.apache.kafka.common.protocol.Errors;
+import org.kafscale.proxy.core.backend.BackendChannel;
+import org.kafscale.proxy.core.backend.BackendException;
+import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.server.ConnectionContext;
+import org.kafscale.proxy.core.server.Replies;
+import org.kafscale.proxy.core.server.Reply;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends one request frame to one broker over the connection's pooled channel and turns the
+ * broker's answer into the client's reply, unchanged but for the correlation id (which the
+ * connection handler restores). A broker failure becomes Kafka's error answer for the request
+ * with {@code failureError}, a code clients retry after refreshing metadata.
+ */
+final class BackendForwarder {
+    private static final Logger LOGGER = LoggerFactory.getLogger(BackendForwarder.class);
+
+    private final long requestTimeoutMillis;
+
+    BackendForwarder(long requestTimeoutMillis) {
+        this.requestTimeoutMillis = requestTimeoutMillis;
+    }
+
+    /**
+     * @param frame the bytes to send; ownership passes here
+     * @param extraWaitMillis time the broker may legitimately hold the request (a Fetch's max wait)
+     */
+    Future<Reply> forward(ConnectionContext context, RequestFrame request, BrokerEndpoint broker, ByteBuf frame,
+                          long extraWaitMillis, Errors failureError) {
+        Promise<Reply> reply = context.newReply();
+        context.backends().acquire(broker).addListener(acquired -> {
+            if (!acquired.isSuccess()) {
+                frame.release();
+                reply.setSuccess(failed(context, request, broker, acquired.cause(), failureError));
+                return;
+            }
+            BackendChannel channel = (BackendChannel) acquired.getNow();
+            Future<ByteBuf> answer = channel.request(frame, requestTimeoutMillis + extraWaitMillis);
+            answer.addListener(done -> {
+                if (done.isSuccess()) {
+                    if (!reply.trySuccess(Reply.send(answer.getNow()))) {
+                        answer.getNow().release();
+                    }
+                } else {
+                    reply.setSuccess(failed(context, request, broker, done.cause(), failureError));
+                }
+            });
+        });
+        return reply;
+    }
+
+    /** Sends a request that has no answer (acks=0 Produce); the client's reply is nothing. */
+    Future<Reply> fireAndForget(ConnectionContext context, RequestFrame request, BrokerEndpoint broker, ByteBuf frame) {
+        context.backends().acquire(broker).addListener(acquired -> {
+            if (acquired.isSuccess()) {
+                ((BackendChannel) acquired.getNow()).send(frame);
+            } else {
+                frame.release();
+                LOGGER.debug("acks=0 {} from {} dropped: {}", request.describe(), context.clientAddress(),
+                        acquired.cause().toString());
+            }
+        });
+        return Replies.now(context.loop(), Reply.NONE);
+    }
+
+    private static Reply failed(ConnectionContext context, RequestFrame request, BrokerEndpoint broker, Throwable cause,
+                                Errors error) {
+        if (cause instanceof BackendException backend && backend.failure() == BackendException.Cause.CANCELLED) {
+            LOGGER.debug("{} from client {} cancelled: {}", request.describe(), context.clientAddress(), cause.getMessage());
+            return Replies.error(request, error);
+        }
+        LOGGER.warn("{} from client {} failed at {}: {}; answering {}", request.describe(), context.clientAddress(),
+                broker, cause.getMessage(), error.name());
+        return Replies.error(request, error);
+    }
+}
