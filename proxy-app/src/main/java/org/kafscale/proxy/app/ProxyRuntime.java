@@ -24,6 +24,11 @@ import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.server.RequestDispatcher;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.RoutingGate;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.kafscale.proxy.discovery.TopologySource;
+import org.kafscale.proxy.discovery.etcd.EtcdTopology;
 import org.kafscale.proxy.discovery.kafka.KafkaClusterTopology;
 import org.kafscale.proxy.fetch.routing.ForwardingRouter;
 import org.slf4j.Logger;
@@ -37,15 +42,16 @@ public final class ProxyRuntime implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyRuntime.class);
     private static final Duration FIRST_READ_WAIT = Duration.ofSeconds(10);
     private static final Duration PROBE_INTERVAL = Duration.ofSeconds(2);
+    private static final Duration ETCD_READ_TIMEOUT = Duration.ofSeconds(5);
 
     private final EventLoopGroup workers;
     private final KafkaRequestClient kafkaClient;
-    private final KafkaClusterTopology topology;
+    private final TopologySource topology;
     private final ScheduledExecutorService housekeeping;
     private final KafkaProxyServer kafkaServer;
     private final HealthServer healthServer;
 
-    private ProxyRuntime(EventLoopGroup workers, KafkaRequestClient kafkaClient, KafkaClusterTopology topology,
+    private ProxyRuntime(EventLoopGroup workers, KafkaRequestClient kafkaClient, TopologySource topology,
                          ScheduledExecutorService housekeeping, KafkaProxyServer kafkaServer, HealthServer healthServer) {
         this.workers = workers;
         this.kafkaClient = kafkaClient;
@@ -61,9 +67,8 @@ public final class ProxyRuntime implements AutoCloseable {
         KafkaRequestClient kafkaClient = new KafkaRequestClient(workers, connector, "kafscale-proxy",
                 config.requestTimeout());
 
-        List<BrokerEndpoint> bootstrap = config.backends().stream()
-                .map(a -> new BrokerEndpoint(-1, a.host(), a.port(), null)).toList();
-        KafkaClusterTopology topology = new KafkaClusterTopology(bootstrap, kafkaClient, config.metadataRefresh());
+        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        TopologySource topology = topologySource(config, kafkaClient, metrics);
         awaitFirstRead(topology);
 
         BrokerApiVersions brokerVersions = new BrokerApiVersions();
@@ -77,7 +82,7 @@ public final class ProxyRuntime implements AutoCloseable {
 
         AdvertisedListener advertised = new AdvertisedListener(config.advertisedHost(), config.advertisedPort(),
                 config.advertiseMode());
-        RoutingGate gate = RoutingGate.whenBrokersKnown(topology);
+        RoutingGate gate = topology.gate();
         RequestDispatcher dispatcher = new RequestDispatcher(
                 new ApiVersionsResponder(brokerVersions),
                 new MetadataResponder(topology, advertised),
@@ -89,15 +94,34 @@ public final class ProxyRuntime implements AutoCloseable {
 
         HealthServer health = null;
         if (config.health().isPresent()) {
-            health = HealthServer.start(config.health().get().toBindAddress(), workers, gate::routable);
+            health = HealthServer.start(config.health().get().toBindAddress(), workers,
+                    () -> gate.routable() && topology.snapshot().hasBrokers(), metrics::scrape);
         }
         LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {})", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode());
         return new ProxyRuntime(workers, kafkaClient, topology, housekeeping, kafkaServer, health);
     }
 
-    /** Waits a bounded time for the first cluster read so the listener starts with routes; serves not-ready otherwise. */
-    private static void awaitFirstRead(KafkaClusterTopology topology) {
+    /**
+     * KafScale's etcd when it is configured (KAFSCALE_PROXY_BACKENDS then only overrides the broker
+     * list), otherwise the plain Kafka cluster that KAFSCALE_PROXY_BACKENDS names.
+     */
+    private static TopologySource topologySource(ProxyConfig config, KafkaRequestClient kafkaClient,
+                                                 MeterRegistry metrics) {
+        List<BrokerEndpoint> backends = config.backends().stream()
+                .map(a -> new BrokerEndpoint(-1, a.host(), a.port(), null)).toList();
+        if (config.etcd().isPresent()) {
+            LOGGER.info("Topology from etcd {} (cache TTL {} s)", config.etcd().get().endpoints(),
+                    config.backendCacheTtl().toSeconds());
+            return new EtcdTopology(config.etcd().get().connect(), backends, config.backendCacheTtl(),
+                    config.etcdResync(), ETCD_READ_TIMEOUT, metrics);
+        }
+        LOGGER.info("Topology from the Kafka cluster at {}", config.backends());
+        return new KafkaClusterTopology(backends, kafkaClient, config.metadataRefresh());
+    }
+
+    /** Waits a bounded time for the first read so the listener starts with routes; serves not-ready otherwise. */
+    private static void awaitFirstRead(TopologySource topology) {
         try {
             topology.start().get(FIRST_READ_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
@@ -114,7 +138,7 @@ public final class ProxyRuntime implements AutoCloseable {
         return Optional.ofNullable(healthServer).map(HealthServer::localAddress);
     }
 
-    public KafkaClusterTopology topology() {
+    public TopologySource topology() {
         return topology;
     }
 

@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.nio.file.Path;
 import org.kafscale.proxy.core.local.AdvertiseMode;
+import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * @param advertiseMode brokers (every broker id at the proxy's address) or single (node 0)
  * @param health where /livez and /readyz are served, if anywhere
  * @param backends the static broker list, bootstrap of the plain-Kafka source
- * @param etcdEndpoints KafScale's etcd endpoints
+ * @param etcd KafScale's etcd, when it is the topology
+ * @param backendCacheTtl how long etcd's last good read may be routed on (KAFSCALE_PROXY_BACKEND_CACHE_TTL_SEC)
+ * @param etcdResync the periodic full etcd read behind the watches
  * @param maxFrameBytes the largest Kafka frame accepted
  * @param maxInFlightPerConnection requests a client may have waiting
  * @param requestTimeout how long a broker has to answer
@@ -28,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * @param ioThreads Netty event loop threads (0: Netty's default)
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
-                          Optional<HostPort> health, List<HostPort> backends, List<String> etcdEndpoints,
+                          Optional<HostPort> health, List<HostPort> backends, Optional<EtcdSettings> etcd,
+                          Duration backendCacheTtl, Duration etcdResync,
                           int maxFrameBytes, int maxInFlightPerConnection, Duration requestTimeout,
                           Duration connectTimeout, Duration metadataRefresh, int ioThreads) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
@@ -40,6 +45,13 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String HEALTH_ADDR = "KAFSCALE_PROXY_HEALTH_ADDR";
     public static final String BACKENDS = "KAFSCALE_PROXY_BACKENDS";
     public static final String ETCD_ENDPOINTS = "KAFSCALE_PROXY_ETCD_ENDPOINTS";
+    public static final String ETCD_USERNAME = "KAFSCALE_PROXY_ETCD_USERNAME";
+    public static final String ETCD_PASSWORD = "KAFSCALE_PROXY_ETCD_PASSWORD";
+    public static final String ETCD_CA_FILE = "KAFSCALE_PROXY_ETCD_CA_FILE";
+    public static final String ETCD_CERT_FILE = "KAFSCALE_PROXY_ETCD_CERT_FILE";
+    public static final String ETCD_KEY_FILE = "KAFSCALE_PROXY_ETCD_KEY_FILE";
+    public static final String ETCD_RESYNC_MS = "KAFSCALE_PROXY_ETCD_RESYNC_MS";
+    public static final String BACKEND_CACHE_TTL_SEC = "KAFSCALE_PROXY_BACKEND_CACHE_TTL_SEC";
     public static final String MAX_FRAME_BYTES = "KAFSCALE_PROXY_MAX_FRAME_BYTES";
     public static final String MAX_IN_FLIGHT = "KAFSCALE_PROXY_MAX_IN_FLIGHT";
     public static final String REQUEST_TIMEOUT_MS = "KAFSCALE_PROXY_REQUEST_TIMEOUT_MS";
@@ -66,21 +78,41 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         }
         Optional<HostPort> health = s.string(HEALTH_ADDR).map(v -> s.hostPort(HEALTH_ADDR, v));
         List<HostPort> backends = s.hostPorts(BACKENDS);
-        List<String> etcd = s.list(ETCD_ENDPOINTS);
-        if (!etcd.isEmpty()) {
-            throw new ConfigException(ETCD_ENDPOINTS + " is set, but this build has no etcd topology source yet; "
-                    + "use " + BACKENDS + " to follow a plain Kafka cluster");
-        }
-        if (backends.isEmpty()) {
-            throw new ConfigException(BACKENDS + " is not set: name at least one broker (host:port)");
+        Optional<EtcdSettings> etcd = etcdSettings(s);
+        if (backends.isEmpty() && etcd.isEmpty()) {
+            throw new ConfigException(BACKENDS + " and " + ETCD_ENDPOINTS
+                    + " are both unset: name KafScale's etcd, or at least one broker (host:port)");
         }
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, health, backends, etcd,
+                Duration.ofSeconds(s.longValue(BACKEND_CACHE_TTL_SEC, 60, 1, 86_400)),
+                Duration.ofMillis(s.longValue(ETCD_RESYNC_MS, 10_000, 100, 3_600_000)),
                 s.intValue(MAX_FRAME_BYTES, ListenerSettings.DEFAULT_MAX_FRAME_BYTES, 1024, Integer.MAX_VALUE),
                 s.intValue(MAX_IN_FLIGHT, 100, 1, 100_000),
                 Duration.ofMillis(s.longValue(REQUEST_TIMEOUT_MS, 30_000, 100, 3_600_000)),
                 Duration.ofMillis(s.longValue(DIAL_TIMEOUT_MS, 5_000, 100, 600_000)),
                 Duration.ofMillis(s.longValue(METADATA_REFRESH_MS, 10_000, 100, 3_600_000)),
                 s.intValue(IO_THREADS, 0, 0, 1024));
+    }
+
+    private static Optional<EtcdSettings> etcdSettings(Settings s) {
+        List<String> endpoints = s.list(ETCD_ENDPOINTS);
+        if (endpoints.isEmpty()) {
+            return Optional.empty();
+        }
+        for (String endpoint : endpoints) {
+            if (!endpoint.matches("(?i)(https?://)?[^/\\s]+:\\d+/?")) {
+                throw ConfigException.invalid(ETCD_ENDPOINTS, endpoint, "expected URLs such as http://etcd-0:2379");
+            }
+        }
+        Optional<Path> ca = s.existingFile(ETCD_CA_FILE);
+        Optional<Path> cert = s.existingFile(ETCD_CERT_FILE);
+        Optional<Path> key = s.existingFile(ETCD_KEY_FILE);
+        if (cert.isPresent() != key.isPresent()) {
+            throw new ConfigException(ETCD_CERT_FILE + " and " + ETCD_KEY_FILE + " must be set together");
+        }
+        List<String> urls = endpoints.stream()
+                .map(e -> e.contains("://") ? e : (ca.isPresent() ? "https://" : "http://") + e).toList();
+        return Optional.of(new EtcdSettings(urls, s.string(ETCD_USERNAME), s.string(ETCD_PASSWORD), ca, cert, key));
     }
 
     public ListenerSettings listenerSettings() {

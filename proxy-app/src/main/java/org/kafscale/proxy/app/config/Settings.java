@@ -67,6 +67,17 @@ final class Settings {
         throw ConfigException.invalid(key, value.get(), "expected true or false (also 1/0, yes/no, on/off)");
     }
 
+    /** A path to a readable file, when set. */
+    Optional<java.nio.file.Path> existingFile(String key) {
+        return string(key).map(v -> {
+            java.nio.file.Path path = java.nio.file.Path.of(v);
+            if (!java.nio.file.Files.isReadable(path)) {
+                throw ConfigException.invalid(key, v, "expected a readable file");
+            }
+            return path;
+        });
+    }
+
     /** A comma-separated list; items trimmed, empty items dropped. */
     List<String> list(String key) {
         List<String> items = new ArrayList<>();

@@ -22,13 +22,15 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The health listener: {@code /livez} answers 200 while the process serves, {@code /readyz} 200
- * only while the proxy can route (else 503), as the original's bodies say.
+ * only while the proxy can route (else 503), as the original's bodies say; {@code /metrics} is
+ * the Prometheus exposition.
  */
 public final class HealthServer implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(HealthServer.class);
@@ -40,7 +42,8 @@ public final class HealthServer implements AutoCloseable {
         this.channel = channel;
     }
 
-    public static HealthServer start(InetSocketAddress bind, EventLoopGroup group, BooleanSupplier ready)
+    public static HealthServer start(InetSocketAddress bind, EventLoopGroup group, BooleanSupplier ready,
+                                     Supplier<String> metrics)
             throws InterruptedException {
         Channel channel = new ServerBootstrap()
                 .group(group)
@@ -51,7 +54,7 @@ public final class HealthServer implements AutoCloseable {
                         ch.pipeline()
                                 .addLast("http", new HttpServerCodec())
                                 .addLast("aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES))
-                                .addLast("probes", new ProbeHandler(ready));
+                                .addLast("probes", new ProbeHandler(ready, metrics));
                     }
                 })
                 .bind(bind).sync().channel();
@@ -70,9 +73,11 @@ public final class HealthServer implements AutoCloseable {
 
     private static final class ProbeHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final BooleanSupplier ready;
+        private final Supplier<String> metrics;
 
-        ProbeHandler(BooleanSupplier ready) {
+        ProbeHandler(BooleanSupplier ready, Supplier<String> metrics) {
             this.ready = ready;
+            this.metrics = metrics;
         }
 
         @Override
@@ -84,6 +89,7 @@ public final class HealthServer implements AutoCloseable {
                 case "/readyz" -> response = ready.getAsBoolean()
                         ? text(HttpResponseStatus.OK, "ready\n")
                         : text(HttpResponseStatus.SERVICE_UNAVAILABLE, "no backends available\n");
+                case "/metrics" -> response = text(HttpResponseStatus.OK, metrics.get());
                 default -> response = text(HttpResponseStatus.NOT_FOUND, "not found\n");
             }
             boolean keepAlive = HttpUtil.isKeepAlive(request);

@@ -26,15 +26,6 @@ public final class Replies {
         }
     }
 
-    /** Like {@link #error}, then closes the connection (not-ready answers). */
-    public static Reply errorThenClose(RequestFrame request, Errors error, String reason) {
-        try {
-            return new Reply.SendAndClose(ResponseFrames.errorResponse(request, error), reason);
-        } catch (RuntimeException e) {
-            return new Reply.Close(reason + "; no answer exists for " + request.describe());
-        }
-    }
-
     /**
      * Completes a reply on {@code loop} from a stage that may complete on any thread; a stage
      * that fails closes the connection with its cause.

@@ -25,8 +25,10 @@ import org.apache.kafka.common.requests.MetadataResponse;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
-import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.discovery.SingleFlight;
+import org.kafscale.proxy.discovery.TopologySource;
+import org.kafscale.proxy.core.topology.RoutingGate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * a partition clears that route and triggers an early read. Coordinators are looked up on first
  * use and cached until a broker says otherwise.
  */
-public final class KafkaClusterTopology implements Topology, AutoCloseable {
+public final class KafkaClusterTopology implements TopologySource {
     private static final Logger LOGGER = LoggerFactory.getLogger(KafkaClusterTopology.class);
 
     private final List<BrokerEndpoint> bootstrap;
@@ -47,7 +49,7 @@ public final class KafkaClusterTopology implements Topology, AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final AtomicReference<TopologySnapshot> current = new AtomicReference<>(TopologySnapshot.EMPTY);
     private final Map<CoordinatorKey, Integer> coordinators = new ConcurrentHashMap<>();
-    private final AtomicReference<CompletableFuture<TopologySnapshot>> refreshing = new AtomicReference<>();
+    private final SingleFlight<TopologySnapshot> reads = new SingleFlight<>();
     private final AtomicBoolean earlyRefreshQueued = new AtomicBoolean();
     private volatile Throwable lastError;
 
@@ -74,10 +76,17 @@ public final class KafkaClusterTopology implements Topology, AutoCloseable {
     }
 
     /** Reads the cluster once and then keeps reading it; completes with the first snapshot. */
+    @Override
     public CompletableFuture<TopologySnapshot> start() {
         scheduler.scheduleWithFixedDelay(this::refreshQuietly, refreshInterval.toMillis(), refreshInterval.toMillis(),
                 TimeUnit.MILLISECONDS);
         return refresh();
+    }
+
+    /** A plain Kafka cluster is routable whenever it lists brokers: its answers are never stale data. */
+    @Override
+    public RoutingGate gate() {
+        return RoutingGate.whenBrokersKnown(this);
     }
 
     @Override
@@ -92,24 +101,13 @@ public final class KafkaClusterTopology implements Topology, AutoCloseable {
 
     /** Reads the full Metadata now; concurrent callers share one read. */
     public CompletableFuture<TopologySnapshot> refresh() {
-        CompletableFuture<TopologySnapshot> mine = new CompletableFuture<>();
-        CompletableFuture<TopologySnapshot> running = refreshing.compareAndExchange(null, mine);
-        if (running != null) {
-            return running;
-        }
-        readMetadata(MetadataRequest.Builder.allTopics(), candidates(), 0).whenComplete((response, error) -> {
-            refreshing.set(null);
-            if (error != null) {
-                lastError = error;
-                mine.completeExceptionally(error);
-                return;
-            }
-            lastError = null;
-            TopologySnapshot snapshot = MetadataSnapshots.fromMetadata(response.data());
-            publish(snapshot);
-            mine.complete(snapshot);
-        });
-        return mine;
+        return reads.run(() -> readMetadata(MetadataRequest.Builder.allTopics(), candidates(), 0)
+                .whenComplete((response, error) -> lastError = error)
+                .thenApply(response -> {
+                    TopologySnapshot snapshot = MetadataSnapshots.fromMetadata(response.data());
+                    publish(snapshot);
+                    return snapshot;
+                }));
     }
 
     @Override

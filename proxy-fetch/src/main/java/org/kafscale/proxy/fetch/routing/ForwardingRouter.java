@@ -117,12 +117,34 @@ public final class ForwardingRouter implements RequestHandler {
         if (body instanceof ProduceRequest produce && produce.acks() == 0) {
             return forwarder.fireAndForget(context, request, owner, request.frame().retainedDuplicate());
         }
+        Future<Reply> reply;
         if (body instanceof FetchRequest fetch) {
-            return forwarder.forward(context, request, owner, sessionless(request, fetch.data()),
+            reply = forwarder.forward(context, request, owner, sessionless(request, fetch.data()),
                     Math.max(0, fetch.data().maxWaitMs()), Errors.NOT_LEADER_OR_FOLLOWER);
+        } else {
+            reply = forwarder.forward(context, request, owner, request.frame().retainedDuplicate(), 0,
+                    Errors.NOT_LEADER_OR_FOLLOWER);
         }
-        return forwarder.forward(context, request, owner, request.frame().retainedDuplicate(), 0,
-                Errors.NOT_LEADER_OR_FOLLOWER);
+        // Added before the connection handler's listener, so it reads the answer before it is written.
+        return reply.addListener(f -> dropStaleRoutes(request, owner, (Reply) f.getNow()));
+    }
+
+    /** The broker is authoritative: partitions it says it does not lead lose their route. */
+    private void dropStaleRoutes(RequestFrame request, BrokerEndpoint broker, Reply reply) {
+        if (!(reply instanceof Reply.Send send)) {
+            return;
+        }
+        List<LeaderErrors.Partition> moved;
+        try {
+            moved = LeaderErrors.in(ApiKeys.forId(request.apiKey()), request.apiVersion(), send.frame(), topology.snapshot());
+        } catch (RuntimeException e) {
+            LOGGER.debug("{} answer from {} not inspected: {}", request.describe(), broker, e.toString());
+            return;
+        }
+        for (LeaderErrors.Partition p : moved) {
+            LOGGER.info("{} does not lead {}-{}; dropping the route", broker, p.topic(), p.partition());
+            topology.invalidatePartition(p.topic(), p.partition());
+        }
     }
 
     /** The Fetch as a sessionless full fetch; the client's bytes when they already are one. */

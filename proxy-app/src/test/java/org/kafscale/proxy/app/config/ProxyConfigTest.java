@@ -1,0 +1,119 @@
+package org.kafscale.proxy.app.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.kafscale.proxy.core.local.AdvertiseMode;
+
+class ProxyConfigTest {
+
+    private static Map<String, String> minimal() {
+        Map<String, String> env = new HashMap<>();
+        env.put(ProxyConfig.BACKENDS, "broker-0:9092, broker-1:9092");
+        return env;
+    }
+
+    @Test
+    void kafscaleNamesConfigureTheListenerAndDefaultsFollowTheOriginal() {
+        // Given
+        Map<String, String> env = minimal();
+        env.put(ProxyConfig.ADDR, ":19092");
+        env.put(ProxyConfig.ADVERTISED_HOST, "proxy.example");
+        // When
+        ProxyConfig config = ProxyConfig.from(env);
+        // Then
+        assertEquals(new HostPort("", 19092), config.listen());
+        assertEquals("proxy.example", config.advertisedHost());
+        assertEquals(19092, config.advertisedPort(), "advertised port defaults to the listen port");
+        assertEquals(AdvertiseMode.BROKERS, config.advertiseMode());
+        assertEquals(2, config.backends().size());
+        assertEquals(100 * 1024 * 1024, config.maxFrameBytes());
+        assertEquals(Duration.ofSeconds(30), config.requestTimeout());
+        assertTrue(config.health().isEmpty(), "no health listener unless its address is set");
+    }
+
+    @Test
+    void advertiseModeSingleIsAccepted() {
+        Map<String, String> env = minimal();
+        env.put(ProxyConfig.ADVERTISE_MODE, "Single");
+        assertEquals(AdvertiseMode.SINGLE, ProxyConfig.from(env).advertiseMode());
+    }
+
+    @Test
+    void unknownAdvertiseModeStopsStartUpNamingTheSetting() {
+        Map<String, String> env = minimal();
+        env.put(ProxyConfig.ADVERTISE_MODE, "mirror");
+        ConfigException e = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+        assertEquals("KAFSCALE_PROXY_ADVERTISE_MODE=mirror is invalid: expected brokers or single", e.getMessage());
+    }
+
+    @Test
+    void portThatIsNotANumberStopsStartUp() {
+        Map<String, String> env = minimal();
+        env.put(ProxyConfig.ADVERTISED_PORT, "ninety");
+        ConfigException e = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+        assertTrue(e.getMessage().startsWith("KAFSCALE_PROXY_ADVERTISED_PORT=ninety is invalid"), e.getMessage());
+    }
+
+    @Test
+    void frameLimitOutOfRangeStopsStartUp() {
+        Map<String, String> env = minimal();
+        env.put(ProxyConfig.MAX_FRAME_BYTES, "-1");
+        ConfigException e = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+        assertTrue(e.getMessage().startsWith("KAFSCALE_PROXY_MAX_FRAME_BYTES=-1 is invalid"), e.getMessage());
+    }
+
+    @Test
+    void malformedBackendAddressStopsStartUp() {
+        Map<String, String> env = minimal();
+        env.put(ProxyConfig.BACKENDS, "broker-0");
+        ConfigException e = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+        assertTrue(e.getMessage().startsWith("KAFSCALE_PROXY_BACKENDS=broker-0 is invalid"), e.getMessage());
+    }
+
+    @Test
+    void withNeitherEtcdNorBackendsStartUpStopsNamingBoth() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ProxyConfig.from(Map.of()));
+        assertTrue(e.getMessage().startsWith("KAFSCALE_PROXY_BACKENDS and KAFSCALE_PROXY_ETCD_ENDPOINTS are both unset"),
+                e.getMessage());
+    }
+
+    @Test
+    void etcdEndpointsAloneConfigureTheEtcdTopologyWithTheDefaultTtl() {
+        // Given
+        Map<String, String> env = new HashMap<>();
+        env.put(ProxyConfig.ETCD_ENDPOINTS, "http://etcd-0:2379, etcd-1:2379");
+        // When
+        ProxyConfig config = ProxyConfig.from(env);
+        // Then
+        assertEquals(java.util.List.of("http://etcd-0:2379", "http://etcd-1:2379"), config.etcd().orElseThrow().endpoints());
+        assertEquals(Duration.ofSeconds(60), config.backendCacheTtl());
+    }
+
+    @Test
+    void etcdClientCertificateWithoutKeyStopsStartUp() throws Exception {
+        java.nio.file.Path cert = java.nio.file.Files.createTempFile("etcd", ".crt");
+        try {
+            Map<String, String> env = new HashMap<>();
+            env.put(ProxyConfig.ETCD_ENDPOINTS, "https://etcd-0:2379");
+            env.put(ProxyConfig.ETCD_CERT_FILE, cert.toString());
+            ConfigException e = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+            assertEquals("KAFSCALE_PROXY_ETCD_CERT_FILE and KAFSCALE_PROXY_ETCD_KEY_FILE must be set together", e.getMessage());
+        } finally {
+            java.nio.file.Files.delete(cert);
+        }
+    }
+
+    @Test
+    void cacheTtlOfZeroStopsStartUp() {
+        Map<String, String> env = minimal();
+        env.put(ProxyConfig.BACKEND_CACHE_TTL_SEC, "0");
+        ConfigException e = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+        assertTrue(e.getMessage().startsWith("KAFSCALE_PROXY_BACKEND_CACHE_TTL_SEC=0 is invalid"), e.getMessage());
+    }
+}

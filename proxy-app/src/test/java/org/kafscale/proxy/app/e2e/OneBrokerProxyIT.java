@@ -1,0 +1,90 @@
+package org.kafscale.proxy.app.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import org.kafscale.proxy.testkit.Kcat;
+import org.kafscale.proxy.testkit.KafkaCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Clients that only know the proxy's address use a one-broker cluster through it. */
+class OneBrokerProxyIT {
+    private static KafkaCluster cluster;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = KafkaCluster.start(1);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    @ParameterizedTest(name = "advertise mode {0}")
+    @ValueSource(strings = {"brokers", "single"})
+    void javaProducerAndConsumerGroupMoveTenThousandRecordsExactlyOnceInOrder(String mode) throws Exception {
+        // Given
+        String topic = "round-trip-" + mode;
+        cluster.createTopic(topic, 4);
+        try (RunningProxy proxy = RunningProxy.start(cluster, mode)) {
+            // When
+            Map<Integer, List<String>> sent = RecordRoundTrip.produce(proxy.bootstrap(), topic, 4, 10_000);
+            Map<Integer, List<String>> received =
+                    RecordRoundTrip.consumeAsGroup(proxy.bootstrap(), topic, "group-" + mode, 10_000);
+            // Then
+            RecordRoundTrip.assertExactlyOnceInOrder(sent, received);
+        }
+    }
+
+    @Test
+    void kcatListsMetadataProducesAndConsumesThroughTheProxy() {
+        // Given
+        String topic = "kcat-topic";
+        cluster.createTopic(topic, 1);
+        try (RunningProxy proxy = RunningProxy.start(cluster, "brokers")) {
+            // When
+            Kcat.Result metadata = Kcat.metadata(proxy.bootstrap());
+            Kcat.Result produced = Kcat.produce(proxy.bootstrap(), topic, List.of("alpha", "beta", "gamma"));
+            Kcat.Result consumed = Kcat.consume(proxy.bootstrap(), topic, 3);
+            // Then
+            assertTrue(metadata.succeeded(), metadata.stderr());
+            assertTrue(metadata.stdout().contains("at 127.0.0.1:" + proxy.port()),
+                    "brokers are advertised at the proxy's address:\n" + metadata.stdout());
+            assertTrue(metadata.stdout().contains("topic \"" + topic + "\""), metadata.stdout());
+            assertTrue(produced.succeeded(), produced.stderr());
+            assertTrue(consumed.succeeded(), consumed.stderr());
+            assertEquals(List.of("alpha", "beta", "gamma"), consumed.lines());
+        }
+    }
+
+    @Test
+    void healthEndpointsReportLiveAndReadyWhileBrokersAreKnown() throws Exception {
+        // Given
+        try (RunningProxy proxy = RunningProxy.start(cluster, "brokers")) {
+            HttpClient http = HttpClient.newHttpClient();
+            // When
+            HttpResponse<String> live = http.send(HttpRequest.newBuilder(URI.create(proxy.healthUrl("/livez"))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create(proxy.healthUrl("/readyz"))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> other = http.send(HttpRequest.newBuilder(URI.create(proxy.healthUrl("/nope"))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            // Then
+            assertEquals(200, live.statusCode());
+            assertEquals(200, ready.statusCode());
+            assertEquals("ready\n", ready.body());
+            assertEquals(404, other.statusCode());
+        }
+    }
+}

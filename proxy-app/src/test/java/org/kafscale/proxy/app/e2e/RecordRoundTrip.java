@@ -1,0 +1,92 @@
+package org.kafscale.proxy.app.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Moves records through a bootstrap address with Java clients and checks what a user would:
+ * every record arrives exactly once, in order within its partition.
+ */
+final class RecordRoundTrip {
+    private static final Duration CONSUME_DEADLINE = Duration.ofSeconds(90);
+
+    private RecordRoundTrip() {
+    }
+
+    /** Produces {@code count} records round-robin over {@code partitions} with an idempotent acks=all producer. */
+    static Map<Integer, List<String>> produce(String bootstrap, String topic, int partitions, int count) throws Exception {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        Map<Integer, List<String>> sent = new HashMap<>();
+        List<Future<RecordMetadata>> acks = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+            for (int i = 0; i < count; i++) {
+                int partition = i % partitions;
+                String value = "p" + partition + "-" + i;
+                sent.computeIfAbsent(partition, p -> new ArrayList<>()).add(value);
+                acks.add(producer.send(new ProducerRecord<>(topic, partition, "k" + i, value)));
+            }
+            producer.flush();
+            for (Future<RecordMetadata> ack : acks) {
+                ack.get();
+            }
+        }
+        return sent;
+    }
+
+    /** Consumes with a consumer group until {@code expected} records arrived, or fails at the deadline. */
+    static Map<Integer, List<String>> consumeAsGroup(String bootstrap, String topic, String group, int expected) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        Map<Integer, List<String>> received = new HashMap<>();
+        int total = 0;
+        long deadline = System.nanoTime() + CONSUME_DEADLINE.toNanos();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
+            consumer.subscribe(List.of(topic));
+            while (total < expected && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+                    received.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r.value());
+                    total++;
+                }
+            }
+            consumer.commitSync();
+        }
+        assertTrue(total >= expected, "consumed " + total + " of " + expected + " records before the deadline");
+        return received;
+    }
+
+    /** Every partition received exactly what was sent to it, in the same order. */
+    static void assertExactlyOnceInOrder(Map<Integer, List<String>> sent, Map<Integer, List<String>> received) {
+        assertEquals(sent.keySet(), received.keySet(), "partitions with records");
+        for (Map.Entry<Integer, List<String>> partition : sent.entrySet()) {
+            assertEquals(partition.getValue(), received.get(partition.getKey()),
+                    "records of partition " + partition.getKey() + " (once each, in order)");
+        }
+    }
+}

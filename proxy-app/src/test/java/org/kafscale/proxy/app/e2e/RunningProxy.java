@@ -1,0 +1,57 @@
+package org.kafscale.proxy.app.e2e;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.kafscale.proxy.app.ProxyRuntime;
+import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.testkit.FreePorts;
+import org.kafscale.proxy.testkit.KafkaCluster;
+
+/** A proxy started in the test JVM in front of a test cluster, on free loopback ports. */
+final class RunningProxy implements AutoCloseable {
+    private final ProxyRuntime runtime;
+
+    private RunningProxy(ProxyRuntime runtime) {
+        this.runtime = runtime;
+    }
+
+    static RunningProxy start(KafkaCluster cluster, String advertiseMode) {
+        return start(cluster, advertiseMode, Map.of());
+    }
+
+    static RunningProxy start(KafkaCluster cluster, String advertiseMode, Map<String, String> extra) {
+        int port = FreePorts.next();
+        Map<String, String> env = new HashMap<>();
+        env.put(ProxyConfig.ADDR, "127.0.0.1:" + port);
+        env.put(ProxyConfig.ADVERTISED_HOST, "127.0.0.1");
+        env.put(ProxyConfig.ADVERTISE_MODE, advertiseMode);
+        env.put(ProxyConfig.HEALTH_ADDR, "127.0.0.1:" + FreePorts.next());
+        env.put(ProxyConfig.BACKENDS, cluster.bootstrapServers());
+        env.put(ProxyConfig.METADATA_REFRESH_MS, "1000");
+        env.putAll(extra);
+        try {
+            return new RunningProxy(ProxyRuntime.start(ProxyConfig.from(env)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** What clients put in bootstrap.servers. */
+    String bootstrap() {
+        return "127.0.0.1:" + runtime.kafkaAddress().getPort();
+    }
+
+    int port() {
+        return runtime.kafkaAddress().getPort();
+    }
+
+    String healthUrl(String path) {
+        return "http://127.0.0.1:" + runtime.healthAddress().orElseThrow().getPort() + path;
+    }
+
+    @Override
+    public void close() {
+        runtime.close();
+    }
+}

@@ -1,0 +1,176 @@
+package org.kafscale.proxy.core.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.kafscale.proxy.core.local.BrokerApiVersionsTest.range;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
+import org.apache.kafka.common.message.RequestHeaderData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.ApiVersionsRequest;
+import org.apache.kafka.common.requests.ApiVersionsResponse;
+import org.apache.kafka.common.requests.RequestUtils;
+import org.junit.jupiter.api.Test;
+import org.kafscale.proxy.core.codec.KafkaWire;
+import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.routing.ProxiedApis;
+
+class ApiVersionsResponderTest {
+
+    private static final short VERSION = 3;
+
+    private final BrokerApiVersions brokers = new BrokerApiVersions();
+    private final ApiVersionsResponder responder = new ApiVersionsResponder(brokers);
+
+    @Test
+    void beforeAnyBrokerReportsEveryProxiedApiIsAdvertisedAtKafkaClientsStableRange() {
+        // Given no broker has reported its versions
+
+        // When a client asks
+        ApiVersionsResponseData answer = ask();
+
+        // Then every API the proxy serves is advertised at kafka-clients' own stable range, and nothing else
+        Map<Short, ApiVersion> expected = new TreeMap<>();
+        for (ApiKeys api : ProxiedApis.all().keySet()) {
+            expected.put(api.id, range(api, api.oldestVersion(), api.latestVersion(false)));
+        }
+        assertEquals(expected, byKey(answer));
+        assertEquals(Errors.NONE.code(), answer.errorCode());
+    }
+
+    @Test
+    void forwardedApiIsAdvertisedAtTheIntersectionOfKafkaClientsAndEveryBroker() {
+        // Given brokers that each narrow Fetch differently
+        brokers.update(1, everyProxiedApiExcept(Set.of(), Map.of(ApiKeys.FETCH, range(ApiKeys.FETCH, 0, 16))));
+        brokers.update(2, everyProxiedApiExcept(Set.of(), Map.of(ApiKeys.FETCH, range(ApiKeys.FETCH, 6, 20))));
+
+        // When a client asks
+        ApiVersionsResponseData answer = ask();
+
+        // Then Fetch is advertised from the highest minimum to the lowest maximum of all three
+        short kafkaClientsMin = ApiKeys.FETCH.oldestVersion();
+        assertEquals(range(ApiKeys.FETCH, Math.max(6, kafkaClientsMin), 16), answer.apiKeys().find(ApiKeys.FETCH.id));
+    }
+
+    @Test
+    void brokerRangeWiderThanKafkaClientsIsCutToKafkaClientsStableRange() {
+        // Given a broker that claims Produce versions beyond what kafka-clients can encode
+        brokers.update(1, everyProxiedApiExcept(Set.of(), Map.of(ApiKeys.PRODUCE, range(ApiKeys.PRODUCE, 0, 99))));
+
+        // When a client asks
+        ApiVersionsResponseData answer = ask();
+
+        // Then Produce is advertised at kafka-clients' stable range only
+        assertEquals(range(ApiKeys.PRODUCE, ApiKeys.PRODUCE.oldestVersion(), ApiKeys.PRODUCE.latestVersion(false)),
+                answer.apiKeys().find(ApiKeys.PRODUCE.id));
+    }
+
+    @Test
+    void apiMissingAtOneBrokerIsNotAdvertised() {
+        // Given one broker without JoinGroup
+        brokers.update(1, everyProxiedApiExcept(Set.of(), Map.of()));
+        brokers.update(2, everyProxiedApiExcept(Set.of(ApiKeys.JOIN_GROUP), Map.of()));
+
+        // When a client asks
+        ApiVersionsResponseData answer = ask();
+
+        // Then JoinGroup is not advertised, while other forwarded APIs are
+        assertNull(answer.apiKeys().find(ApiKeys.JOIN_GROUP.id));
+        assertEquals(range(ApiKeys.SYNC_GROUP, ApiKeys.SYNC_GROUP.oldestVersion(), ApiKeys.SYNC_GROUP.latestVersion(false)),
+                answer.apiKeys().find(ApiKeys.SYNC_GROUP.id));
+    }
+
+    @Test
+    void findCoordinatorFollowsTheBrokersRangeThoughTheProxyAnswersIt() {
+        // Given brokers that only know FindCoordinator up to v3 (no batched lookups)
+        brokers.update(1, everyProxiedApiExcept(Set.of(),
+                Map.of(ApiKeys.FIND_COORDINATOR, range(ApiKeys.FIND_COORDINATOR, 0, 3))));
+
+        // When a client asks
+        ApiVersionsResponseData answer = ask();
+
+        // Then FindCoordinator is advertised up to v3
+        assertEquals(range(ApiKeys.FIND_COORDINATOR, 0, 3), answer.apiKeys().find(ApiKeys.FIND_COORDINATOR.id));
+    }
+
+    @Test
+    void metadataAnsweredByTheProxyKeepsKafkaClientsRangeWhateverBrokersReport() {
+        // Given brokers that report an old Metadata range
+        brokers.update(1, everyProxiedApiExcept(Set.of(), Map.of(ApiKeys.METADATA, range(ApiKeys.METADATA, 0, 8))));
+
+        // When a client asks
+        ApiVersionsResponseData answer = ask();
+
+        // Then Metadata is advertised at kafka-clients' stable range
+        assertEquals(range(ApiKeys.METADATA, ApiKeys.METADATA.oldestVersion(), ApiKeys.METADATA.latestVersion(false)),
+                answer.apiKeys().find(ApiKeys.METADATA.id));
+    }
+
+    @Test
+    void requestAboveTheNewestVersionGetsTheKip511AnswerAtVersionZero() {
+        // Given ApiVersions v99 (newer than kafka-clients knows) with a v2 header, as a future client sends it
+        RequestHeaderData header = new RequestHeaderData().setRequestApiKey(ApiKeys.API_VERSIONS.id)
+                .setRequestApiVersion((short) 99).setCorrelationId(17).setClientId("future-client");
+        ApiVersionsRequestData body = new ApiVersionsRequestData().setClientSoftwareName("future").setClientSoftwareVersion("9.9");
+        short newest = ApiKeys.API_VERSIONS.latestVersion();
+        RequestFrame request = KafkaWire.requestFrame(Unpooled.wrappedBuffer(
+                RequestUtils.serialize(header, (short) 2, body, newest)));
+
+        // When the proxy answers
+        ByteBuf answer;
+        try {
+            answer = responder.answer(request);
+        } finally {
+            request.frame().release();
+        }
+
+        // Then the answer parses at v0: UNSUPPORTED_VERSION and the ApiVersions range, for correlation id 17
+        KafkaWire.Response parsed = KafkaWire.parseResponseAndRelease(answer, ApiKeys.API_VERSIONS, (short) 0);
+        ApiVersionsResponseData data = parsed.as(ApiVersionsResponse.class).data();
+        assertEquals(17, parsed.correlationId());
+        assertEquals(Errors.UNSUPPORTED_VERSION.code(), data.errorCode());
+        assertEquals(range(ApiKeys.API_VERSIONS, ApiKeys.API_VERSIONS.oldestVersion(), newest),
+                data.apiKeys().find(ApiKeys.API_VERSIONS.id));
+    }
+
+    /** Asks the responder at {@link #VERSION} and parses the answer with kafka-clients. */
+    private ApiVersionsResponseData ask() {
+        RequestFrame request = KafkaWire.requestFrame(new ApiVersionsRequest.Builder().build(VERSION), 3, "client");
+        ByteBuf answer;
+        try {
+            answer = responder.answer(request);
+        } finally {
+            request.frame().release();
+        }
+        KafkaWire.Response parsed = KafkaWire.parseResponseAndRelease(answer, ApiKeys.API_VERSIONS, VERSION);
+        assertEquals(3, parsed.correlationId());
+        return parsed.as(ApiVersionsResponse.class).data();
+    }
+
+    /** A broker report listing every proxied API at kafka-clients' range, minus some, with some ranges replaced. */
+    private static ApiVersionsResponseData everyProxiedApiExcept(Set<ApiKeys> missing, Map<ApiKeys, ApiVersion> overrides) {
+        ApiVersionsResponseData data = new ApiVersionsResponseData();
+        for (ApiKeys api : ProxiedApis.all().keySet()) {
+            if (missing.contains(api)) {
+                continue;
+            }
+            ApiVersion v = overrides.getOrDefault(api, range(api, api.oldestVersion(), api.latestVersion(false)));
+            data.apiKeys().add(v.duplicate());
+        }
+        return data;
+    }
+
+    private static Map<Short, ApiVersion> byKey(ApiVersionsResponseData data) {
+        Map<Short, ApiVersion> map = new TreeMap<>();
+        data.apiKeys().forEach(v -> map.put(v.apiKey(), v.duplicate()));
+        return map;
+    }
+}

@@ -1,0 +1,55 @@
+package org.kafscale.proxy.discovery.etcd;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.ClientBuilder;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import javax.net.ssl.SSLException;
+
+/**
+ * How to reach KafScale's etcd.
+ *
+ * @param endpoints client URLs (KAFSCALE_PROXY_ETCD_ENDPOINTS)
+ * @param username etcd user, if auth is on
+ * @param password etcd password
+ * @param caFile CA certificate for TLS to etcd (an addition to the original)
+ * @param certFile client certificate for mutual TLS
+ * @param keyFile client key for mutual TLS
+ */
+public record EtcdSettings(List<String> endpoints, Optional<String> username, Optional<String> password,
+                           Optional<Path> caFile, Optional<Path> certFile, Optional<Path> keyFile) {
+
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /** jetcd retries failed calls; bounded so a dead etcd is reported within a read's deadline. */
+    private static final Duration RETRY_MAX_DURATION = Duration.ofSeconds(2);
+
+    /** A jetcd client for these settings. */
+    public Client connect() {
+        ClientBuilder builder = Client.builder()
+                .endpoints(endpoints.toArray(String[]::new))
+                .connectTimeout(CONNECT_TIMEOUT)
+                .retryMaxDuration(RETRY_MAX_DURATION);
+        username.ifPresent(u -> builder.user(ByteSequence.from(u, StandardCharsets.UTF_8)));
+        password.ifPresent(p -> builder.password(ByteSequence.from(p, StandardCharsets.UTF_8)));
+        if (caFile.isPresent() || certFile.isPresent()) {
+            try {
+                builder.sslContext(ssl -> configureTls(ssl));
+            } catch (SSLException e) {
+                throw new IllegalArgumentException("etcd TLS settings are unusable: " + e.getMessage(), e);
+            }
+        }
+        return builder.build();
+    }
+
+    private void configureTls(SslContextBuilder ssl) {
+        caFile.ifPresent(ca -> ssl.trustManager(ca.toFile()));
+        if (certFile.isPresent() && keyFile.isPresent()) {
+            ssl.keyManager(certFile.get().toFile(), keyFile.get().toFile());
+        }
+    }
+}

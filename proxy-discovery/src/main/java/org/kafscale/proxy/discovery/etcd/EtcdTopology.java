@@ -1,0 +1,368 @@
+package org.kafscale.proxy.discovery.etcd;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.Watch;
+import io.etcd.jetcd.kv.GetResponse;
+import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.WatchOption;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.kafscale.proxy.core.topology.CoordinatorKind;
+import org.kafscale.proxy.core.topology.PartitionLayout;
+import org.kafscale.proxy.core.topology.RoutingGate;
+import org.kafscale.proxy.core.topology.TopicLayout;
+import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.discovery.SingleFlight;
+import org.kafscale.proxy.discovery.TopologySource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * KafScale's topology from etcd: brokers and topics from {@code /kafscale/metadata/snapshot},
+ * partition owners from {@code /kafscale/partition-leases/}, group coordinators from
+ * {@code /kafscale/group-leases/} (the snapshot's {@code Leader} is ignored, as in the original).
+ *
+ * <p>Freshness: a full read at start, prefix watches that trigger a full read on any change, a
+ * watch that breaks is re-opened with backoff, and a periodic full read as a backstop.
+ *
+ * <p>It is also the {@link RoutingGate}: {@code lastHealthy} moves only on a successful read that
+ * lists at least one broker; past the TTL without one, the gate is closed and nothing is routed
+ * on cached data. Static backends exempt the proxy from the TTL.
+ *
+ * <p>Bad data never replaces good: a snapshot that does not parse, a lease key that does not parse
+ * or a lease naming an unknown broker keeps the last good state, is logged once and counted.
+ */
+public final class EtcdTopology implements TopologySource, RoutingGate {
+    private static final Logger LOGGER = LoggerFactory.getLogger(EtcdTopology.class);
+    private static final Duration MAX_WATCH_BACKOFF = Duration.ofSeconds(8);
+
+    private final Client etcd;
+    private final List<BrokerEndpoint> staticBrokers;
+    private final Duration ttl;
+    private final Duration resyncInterval;
+    private final Duration readTimeout;
+    private final ScheduledExecutorService scheduler;
+    private final SingleFlight<TopologySnapshot> reads = new SingleFlight<>();
+    private final AtomicReference<State> state = new AtomicReference<>(State.INITIAL);
+    private final Set<String> reportedProblems = ConcurrentHashMap.newKeySet();
+    private final List<Watch.Watcher> watchers = new ArrayList<>();
+    private final Counter readErrors;
+    private final MeterRegistry metrics;
+    private volatile long lastHealthyNanos;
+    private volatile boolean everHealthy;
+    private volatile boolean closed;
+    private long watchBackoffMillis = 1000;
+
+    /** Everything one read produced, replaced as a whole. */
+    private record State(TopologySnapshot snapshot, KafscaleSnapshot document, Map<String, Integer> groupOwners) {
+        static final State INITIAL = new State(TopologySnapshot.EMPTY, KafscaleSnapshot.NONE, Map.of());
+    }
+
+    /**
+     * @param etcd the etcd client (closed with this topology)
+     * @param staticBrokers KAFSCALE_PROXY_BACKENDS: when not empty, the TTL does not apply and,
+     *                      if the snapshot lists no broker, these are the brokers (ids 0..n-1)
+     * @param ttl KAFSCALE_PROXY_BACKEND_CACHE_TTL_SEC
+     * @param resyncInterval the periodic full read
+     * @param readTimeout how long one etcd read may take
+     */
+    public EtcdTopology(Client etcd, List<BrokerEndpoint> staticBrokers, Duration ttl, Duration resyncInterval,
+                        Duration readTimeout, MeterRegistry metrics) {
+        this.etcd = etcd;
+        this.staticBrokers = List.copyOf(staticBrokers);
+        this.ttl = ttl;
+        this.resyncInterval = resyncInterval;
+        this.readTimeout = readTimeout;
+        this.metrics = metrics;
+        this.readErrors = Counter.builder("kafscale_proxy_etcd_read_errors_total")
+                .description("Full etcd reads that failed").register(metrics);
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "etcd-topology");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Reads etcd, opens the watches and schedules the backstop read; completes with the first read. */
+    @Override
+    public CompletableFuture<TopologySnapshot> start() {
+        for (String prefix : List.of(KafscaleKeys.SNAPSHOT, KafscaleKeys.PARTITION_LEASES, KafscaleKeys.GROUP_LEASES)) {
+            watch(prefix);
+        }
+        scheduler.scheduleWithFixedDelay(this::readQuietly, resyncInterval.toMillis(), resyncInterval.toMillis(),
+                TimeUnit.MILLISECONDS);
+        return read();
+    }
+
+    @Override
+    public TopologySnapshot snapshot() {
+        return state.get().snapshot();
+    }
+
+    // ---- the gate ----
+
+    @Override
+    public RoutingGate gate() {
+        return this;
+    }
+
+    @Override
+    public boolean routable() {
+        if (!snapshot().hasBrokers()) {
+            return false;
+        }
+        if (!staticBrokers.isEmpty()) {
+            return true;
+        }
+        return everHealthy && System.nanoTime() - lastHealthyNanos <= ttl.toNanos();
+    }
+
+    /** Past the TTL, one fresh read decides; recovery needs no restart. */
+    @Override
+    public CompletionStage<Boolean> recheck() {
+        if (routable()) {
+            return CompletableFuture.completedFuture(true);
+        }
+        return read().handle((snapshot, error) -> routable());
+    }
+
+    // ---- lookups ----
+
+    @Override
+    public CompletionStage<TopologySnapshot> lookupTopics(java.util.Collection<String> names, boolean allowAutoCreate) {
+        return read().exceptionally(e -> snapshot());
+    }
+
+    @Override
+    public CompletionStage<Integer> coordinator(CoordinatorKind kind, String key) {
+        State current = state.get();
+        List<Integer> brokers = current.snapshot().brokerIds();
+        if (brokers.isEmpty()) {
+            return CompletableFuture.completedFuture(-1);
+        }
+        Integer owner = kind == CoordinatorKind.GROUP ? current.groupOwners().get(key) : null;
+        if (owner != null && current.snapshot().brokers().containsKey(owner)) {
+            return CompletableFuture.completedFuture(owner);
+        }
+        // No lease yet: KafScale's first broker to see the group takes the lease. A stable choice
+        // keeps every proxy replica sending a new group to the same broker.
+        return CompletableFuture.completedFuture(brokers.get(Math.floorMod(key.hashCode(), brokers.size())));
+    }
+
+    @Override
+    public void invalidatePartition(String topic, int partition) {
+        state.updateAndGet(s -> new State(s.snapshot().withoutOwner(topic, partition), s.document(), s.groupOwners()));
+        readQuietly();
+    }
+
+    @Override
+    public void invalidateCoordinator(CoordinatorKind kind, String key) {
+        state.updateAndGet(s -> {
+            Map<String, Integer> owners = new HashMap<>(s.groupOwners());
+            owners.remove(key);
+            return new State(s.snapshot(), s.document(), Map.copyOf(owners));
+        });
+        readQuietly();
+    }
+
+    // ---- reading ----
+
+    /** A full read of the three key ranges; concurrent callers share one read. */
+    public CompletableFuture<TopologySnapshot> read() {
+        return reads.run(() -> {
+            CompletableFuture<GetResponse> snapshotKey = get(KafscaleKeys.SNAPSHOT, false);
+            CompletableFuture<GetResponse> partitionLeases = get(KafscaleKeys.PARTITION_LEASES, true);
+            CompletableFuture<GetResponse> groupLeases = get(KafscaleKeys.GROUP_LEASES, true);
+            return CompletableFuture.allOf(snapshotKey, partitionLeases, groupLeases)
+                    .orTimeout(readTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .thenApply(done -> apply(snapshotKey.join(), partitionLeases.join(), groupLeases.join()))
+                    .whenComplete((snapshot, error) -> {
+                        if (error != null) {
+                            readErrors.increment();
+                            LOGGER.debug("etcd read failed: {}", error.toString());
+                        }
+                    });
+        });
+    }
+
+    private CompletableFuture<GetResponse> get(String key, boolean prefix) {
+        return etcd.getKVClient().get(bytes(key), GetOption.builder().isPrefix(prefix).build());
+    }
+
+    private TopologySnapshot apply(GetResponse snapshotKey, GetResponse partitionLeases, GetResponse groupLeases) {
+        State previous = state.get();
+        KafscaleSnapshot document = previous.document();
+        boolean documentGood = true;
+        if (!snapshotKey.getKvs().isEmpty()) {
+            KeyValue kv = snapshotKey.getKvs().get(0);
+            try {
+                document = KafscaleSnapshot.parse(kv.getValue().getBytes());
+            } catch (IOException | RuntimeException e) {
+                documentGood = false;
+                reportBadData("snapshot", KafscaleKeys.SNAPSHOT + "@" + kv.getModRevision(),
+                        "does not parse (" + e.getMessage() + "); keeping the last good snapshot");
+            }
+        }
+        List<BrokerEndpoint> brokers = document.brokers().isEmpty() ? numberedStaticBrokers() : document.brokers();
+        Set<Integer> brokerIds = new java.util.HashSet<>();
+        brokers.forEach(b -> brokerIds.add(b.id()));
+
+        Map<String, Map<Integer, Integer>> owners = partitionOwners(partitionLeases, brokerIds, previous.snapshot());
+        List<TopicLayout> topics = new ArrayList<>();
+        for (KafscaleSnapshot.Topic t : document.topics()) {
+            Map<Integer, Integer> topicOwners = owners.getOrDefault(t.name(), Map.of());
+            Map<Integer, PartitionLayout> partitions = new HashMap<>();
+            t.partitions().forEach(p -> partitions.put(p.partition(), new PartitionLayout(p.partition(),
+                    topicOwners.getOrDefault(p.partition(), PartitionLayout.NO_OWNER), p.leaderEpoch(),
+                    orEmpty(p.replicas()), orEmpty(p.isr()), orEmpty(p.offlineReplicas()))));
+            topics.add(TopicLayout.of(t.name(), t.id(), t.internal(), partitions));
+        }
+        TopologySnapshot snapshot = TopologySnapshot.of(document.clusterId(), document.controllerId(), brokers, topics);
+        state.set(new State(snapshot, document, groupOwners(groupLeases, brokerIds)));
+        if (documentGood && !brokers.isEmpty()) {
+            lastHealthyNanos = System.nanoTime();
+            everHealthy = true;
+            watchBackoffMillis = 1000;
+        }
+        if (!previous.snapshot().brokers().equals(snapshot.brokers())) {
+            LOGGER.info("etcd lists brokers {}", snapshot.brokers().values());
+        }
+        return snapshot;
+    }
+
+    private Map<String, Map<Integer, Integer>> partitionOwners(GetResponse leases, Set<Integer> brokerIds,
+                                                              TopologySnapshot previous) {
+        Map<String, Map<Integer, Integer>> owners = new HashMap<>();
+        for (KeyValue kv : leases.getKvs()) {
+            String key = text(kv.getKey());
+            var parsed = KafscaleKeys.partitionLease(key);
+            var owner = KafscaleKeys.brokerId(text(kv.getValue()));
+            if (parsed.isEmpty() || owner.isEmpty()) {
+                reportBadData("lease_key", key + "=" + text(kv.getValue()), "is not a partition lease; ignored");
+                continue;
+            }
+            String topic = parsed.get().topic();
+            int partition = parsed.get().partition();
+            int id = owner.get();
+            if (!brokerIds.contains(id)) {
+                reportBadData("lease_owner", key + "=" + id, "names a broker the snapshot does not list; keeping the last owner");
+                var kept = previous.owner(topic, partition);
+                if (kept.isEmpty()) {
+                    continue;
+                }
+                id = kept.getAsInt();
+            }
+            owners.computeIfAbsent(topic, t -> new HashMap<>()).put(partition, id);
+        }
+        return owners;
+    }
+
+    private Map<String, Integer> groupOwners(GetResponse leases, Set<Integer> brokerIds) {
+        Map<String, Integer> owners = new HashMap<>();
+        for (KeyValue kv : leases.getKvs()) {
+            String key = text(kv.getKey());
+            var group = KafscaleKeys.groupLease(key);
+            var owner = KafscaleKeys.brokerId(text(kv.getValue()));
+            if (group.isEmpty() || owner.isEmpty()) {
+                reportBadData("lease_key", key + "=" + text(kv.getValue()), "is not a group lease; ignored");
+            } else if (!brokerIds.contains(owner.get())) {
+                reportBadData("lease_owner", key + "=" + owner.get(), "names a broker the snapshot does not list; ignored");
+            } else {
+                owners.put(group.get(), owner.get());
+            }
+        }
+        return Map.copyOf(owners);
+    }
+
+    private List<BrokerEndpoint> numberedStaticBrokers() {
+        List<BrokerEndpoint> numbered = new ArrayList<>();
+        for (int i = 0; i < staticBrokers.size(); i++) {
+            BrokerEndpoint b = staticBrokers.get(i);
+            numbered.add(new BrokerEndpoint(i, b.host(), b.port(), null));
+        }
+        return numbered;
+    }
+
+    /** Logs a bad piece of data once (per key and value) and counts every sighting. */
+    private void reportBadData(String kind, String where, String problem) {
+        Counter.builder("kafscale_proxy_etcd_bad_data_total").tag("kind", kind)
+                .description("etcd values that were ignored because they did not parse or named unknown brokers")
+                .register(metrics).increment();
+        if (reportedProblems.add(kind + " " + where)) {
+            LOGGER.warn("etcd {} {} {}", kind.replace('_', ' '), where, problem);
+        }
+    }
+
+    private void readQuietly() {
+        if (!closed) {
+            read().exceptionally(e -> null);
+        }
+    }
+
+    // ---- watching ----
+
+    private void watch(String prefix) {
+        if (closed) {
+            return;
+        }
+        Watch.Listener listener = Watch.listener(response -> readQuietly(), error -> rewatch(prefix, error.toString()),
+                () -> rewatch(prefix, "watch completed"));
+        synchronized (watchers) {
+            watchers.add(etcd.getWatchClient().watch(bytes(prefix), WatchOption.builder().isPrefix(true).build(), listener));
+        }
+    }
+
+    /** A broken watch: re-read everything and watch again after a backoff that grows to 8 s. */
+    private void rewatch(String prefix, String reason) {
+        if (closed) {
+            return;
+        }
+        long delay = watchBackoffMillis;
+        watchBackoffMillis = Math.min(watchBackoffMillis * 2, MAX_WATCH_BACKOFF.toMillis());
+        LOGGER.info("etcd watch on {} broke ({}); re-reading and watching again in {} ms", prefix, reason, delay);
+        scheduler.schedule(() -> {
+            readQuietly();
+            watch(prefix);
+        }, delay, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        scheduler.shutdownNow();
+        synchronized (watchers) {
+            watchers.forEach(Watch.Watcher::close);
+        }
+        etcd.close();
+    }
+
+    private static ByteSequence bytes(String s) {
+        return ByteSequence.from(s, StandardCharsets.UTF_8);
+    }
+
+    private static String text(ByteSequence bytes) {
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private static List<Integer> orEmpty(List<Integer> list) {
+        return list == null ? List.of() : list;
+    }
+}

@@ -1,0 +1,105 @@
+package org.kafscale.proxy.discovery.etcd;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.kafka.common.Uuid;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
+
+/**
+ * A parsed KafScale metadata snapshot: brokers and topics, without owners (those come from the
+ * partition leases).
+ *
+ * @param clusterId the cluster id, or null
+ * @param controllerId the controller id, or -1
+ * @param brokers brokers with a host and a port (others are skipped, as in the original)
+ * @param topics topics with their ids and partitions
+ */
+record KafscaleSnapshot(String clusterId, int controllerId, List<BrokerEndpoint> brokers, List<Topic> topics) {
+
+    static final KafscaleSnapshot NONE = new KafscaleSnapshot(null, -1, List.of(), List.of());
+
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES)
+            .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .build();
+
+    record Topic(String name, Uuid id, boolean internal, List<SnapshotDocument.Partition> partitions) {
+    }
+
+    /**
+     * Parses the snapshot's JSON.
+     *
+     * @throws IOException when it is not a snapshot; the caller keeps its last good one
+     */
+    static KafscaleSnapshot parse(byte[] json) throws IOException {
+        SnapshotDocument doc = JSON.readValue(json, SnapshotDocument.class);
+        if (doc == null) {
+            throw new IOException("snapshot is JSON null");
+        }
+        List<BrokerEndpoint> brokers = new ArrayList<>();
+        for (SnapshotDocument.Broker b : nullToEmpty(doc.brokers())) {
+            if (b.host() != null && !b.host().isBlank() && b.port() > 0 && b.port() <= 65535) {
+                brokers.add(new BrokerEndpoint(b.nodeId(), b.host(), b.port(), b.rack()));
+            }
+        }
+        List<Topic> topics = new ArrayList<>();
+        for (SnapshotDocument.Topic t : nullToEmpty(doc.topics())) {
+            if (t.name() == null || t.name().isEmpty()) {
+                throw new IOException("snapshot lists a topic without a name");
+            }
+            topics.add(new Topic(t.name(), topicId(t.name(), t.topicId()), t.internal(), nullToEmpty(t.partitions())));
+        }
+        return new KafscaleSnapshot(doc.clusterId(), doc.controllerId() == null ? -1 : doc.controllerId(),
+                brokers, topics);
+    }
+
+    /** The snapshot's id, or KafScale's derived one (first 16 bytes of SHA-1 of the name) when missing or zero. */
+    static Uuid topicId(String name, int[] idBytes) throws IOException {
+        if (idBytes != null && idBytes.length != 16) {
+            throw new IOException("topic " + name + " has a TopicID of " + idBytes.length + " bytes, not 16");
+        }
+        if (idBytes == null || Arrays.stream(idBytes).allMatch(b -> b == 0)) {
+            return derivedTopicId(name);
+        }
+        byte[] bytes = new byte[16];
+        for (int i = 0; i < 16; i++) {
+            if (idBytes[i] < 0 || idBytes[i] > 255) {
+                throw new IOException("topic " + name + " has a TopicID byte out of range: " + idBytes[i]);
+            }
+            bytes[i] = (byte) idBytes[i];
+        }
+        return uuidOf(bytes);
+    }
+
+    static Uuid derivedTopicId(String name) {
+        try {
+            byte[] sha1 = MessageDigest.getInstance("SHA-1").digest(name.getBytes(StandardCharsets.UTF_8));
+            return uuidOf(Arrays.copyOf(sha1, 16));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is part of every JRE", e);
+        }
+    }
+
+    private static Uuid uuidOf(byte[] bytes) {
+        long msb = 0;
+        long lsb = 0;
+        for (int i = 0; i < 8; i++) {
+            msb = (msb << 8) | (bytes[i] & 0xff);
+            lsb = (lsb << 8) | (bytes[i + 8] & 0xff);
+        }
+        return new Uuid(msb, lsb);
+    }
+
+    private static <T> List<T> nullToEmpty(List<T> list) {
+        return list == null ? List.of() : list;
+    }
+}

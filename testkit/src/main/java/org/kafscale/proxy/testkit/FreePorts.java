@@ -1,0 +1,45 @@
+package org.kafscale.proxy.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Hands out free TCP ports on the loopback interface.
+ *
+ * <p>The kernel picks the port (bind to port 0), so two test JVMs do not fight over a fixed range.
+ * A port is never handed out twice by this JVM: a process that was given a port but has not bound
+ * it yet (etcd starting up) must not see it given to somebody else.
+ */
+public final class FreePorts {
+
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
+    private FreePorts() {
+    }
+
+    /** A loopback port that was free a moment ago and that this JVM has not handed out before. */
+    public static int next() {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = probe();
+            if (HANDED_OUT.add(port)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no free loopback port found in 100 attempts");
+    }
+
+    private static int probe() {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot bind a loopback port", e);
+        }
+    }
+}

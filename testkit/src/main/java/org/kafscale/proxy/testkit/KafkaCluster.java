@@ -1,0 +1,234 @@
+package org.kafscale.proxy.testkit;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+import kafka.server.BrokerServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real KRaft Kafka cluster (1..n brokers plus one controller) inside the test JVM, built with
+ * Kafka's own {@link KafkaClusterTestKit}.
+ *
+ * <p>The controller runs as its own node, so any broker can be stopped without losing the quorum.
+ * Brokers listen on free ports; {@link #stopBroker} and {@link #restartBroker} keep a broker's
+ * port, so clients that cached its address reconnect to it. Topics are created through the admin
+ * client and every method that changes metadata waits until the cluster shows the change.
+ */
+public final class KafkaCluster implements AutoCloseable {
+
+    /** The leader id {@link #leaders} reports for a partition that has no leader. */
+    public static final int NO_LEADER = -1;
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(KafkaCluster.class);
+    private static final Duration METADATA_DEADLINE = Duration.ofSeconds(30);
+    private static final String HEARTBEAT_INTERVAL_MS = "500";
+    private static final String SESSION_TIMEOUT_MS = "3000";
+
+    private final KafkaClusterTestKit kit;
+    /** Taken from metadata once all brokers are up; a restart keeps the port, so it stays valid. */
+    private final Map<Integer, String> advertisedAddresses = new TreeMap<>();
+    private Admin admin;
+
+    private KafkaCluster(KafkaClusterTestKit kit) {
+        this.kit = kit;
+    }
+
+    /**
+     * Formats and starts a cluster of {@code brokers} brokers and returns once all are ready.
+     * Internal topics get replication factor min(brokers, 3), so consumer groups and transactions
+     * work with a single broker too.
+     */
+    public static KafkaCluster start(int brokers) {
+        if (brokers < 1) {
+            throw new IllegalArgumentException("a cluster needs at least one broker, got " + brokers);
+        }
+        String replication = Integer.toString(Math.min(brokers, 3));
+        KafkaClusterTestKit kit = null;
+        try {
+            TestKitNodes nodes = new TestKitNodes.Builder()
+                    .setCombined(false)
+                    .setNumControllerNodes(1)
+                    .setNumBrokerNodes(brokers)
+                    .build();
+            kit = new KafkaClusterTestKit.Builder(nodes)
+                    .setDeleteOnClose(true)
+                    .setConfigProp("offsets.topic.replication.factor", replication)
+                    .setConfigProp("transaction.state.log.replication.factor", replication)
+                    .setConfigProp("transaction.state.log.min.isr", "1")
+                    .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                    .setConfigProp("auto.create.topics.enable", "true")
+                    // A restarted broker registers under a new incarnation id, and the controller
+                    // refuses it until the old session has expired (default 9 s). Faster heartbeats
+                    // and a shorter session make a restart take ~3 s and a controlled shutdown <1 s.
+                    .setConfigProp("broker.heartbeat.interval.ms", HEARTBEAT_INTERVAL_MS)
+                    .setConfigProp("broker.session.timeout.ms", SESSION_TIMEOUT_MS)
+                    .build();
+            kit.format();
+            kit.startup();
+            kit.waitForReadyBrokers();
+        } catch (Exception e) {
+            closeQuietly(kit);
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("cannot start a Kafka cluster of " + brokers + " broker(s)", e);
+        }
+        KafkaCluster cluster = new KafkaCluster(kit);
+        try {
+            cluster.recordAdvertisedAddresses();
+        } catch (RuntimeException | Error e) {
+            cluster.close();
+            throw e;
+        }
+        LOGGER.info("Kafka cluster ready: brokers {} at {}", cluster.brokerIds(), cluster.bootstrapServers());
+        return cluster;
+    }
+
+    /** Comma-separated {@code host:port} of all brokers (running or not). */
+    public String bootstrapServers() {
+        return kit.bootstrapServers();
+    }
+
+    /** Broker node ids, ascending. */
+    public List<Integer> brokerIds() {
+        return List.copyOf(new TreeMap<>(kit.brokers()).keySet());
+    }
+
+    /** {@code host:port} exactly as broker {@code id} advertises itself in metadata; stable across restarts. */
+    public String brokerAddress(int id) {
+        String address = advertisedAddresses.get(id);
+        if (address == null) {
+            throw new IllegalArgumentException("no broker " + id + "; brokers are " + brokerIds());
+        }
+        return address;
+    }
+
+    /** Creates a topic with replication factor min(brokers, 3) and waits until every partition has a leader. */
+    public void createTopic(String name, int partitions) {
+        short replication = (short) Math.min(kit.brokers().size(), 3);
+        createAndAwait(new NewTopic(name, partitions, replication), description -> true);
+    }
+
+    /**
+     * Creates a topic whose partition {@code p} has a single replica, on broker
+     * {@code leaderByPartition.get(p)}, and waits until every partition is led by that broker.
+     * Partitions must be numbered 0..n-1.
+     */
+    public void createTopic(String name, Map<Integer, Integer> leaderByPartition) {
+        Map<Integer, List<Integer>> assignment = new TreeMap<>();
+        leaderByPartition.forEach((partition, broker) -> assignment.put(partition, List.of(broker)));
+        createAndAwait(new NewTopic(name, assignment), description -> ClusterMetadata.leadersOf(description).equals(new TreeMap<>(leaderByPartition)));
+    }
+
+    /** Partition to leader broker id, {@link #NO_LEADER} for a partition without a leader. */
+    public Map<Integer, Integer> leaders(String topic) {
+        return ClusterMetadata.leadersOf(metadata().describe(topic));
+    }
+
+    public Uuid topicId(String topic) {
+        return metadata().describe(topic).topicId();
+    }
+
+    /**
+     * Shuts broker {@code id} down (controlled shutdown) and waits until the cluster no longer lists
+     * it. Its partitions with a single replica are left without a leader.
+     */
+    public void stopBroker(int id) {
+        BrokerServer broker = broker(id);
+        LOGGER.info("stopping broker {}", id);
+        broker.shutdown();
+        broker.awaitShutdown();
+        Eventually.await(METADATA_DEADLINE, "broker " + id + " to leave the cluster metadata",
+                () -> !metadata().liveBrokerIds().contains(id));
+    }
+
+    /**
+     * Starts a stopped broker again on the same port and log directories, and waits until it is
+     * registered and leads again every partition it is the only replica of.
+     *
+     * <p>The test kit keeps the broker's {@link BrokerServer}; it can be started again after a
+     * shutdown, and the kit's socket factory rebinds the port it first handed out when the
+     * original socket has been closed. The controller accepts the new registration only once the
+     * old broker session has expired, so this takes about the session timeout (3 s).
+     */
+    public void restartBroker(int id) {
+        BrokerServer broker = broker(id);
+        if (!broker.isShutdown()) {
+            stopBroker(id);
+        }
+        LOGGER.info("restarting broker {} at {}", id, brokerAddress(id));
+        broker.startup();
+        Eventually.await(METADATA_DEADLINE, "broker " + id + " to rejoin the cluster metadata",
+                () -> metadata().liveBrokerIds().contains(id));
+        Eventually.await(METADATA_DEADLINE, "broker " + id + " to lead its single-replica partitions again",
+                () -> metadata().leaderlessPartitionsOnlyOn(id).isEmpty());
+    }
+
+    /** A shared admin client, created on first use and closed with the cluster. */
+    public synchronized Admin admin() {
+        if (admin == null) {
+            admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
+        }
+        return admin;
+    }
+
+    /** Stops every node and deletes the cluster's directories. */
+    @Override
+    public synchronized void close() {
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
+            admin = null;
+        }
+        closeQuietly(kit);
+    }
+
+    /** Waits until metadata lists every broker (the answering broker may lag a moment), then keeps their addresses. */
+    private void recordAdvertisedAddresses() {
+        Eventually.await(METADATA_DEADLINE, "metadata to list brokers " + brokerIds(),
+                () -> metadata().liveBrokerIds().containsAll(brokerIds()));
+        advertisedAddresses.putAll(metadata().liveBrokers());
+    }
+
+    private void createAndAwait(NewTopic topic, Predicate<TopicDescription> placedAsAsked) {
+        ClusterMetadata.call(admin().createTopics(List.of(topic)).all());
+        Eventually.await(METADATA_DEADLINE, "topic " + topic.name() + " to have a leader for every partition as requested", () -> {
+            TopicDescription description = metadata().describe(topic.name());
+            return !ClusterMetadata.leadersOf(description).containsValue(NO_LEADER) && placedAsAsked.test(description);
+        });
+    }
+
+    private ClusterMetadata metadata() {
+        return new ClusterMetadata(admin());
+    }
+
+    private BrokerServer broker(int id) {
+        BrokerServer broker = kit.brokers().get(id);
+        if (broker == null) {
+            throw new IllegalArgumentException("no broker " + id + "; brokers are " + brokerIds());
+        }
+        return broker;
+    }
+
+    private static void closeQuietly(KafkaClusterTestKit kit) {
+        if (kit == null) {
+            return;
+        }
+        try {
+            kit.close();
+        } catch (Exception e) {
+            LOGGER.warn("Kafka test kit did not close cleanly", e);
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package org.kafscale.proxy.testkit;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs librdkafka's {@code kcat} (Debian package kcat) as a non-Java Kafka client.
+ *
+ * <p>Every run has a deadline: a kcat that cannot reach its broker retries forever, and a test
+ * must fail with the output so far rather than hang the build.
+ */
+public final class Kcat {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(Kcat.class);
+    private static final String HOW_TO_INSTALL = "run scripts/ensure-test-tools.sh or apt-get install kcat";
+    private static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(30);
+
+    /** What a kcat run printed and how it ended. */
+    public record Result(int exitCode, String stdout, String stderr) {
+
+        public boolean succeeded() {
+            return exitCode == 0;
+        }
+
+        /** stdout split into lines, without the trailing empty line. */
+        public List<String> lines() {
+            return stdout.isEmpty() ? List.of() : List.of(stdout.split("\n"));
+        }
+    }
+
+    private Kcat() {
+    }
+
+    /** Whether kcat is installed, for tests that want to skip rather than fail without it. */
+    public static boolean isAvailable() {
+        return Executables.find("kcat").isPresent();
+    }
+
+    /** Lists brokers and topics ({@code -L}). */
+    public static Result metadata(String bootstrap) {
+        return run(DEFAULT_DEADLINE, null, List.of("-b", bootstrap, "-L"));
+    }
+
+    /**
+     * Produces one record per line. A line {@code key:value} gets that key ({@code -K:}); a line
+     * without a colon is produced with a null key. kcat waits for delivery before it exits.
+     */
+    public static Result produce(String bootstrap, String topic, List<String> lines) {
+        String stdin = lines.isEmpty() ? "" : String.join("\n", lines) + "\n";
+        return run(DEFAULT_DEADLINE, stdin, List.of("-b", bootstrap, "-t", topic, "-P", "-K:"));
+    }
+
+    /**
+     * Reads up to {@code count} record values from the start of every partition and exits at the
+     * end of the log ({@code -C -o beginning -c count -e}); {@link Result#lines()} gives the values.
+     */
+    public static Result consume(String bootstrap, String topic, int count) {
+        return run(DEFAULT_DEADLINE, null,
+                List.of("-b", bootstrap, "-t", topic, "-C", "-o", "beginning", "-c", Integer.toString(count), "-e"));
+    }
+
+    /**
+     * Runs kcat with {@code args}, writing {@code stdin} (may be null) to it.
+     *
+     * @throws IllegalStateException if kcat is missing or does not exit within {@code deadline};
+     *     the message carries what it printed until then
+     */
+    public static Result run(Duration deadline, String stdin, List<String> args) {
+        Path kcat = Executables.require("kcat", HOW_TO_INSTALL);
+        List<String> command = new ArrayList<>();
+        command.add(kcat.toString());
+        command.addAll(args);
+        LOGGER.debug("running {}", command);
+        Process process = startProcess(command);
+        // Drain both pipes concurrently: a child blocked on a full pipe never exits.
+        CompletableFuture<String> out = readAsync(process.getInputStream());
+        CompletableFuture<String> err = readAsync(process.getErrorStream());
+        writeStdin(process, stdin);
+        try {
+            if (!process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                throw new IllegalStateException("kcat " + args + " did not finish within " + deadline
+                        + "\nstdout: " + collected(out) + "\nstderr: " + collected(err));
+            }
+            return new Result(process.exitValue(), out.get(5, TimeUnit.SECONDS), err.get(5, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running kcat " + args, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read kcat output for " + args, e);
+        }
+    }
+
+    private static Process startProcess(List<String> command) {
+        try {
+            return new ProcessBuilder(command).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + command, e);
+        }
+    }
+
+    private static void writeStdin(Process process, String stdin) {
+        try (OutputStream in = process.getOutputStream()) {
+            if (stdin != null) {
+                in.write(stdin.getBytes(StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            // kcat exited early (bad arguments); its stderr says why, so let the caller see that.
+            LOGGER.debug("kcat closed stdin early", e);
+        }
+    }
+
+    /** Reads a pipe on its own daemon thread (the common pool has one thread on 2 cores). */
+    private static CompletableFuture<String> readAsync(InputStream stream) {
+        CompletableFuture<String> result = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try (stream) {
+                result.complete(new String(stream.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                result.completeExceptionally(e);
+            }
+        }, "kcat-output-reader");
+        reader.setDaemon(true);
+        reader.start();
+        return result;
+    }
+
+    private static String collected(CompletableFuture<String> output) {
+        try {
+            return output.get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            return "<unavailable: " + e + ">";
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package org.kafscale.proxy.testkit;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Properties;
+
+import org.gaul.s3proxy.BlobStores;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * An in-memory S3 endpoint (S3Proxy with its transient blob store) inside the test JVM.
+ *
+ * <p>It checks AWS v2/v4 signatures, so a client with wrong credentials fails here as it would
+ * against real S3. Buckets vanish with the server.
+ */
+public final class S3Server implements AutoCloseable {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(S3Server.class);
+    private static final String ACCESS_KEY = "access";
+    private static final String SECRET_KEY = "secret";
+    private static final Duration START_DEADLINE = Duration.ofSeconds(30);
+
+    private final S3Proxy proxy;
+    private final URI endpoint;
+    private S3Client client;
+
+    private S3Server(S3Proxy proxy) {
+        this.proxy = proxy;
+        this.endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
+    }
+
+    /** Starts S3Proxy on a free loopback port and returns once it serves requests. */
+    public static S3Server start() {
+        S3Proxy proxy = S3Proxy.builder()
+                .blobStore(BlobStores.create("transient", new Properties()))
+                // Port 0: Jetty binds a free port itself, so there is no window for another process to take it.
+                .endpoint(URI.create("http://127.0.0.1:0"))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .build();
+        try {
+            proxy.start();
+            Eventually.await(START_DEADLINE, "S3Proxy to start", () -> "STARTED".equals(proxy.getState()));
+        } catch (Exception | AssertionError e) {
+            stopQuietly(proxy);
+            throw new IllegalStateException("cannot start S3Proxy", e);
+        }
+        S3Server server = new S3Server(proxy);
+        LOGGER.info("S3Proxy ready at {}", server.endpoint);
+        return server;
+    }
+
+    public URI endpoint() {
+        return endpoint;
+    }
+
+    public String accessKey() {
+        return ACCESS_KEY;
+    }
+
+    public String secretKey() {
+        return SECRET_KEY;
+    }
+
+    /** A shared sync client (path style, us-east-1), created on first use and closed with the server. */
+    public synchronized S3Client client() {
+        if (client == null) {
+            client = S3Client.builder()
+                    .endpointOverride(endpoint)
+                    .region(Region.US_EAST_1)
+                    .forcePathStyle(true)
+                    .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+                    .build();
+        }
+        return client;
+    }
+
+    public void createBucket(String bucket) {
+        client().createBucket(b -> b.bucket(bucket));
+    }
+
+    @Override
+    public synchronized void close() {
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+        stopQuietly(proxy);
+    }
+
+    private static void stopQuietly(S3Proxy proxy) {
+        try {
+            proxy.stop();
+        } catch (Exception e) {
+            LOGGER.warn("S3Proxy did not stop cleanly", e);
+        }
+    }
+}
