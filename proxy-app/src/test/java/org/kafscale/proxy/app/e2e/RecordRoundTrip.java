@@ -17,6 +17,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -76,6 +77,34 @@ final class RecordRoundTrip {
                 }
             }
             consumer.commitSync();
+        }
+        assertTrue(total >= expected, "consumed " + total + " of " + expected + " records before the deadline");
+        return received;
+    }
+
+    /** Reads partitions 0..partitions-1 from the start without a group until {@code expected} records arrived. */
+    static Map<Integer, List<String>> consumeFromStart(String bootstrap, String topic, int partitions, int expected) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        Map<Integer, List<String>> received = new HashMap<>();
+        int total = 0;
+        long deadline = System.nanoTime() + CONSUME_DEADLINE.toNanos();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
+            List<TopicPartition> assigned = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                assigned.add(new TopicPartition(topic, p));
+            }
+            consumer.assign(assigned);
+            consumer.seekToBeginning(assigned);
+            while (total < expected && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+                    received.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r.value());
+                    total++;
+                }
+            }
         }
         assertTrue(total >= expected, "consumed " + total + " of " + expected + " records before the deadline");
         return received;

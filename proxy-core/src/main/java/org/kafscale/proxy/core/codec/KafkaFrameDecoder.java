@@ -56,7 +56,8 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
             ctx.close();
             return;
         }
-        if (in.readableBytes() < SIZE_FIELD_BYTES + size) {
+        // Written as a difference: SIZE_FIELD_BYTES + size overflows for sizes near Integer.MAX_VALUE.
+        if (in.readableBytes() - SIZE_FIELD_BYTES < size) {
             return;
         }
         in.skipBytes(SIZE_FIELD_BYTES);

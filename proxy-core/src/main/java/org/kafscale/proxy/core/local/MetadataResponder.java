@@ -63,17 +63,22 @@ public final class MetadataResponder {
         CompletionStage<TopologySnapshot> snapshot = missing.isEmpty()
                 ? java.util.concurrent.CompletableFuture.completedFuture(current)
                 : topology.lookupTopics(missing, data.allowAutoTopicCreation());
-        return snapshot.thenApply(s -> ResponseFrames.encode(request, build(data, allTopics, s)));
+        return snapshot.thenApply(s -> ResponseFrames.encode(request, build(data, allTopics, s, request.apiVersion())));
     }
 
-    MetadataResponseData build(MetadataRequestData request, boolean allTopics, TopologySnapshot snapshot) {
+    /** Topic names in Metadata answers are nullable only from v12; older versions carry "". */
+    public static String nameForUnknownId(short version) {
+        return version >= 12 ? null : "";
+    }
+
+    MetadataResponseData build(MetadataRequestData request, boolean allTopics, TopologySnapshot snapshot, short version) {
         MetadataResponseData response = new MetadataResponseData()
                 .setThrottleTimeMs(0)
                 .setClusterId(snapshot.clusterId())
                 .setControllerId(controllerId(snapshot))
                 .setClusterAuthorizedOperations(OPERATIONS_NOT_REQUESTED);
         addBrokers(response, snapshot);
-        for (MetadataResponseTopic topic : selectTopics(request, allTopics, snapshot)) {
+        for (MetadataResponseTopic topic : selectTopics(request, allTopics, snapshot, version)) {
             response.topics().add(topic);
         }
         return response;
@@ -105,7 +110,7 @@ public final class MetadataResponder {
     }
 
     private List<MetadataResponseTopic> selectTopics(MetadataRequestData request, boolean allTopics,
-                                                     TopologySnapshot snapshot) {
+                                                     TopologySnapshot snapshot, short version) {
         List<MetadataResponseTopic> topics = new ArrayList<>();
         if (allTopics) {
             snapshot.topics().values().forEach(t -> topics.add(describe(t, snapshot)));
@@ -118,7 +123,8 @@ public final class MetadataResponder {
                                 .setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())));
             } else if (requested.topicId() != null && !Uuid.ZERO_UUID.equals(requested.topicId())) {
                 topics.add(snapshot.topic(requested.topicId()).map(t -> describe(t, snapshot))
-                        .orElseGet(() -> new MetadataResponseTopic().setName(null).setTopicId(requested.topicId())
+                        .orElseGet(() -> new MetadataResponseTopic().setName(nameForUnknownId(version))
+                                .setTopicId(requested.topicId())
                                 .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code())));
             }
         }

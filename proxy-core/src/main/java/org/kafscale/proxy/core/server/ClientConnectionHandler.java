@@ -72,6 +72,10 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
             request.frame().release();
             Reply result = f.isSuccess() ? (Reply) f.getNow()
                     : new Reply.Close("handling " + request.describe() + " failed: " + f.cause());
+            if (result == null) {
+                // A null would leave the slot looking pending and stall every later answer.
+                result = new Reply.Close("handling " + request.describe() + " produced no reply");
+            }
             onReply(slot, result);
         });
         updateReading();

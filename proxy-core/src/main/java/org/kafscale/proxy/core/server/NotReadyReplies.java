@@ -14,6 +14,7 @@ import org.apache.kafka.common.requests.FindCoordinatorRequest;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.ResponseFrames;
+import org.kafscale.proxy.core.local.MetadataResponder;
 
 /**
  * The answer to a request that arrives while the proxy must not route (spec §3.10): the request's
@@ -33,7 +34,7 @@ public final class NotReadyReplies {
         try {
             ByteBuf answer;
             if (request.isApi(ApiKeys.METADATA)) {
-                answer = ResponseFrames.encode(request, metadata((MetadataRequest) request.decodeBody()));
+                answer = ResponseFrames.encode(request, metadata((MetadataRequest) request.decodeBody(), request.apiVersion()));
             } else if (request.isApi(ApiKeys.FIND_COORDINATOR)) {
                 answer = ResponseFrames.encode(request,
                         findCoordinator(((FindCoordinatorRequest) request.decodeBody()).data(), request.apiVersion()));
@@ -46,14 +47,14 @@ public final class NotReadyReplies {
         }
     }
 
-    private static MetadataResponseData metadata(MetadataRequest request) {
+    private static MetadataResponseData metadata(MetadataRequest request, short version) {
         MetadataResponseData response = new MetadataResponseData().setControllerId(-1).setThrottleTimeMs(0);
         if (request.isAllTopics()) {
             return response;
         }
         for (MetadataRequestData.MetadataRequestTopic t : request.data().topics()) {
             response.topics().add(new MetadataResponseTopic().setErrorCode(Errors.REQUEST_TIMED_OUT.code())
-                    .setName(t.name()).setTopicId(t.topicId()));
+                    .setName(t.name() != null ? t.name() : MetadataResponder.nameForUnknownId(version)).setTopicId(t.topicId()));
         }
         return response;
     }

@@ -1,6 +1,7 @@
 package org.kafscale.proxy.core.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -145,6 +146,29 @@ class KafkaFrameDecoderTest {
         assertEquals(1, closeRecorder.closeRequests);
         assertNull(channel.readInbound());
         channel.pipeline().remove(closeRecorder);
+    }
+
+    /**
+     * BUG (reported, left failing on purpose): with the largest configurable maximum
+     * ({@code KAFSCALE_PROXY_MAX_FRAME_BYTES=2147483647}, which the config accepts), a size in
+     * [Integer.MAX_VALUE - 3, Integer.MAX_VALUE] passes the size check, then
+     * {@code SIZE_FIELD_BYTES + size} overflows to a negative number, so "not enough bytes yet" is
+     * false, and {@code readRetainedSlice(size)} throws IndexOutOfBoundsException out of the decoder
+     * (a DecoderException through the pipeline) instead of the decoder waiting or closing with its
+     * own log line.
+     */
+    @Test
+    void frameSizeNearIntegerMaxValueWaitsForItsBodyWithoutOverflowing() {
+        // Given a decoder configured with the largest maximum the configuration accepts
+        channel.finishAndReleaseAll();
+        channel = new EmbeddedChannel(new KafkaFrameDecoder(Integer.MAX_VALUE, "client"));
+
+        // When only the size field of a frame of Integer.MAX_VALUE - 1 bytes arrives
+        ByteBuf sizeOnly = Unpooled.buffer().writeInt(Integer.MAX_VALUE - 1);
+
+        // Then the decoder does not fail on it (it waits or rejects the size) and emits nothing
+        assertDoesNotThrow(() -> channel.writeInbound(sizeOnly));
+        assertNull(channel.readInbound());
     }
 
     /** Copies and releases the next emitted frame. */

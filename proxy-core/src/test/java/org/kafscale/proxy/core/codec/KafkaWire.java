@@ -7,10 +7,15 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -98,6 +103,16 @@ public final class KafkaWire {
         }
         decoder.finishAndReleaseAll();
         return frames;
+    }
+
+    /** Produce data for one partition holding one real record batch of one record. */
+    public static ProduceRequestData produceData(String topic, int partition, String key, String value) {
+        MemoryRecords records = MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(1_700_000_000_000L,
+                key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
+        ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
+        topics.add(new ProduceRequestData.TopicProduceData().setName(topic).setPartitionData(
+                List.of(new ProduceRequestData.PartitionProduceData().setIndex(partition).setRecords(records))));
+        return new ProduceRequestData().setAcks((short) -1).setTimeoutMs(30_000).setTopicData(topics);
     }
 
     /** An answer as kafka-clients reads it. */

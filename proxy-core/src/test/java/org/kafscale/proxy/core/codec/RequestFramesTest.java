@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -147,7 +148,7 @@ class RequestFramesTest {
             if (back != null) {
                 back.frame().release();
             }
-            io.netty.util.ReferenceCountUtil.release(extra);
+            ReferenceCountUtil.release(extra);
             throw new AssertionError("expected exactly one request back");
         }
         return back;

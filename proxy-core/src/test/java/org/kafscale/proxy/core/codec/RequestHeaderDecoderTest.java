@@ -14,16 +14,12 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
-import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.MessageUtil;
 import org.apache.kafka.common.protocol.types.RawTaggedField;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.ProduceRequest;
@@ -84,7 +80,7 @@ class RequestHeaderDecoderTest {
     @Test
     void nonFlexibleHeaderGivesItsFieldsAndABodyThatParses() {
         // Given a Produce v7 request (header v1, no tagged fields) with a real record batch
-        ProduceRequestData data = produceData("events", 3, "key", "value");
+        ProduceRequestData data = KafkaWire.produceData("events", 3, "key", "value");
         ProduceRequest request = new ProduceRequest(data, (short) 7);
         RequestHeader header = new RequestHeader(ApiKeys.PRODUCE, (short) 7, "producer-1", 99);
 
@@ -213,15 +209,6 @@ class RequestHeaderDecoderTest {
             throw new IllegalArgumentException(api + " v" + version + " has no flexible header");
         }
         return new RequestHeader(data, headerVersion);
-    }
-
-    static ProduceRequestData produceData(String topic, int partition, String key, String value) {
-        MemoryRecords records = MemoryRecords.withRecords(Compression.NONE,
-                new SimpleRecord(1_700_000_000_000L, key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
-        ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
-        topics.add(new ProduceRequestData.TopicProduceData().setName(topic)
-                .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(partition).setRecords(records))));
-        return new ProduceRequestData().setAcks((short) -1).setTimeoutMs(30_000).setTopicData(topics);
     }
 
     private static byte[] bytesOf(ByteBuffer buffer) {

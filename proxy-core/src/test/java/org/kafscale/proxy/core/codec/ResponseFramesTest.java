@@ -107,7 +107,7 @@ class ResponseFramesTest {
         }
         for (short v : new short[] {8, 9}) {
             cases.add(new ErrorCase("Produce v" + v,
-                    new ProduceRequest(RequestHeaderDecoderTest.produceData("orders", 0, "k", "v"), v)));
+                    new ProduceRequest(KafkaWire.produceData("orders", 0, "k", "v"), v)));
         }
         for (short v : new short[] {2, 3}) {
             cases.add(new ErrorCase("FindCoordinator v" + v, new FindCoordinatorRequest.Builder(

@@ -24,7 +24,7 @@ import javax.net.ssl.SSLException;
 public record EtcdSettings(List<String> endpoints, Optional<String> username, Optional<String> password,
                            Optional<Path> caFile, Optional<Path> certFile, Optional<Path> keyFile) {
 
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
     /** jetcd retries failed calls; bounded so a dead etcd is reported within a read's deadline. */
     private static final Duration RETRY_MAX_DURATION = Duration.ofSeconds(2);
 

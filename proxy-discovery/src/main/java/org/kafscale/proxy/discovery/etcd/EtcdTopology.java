@@ -53,6 +53,7 @@ import org.slf4j.LoggerFactory;
 public final class EtcdTopology implements TopologySource, RoutingGate {
     private static final Logger LOGGER = LoggerFactory.getLogger(EtcdTopology.class);
     private static final Duration MAX_WATCH_BACKOFF = Duration.ofSeconds(8);
+    private static final Duration RECHECK_QUIET = Duration.ofSeconds(1);
 
     private final Client etcd;
     private final List<BrokerEndpoint> staticBrokers;
@@ -67,6 +68,7 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
     private final Counter readErrors;
     private final MeterRegistry metrics;
     private volatile long lastHealthyNanos;
+    private volatile long lastFailedReadNanos = System.nanoTime() - RECHECK_QUIET.toNanos();
     private volatile boolean everHealthy;
     private volatile boolean closed;
     private long watchBackoffMillis = 1000;
@@ -135,11 +137,18 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         return everHealthy && System.nanoTime() - lastHealthyNanos <= ttl.toNanos();
     }
 
-    /** Past the TTL, one fresh read decides; recovery needs no restart. */
+    /**
+     * Past the TTL, one fresh read decides; recovery needs no restart. A read that failed within
+     * the last {@link #RECHECK_QUIET} answers for it, so a burst of refused requests during an
+     * outage does not each wait out a doomed read.
+     */
     @Override
     public CompletionStage<Boolean> recheck() {
         if (routable()) {
             return CompletableFuture.completedFuture(true);
+        }
+        if (System.nanoTime() - lastFailedReadNanos < RECHECK_QUIET.toNanos()) {
+            return CompletableFuture.completedFuture(false);
         }
         return read().handle((snapshot, error) -> routable());
     }
@@ -196,6 +205,7 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
                     .thenApply(done -> apply(snapshotKey.join(), partitionLeases.join(), groupLeases.join()))
                     .whenComplete((snapshot, error) -> {
                         if (error != null) {
+                            lastFailedReadNanos = System.nanoTime();
                             readErrors.increment();
                             LOGGER.debug("etcd read failed: {}", error.toString());
                         }

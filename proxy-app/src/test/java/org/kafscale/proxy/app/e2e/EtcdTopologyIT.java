@@ -1,0 +1,235 @@
+package org.kafscale.proxy.app.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.MetadataRequest;
+import org.apache.kafka.common.requests.MetadataResponse;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.testkit.EtcdProcess;
+import org.kafscale.proxy.testkit.Eventually;
+import org.kafscale.proxy.testkit.KafkaCluster;
+import org.kafscale.proxy.testkit.KafscaleEtcdWriter;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The proxy routes from KafScale's etcd keys (snapshot, partition and group leases) that describe
+ * a real three-broker cluster, and follows changes to them.
+ */
+class EtcdTopologyIT {
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+    private static KafkaCluster cluster;
+    private static EtcdProcess etcd;
+    private static KafscaleEtcdWriter kafscale;
+    private ListAppender<ILoggingEvent> logs;
+
+    @BeforeAll
+    static void start() {
+        cluster = KafkaCluster.start(3);
+        etcd = EtcdProcess.startNew();
+        kafscale = KafscaleEtcdWriter.connect(etcd.endpoint());
+    }
+
+    @AfterAll
+    static void stop() {
+        kafscale.close();
+        etcd.close();
+        cluster.close();
+    }
+
+    @BeforeEach
+    void freshKeyspace() {
+        kafscale.deleteAll();
+        logs = new ListAppender<>();
+        logs.start();
+        ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).addAppender(logs);
+    }
+
+    @AfterEach
+    void stopCapturing() {
+        ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).detachAppender(logs);
+    }
+
+    static RunningProxy proxyOnEtcd() {
+        return RunningProxy.start(cluster, "brokers", Map.of(
+                ProxyConfig.BACKENDS, "",
+                ProxyConfig.ETCD_ENDPOINTS, etcd.endpoint(),
+                ProxyConfig.ETCD_RESYNC_MS, "500"));
+    }
+
+    /** Publishes the topics and leases of the real cluster, and the group's real coordinator as its lease. */
+    private static void publish(List<String> topics, String group) throws Exception {
+        kafscale.publishSnapshot(cluster, topics);
+        kafscale.publishPartitionLeases(cluster, topics);
+        if (group != null) {
+            kafscale.putGroupLease(group, groupCoordinator(group));
+        }
+    }
+
+    /**
+     * The broker Kafka makes a group's coordinator: the leader of the offsets-topic partition the
+     * group id hashes to. (KafScale brokers instead take a lease; a real Kafka cluster behind the
+     * proxy needs the lease to say what Kafka decided.)
+     */
+    private static int groupCoordinator(String group) throws Exception {
+        cluster.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+        Map<Integer, Integer> leaders = cluster.leaders("__consumer_offsets");
+        return leaders.get(org.apache.kafka.common.utils.Utils.abs(group.hashCode()) % leaders.size());
+    }
+
+    private static List<Integer> spreadLeaders(String topic) {
+        List<Integer> brokers = cluster.brokerIds();
+        cluster.createTopic(topic, Map.of(0, brokers.get(0), 1, brokers.get(1), 2, brokers.get(2)));
+        return brokers;
+    }
+
+    @Test
+    void producesAndConsumesWithRoutesFromEtcd() throws Exception {
+        // Given
+        spreadLeaders("etcd-orders");
+        publish(List.of("etcd-orders"), "etcd-orders-group");
+        try (RunningProxy proxy = proxyOnEtcd()) {
+            // When
+            Map<Integer, List<String>> sent = RecordRoundTrip.produce(proxy.bootstrap(), "etcd-orders", 3, 3_000);
+            Map<Integer, List<String>> received =
+                    RecordRoundTrip.consumeAsGroup(proxy.bootstrap(), "etcd-orders", "etcd-orders-group", 3_000);
+            // Then
+            RecordRoundTrip.assertExactlyOnceInOrder(sent, received);
+        }
+    }
+
+    @Test
+    void leaseMovedToABrokerThatDoesNotLeadIsDroppedAndTheClientSeesNoFailure() throws Exception {
+        // Given: partition 0 led by the first broker, as its lease says
+        List<Integer> brokers = cluster.brokerIds();
+        cluster.createTopic("moving", Map.of(0, brokers.get(0)));
+        publish(List.of("moving"), null);
+        try (RunningProxy proxy = proxyOnEtcd(); KafkaProducer<String, String> producer = producer(proxy)) {
+            producer.send(new ProducerRecord<>("moving", 0, "k", "before")).get(30, TimeUnit.SECONDS);
+            // When: the lease names a broker that does not lead the partition, and the proxy has seen it
+            kafscale.putPartitionLease("moving", 0, brokers.get(1));
+            Eventually.await(DEADLINE, "the proxy routes moving-0 to the lease's broker",
+                    () -> assertEquals(brokers.get(1), leaderThroughProxy(proxy, "moving")));
+            Future<RecordMetadata> during = producer.send(new ProducerRecord<>("moving", 0, "k", "during"));
+            // Then: the broker's NOT_LEADER_OR_FOLLOWER reaches the proxy, which drops the route
+            assertLogged("does not lead moving-0; dropping the route");
+            // When: the next snapshot of the leases is right again
+            kafscale.putPartitionLease("moving", 0, brokers.get(0));
+            // Then: the client's send succeeds, and both records are there once, in order
+            during.get(60, TimeUnit.SECONDS);
+            Map<Integer, List<String>> received = RecordRoundTrip.consumeFromStart(proxy.bootstrap(), "moving", 1, 2);
+            assertEquals(List.of("before", "during"), received.get(0));
+        }
+    }
+
+    @Test
+    void snapshotPublishedAfterStartIsPickedUp() throws Exception {
+        // Given: a proxy started before etcd holds any KafScale keys
+        spreadLeaders("late");
+        try (RunningProxy proxy = proxyOnEtcd()) {
+            assertEquals(503, status(proxy, "/readyz"), "no broker known yet");
+            // When
+            publish(List.of("late"), "late-group");
+            // Then
+            Eventually.await(DEADLINE, "/readyz turns 200", () -> status(proxy, "/readyz") == 200);
+            Map<Integer, List<String>> sent = RecordRoundTrip.produce(proxy.bootstrap(), "late", 3, 30);
+            RecordRoundTrip.assertExactlyOnceInOrder(sent,
+                    RecordRoundTrip.consumeAsGroup(proxy.bootstrap(), "late", "late-group", 30));
+        }
+    }
+
+    @Test
+    void snapshotListingZeroBrokersMakesTheProxyNotReady() throws Exception {
+        // Given
+        spreadLeaders("emptied");
+        publish(List.of("emptied"), null);
+        try (RunningProxy proxy = proxyOnEtcd()) {
+            Eventually.await(DEADLINE, "/readyz 200", () -> status(proxy, "/readyz") == 200);
+            // When: a successful read lists no broker
+            kafscale.publishSnapshotJson("{\"Brokers\":[],\"ControllerID\":-1,\"Topics\":[],\"ClusterID\":\"empty\"}");
+            // Then: "no backend", never "use the cache"
+            Eventually.await(DEADLINE, "/readyz 503", () -> status(proxy, "/readyz") == 503);
+            try (RawKafkaConnection connection = new RawKafkaConnection(proxy.port())) {
+                MetadataResponse metadata = connection.send(new MetadataRequest.Builder(List.of("emptied"), false)
+                        .build((short) 12));
+                assertTrue(metadata.data().brokers().isEmpty(), "no brokers advertised");
+                assertEquals(Errors.REQUEST_TIMED_OUT.code(), metadata.data().topics().find("emptied").errorCode());
+                assertTrue(connection.closedByProxy(), "the connection closes after the not-ready answer");
+            }
+        }
+    }
+
+    @Test
+    void corruptSnapshotLeavesTheLastGoodOneInForce() throws Exception {
+        // Given
+        List<Integer> brokers = cluster.brokerIds();
+        cluster.createTopic("sturdy", Map.of(0, brokers.get(2)));
+        publish(List.of("sturdy"), null);
+        try (RunningProxy proxy = proxyOnEtcd(); KafkaProducer<String, String> producer = producer(proxy)) {
+            producer.send(new ProducerRecord<>("sturdy", 0, "k", "first")).get(30, TimeUnit.SECONDS);
+            // When
+            kafscale.publishSnapshotJson("{\"Brokers\": [ {\"NodeID\": ");
+            // Then: logged and ignored; the proxy keeps routing on the last good snapshot
+            assertLogged("does not parse");
+            producer.send(new ProducerRecord<>("sturdy", 0, "k", "second")).get(30, TimeUnit.SECONDS);
+            assertEquals(200, status(proxy, "/readyz"));
+            assertEquals(List.of("first", "second"),
+                    RecordRoundTrip.consumeFromStart(proxy.bootstrap(), "sturdy", 1, 2).get(0));
+        }
+    }
+
+    private static int leaderThroughProxy(RunningProxy proxy, String topic) throws Exception {
+        try (RawKafkaConnection connection = new RawKafkaConnection(proxy.port())) {
+            MetadataResponse metadata = connection.send(new MetadataRequest.Builder(List.of(topic), false).build((short) 12));
+            return metadata.data().topics().find(topic).partitions().get(0).leaderId();
+        }
+    }
+
+    static KafkaProducer<String, String> producer(RunningProxy proxy) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        return new KafkaProducer<>(props);
+    }
+
+    static int status(RunningProxy proxy, String path) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(proxy.healthUrl(path))).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception e) {
+            throw new IllegalStateException("health request failed", e);
+        }
+    }
+
+    private void assertLogged(String fragment) {
+        Eventually.await(DEADLINE, "a log line containing '" + fragment + "'",
+                () -> List.copyOf(logs.list).stream().anyMatch(e -> e.getFormattedMessage().contains(fragment)));
+    }
+}
