@@ -198,6 +198,8 @@ class EtcdTopologyIT {
             assertLogged("does not parse");
             producer.send(new ProducerRecord<>("sturdy", 0, "k", "second")).get(30, TimeUnit.SECONDS);
             assertEquals(200, status(proxy, "/readyz"));
+            assertTrue(body(proxy, "/metrics").contains("kafscale_proxy_etcd_bad_data_total{kind=\"snapshot\"} 1.0"),
+                    "the bad snapshot is counted once");
             assertEquals(List.of("first", "second"),
                     RecordRoundTrip.consumeFromStart(proxy.bootstrap(), "sturdy", 1, 2).get(0));
         }
@@ -226,6 +228,11 @@ class EtcdTopologyIT {
         } catch (Exception e) {
             throw new IllegalStateException("health request failed", e);
         }
+    }
+
+    static String body(RunningProxy proxy, String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(proxy.healthUrl(path))).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
     }
 
     private void assertLogged(String fragment) {
