@@ -137,7 +137,7 @@ class EtcdTopologyIT {
                     () -> assertEquals(brokers.get(1), leaderThroughProxy(proxy, "moving")));
             Future<RecordMetadata> during = producer.send(new ProducerRecord<>("moving", 0, "k", "during"));
             // Then: the broker's NOT_LEADER_OR_FOLLOWER reaches the proxy, which drops the route
-            assertLogged("does not lead moving-0; dropping the route");
+            assertLogged("does not lead moving-0 (NOT_LEADER_OR_FOLLOWER); dropping the route");
             // When: the next snapshot of the leases is right again
             kafscale.putPartitionLease("moving", 0, brokers.get(0));
             // Then: the client's send succeeds, and both records are there once, in order

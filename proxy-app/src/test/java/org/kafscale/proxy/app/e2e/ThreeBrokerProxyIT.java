@@ -8,12 +8,13 @@ import java.util.Map;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A three-broker cluster whose partition leaders sit on different brokers, used through the proxy
- * in brokers mode (clients group partitions by owner, so every request has one owner). Single
- * mode needs requests split across brokers, which comes with the fan-out work.
+ * in both advertise modes: in brokers mode clients group partitions by owner, so requests have
+ * one owner; in single mode every Produce and Fetch is split across the three brokers.
  */
 class ThreeBrokerProxyIT {
     private static KafkaCluster cluster;
@@ -28,19 +29,20 @@ class ThreeBrokerProxyIT {
         cluster.close();
     }
 
-    @Test
-    void javaProducerAndConsumerGroupMoveTenThousandRecordsAcrossThreeLeaders() throws Exception {
+    @ParameterizedTest(name = "advertise mode {0}")
+    @ValueSource(strings = {"brokers", "single"})
+    void javaProducerAndConsumerGroupMoveTenThousandRecordsAcrossThreeLeaders(String mode) throws Exception {
         // Given: six partitions, two led by each broker
-        String topic = "spread";
+        String topic = "spread-" + mode;
         List<Integer> brokers = cluster.brokerIds();
         cluster.createTopic(topic, Map.of(0, brokers.get(0), 1, brokers.get(1), 2, brokers.get(2),
                 3, brokers.get(0), 4, brokers.get(1), 5, brokers.get(2)));
         assertEquals(3, new HashSet<>(cluster.leaders(topic).values()).size(), "leaders on three brokers");
-        try (RunningProxy proxy = RunningProxy.start(cluster, "brokers")) {
+        try (RunningProxy proxy = RunningProxy.start(cluster, mode)) {
             // When
             Map<Integer, List<String>> sent = RecordRoundTrip.produce(proxy.bootstrap(), topic, 6, 10_000);
             Map<Integer, List<String>> received =
-                    RecordRoundTrip.consumeAsGroup(proxy.bootstrap(), topic, "spread-group", 10_000);
+                    RecordRoundTrip.consumeAsGroup(proxy.bootstrap(), topic, "spread-group-" + mode, 10_000);
             // Then
             RecordRoundTrip.assertExactlyOnceInOrder(sent, received);
         }

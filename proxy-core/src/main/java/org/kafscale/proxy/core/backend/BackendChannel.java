@@ -48,6 +48,11 @@ public final class BackendChannel {
         return closeReason == null && channel.isActive();
     }
 
+    /** Requests written or waiting for an answer on this channel. */
+    public int pendingRequests() {
+        return pending.size();
+    }
+
     public boolean isWritable() {
         return channel.isWritable();
     }

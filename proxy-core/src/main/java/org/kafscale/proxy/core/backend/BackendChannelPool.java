@@ -9,15 +9,21 @@ import java.util.Map;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 
 /**
- * The broker channels of one client connection, one per broker, all on the client's event loop.
+ * The broker channels of one client connection, all on the client's event loop: one ordered
+ * channel per broker, plus idle channels for long-poll Fetches.
  *
  * <p>A channel that failed is dropped at once and the next request to that broker opens a fresh
  * one. Everything here runs on {@link #loop}, so plain maps suffice.
  */
 public final class BackendChannelPool {
+    private static final int MAX_POLL_CHANNELS = 4;
+
     private final EventLoop loop;
     private final BackendConnector connector;
+    /** Most requests: one channel per broker, so a client's requests to a broker stay in order. */
     private final Map<BrokerEndpoint, Future<BackendChannel>> channels = new HashMap<>();
+    /** Long-poll Fetches: idle channels per broker, so a held Fetch never delays other traffic. */
+    private final Map<BrokerEndpoint, List<Future<BackendChannel>>> pollChannels = new HashMap<>();
     private boolean closed;
     private boolean autoRead = true;
 
@@ -36,8 +42,18 @@ public final class BackendChannelPool {
         if (existing != null && (!existing.isDone() || (existing.isSuccess() && existing.getNow().isUsable()))) {
             return existing;
         }
-        Future<BackendChannel> connecting = connector.connect(loop, broker);
+        Future<BackendChannel> connecting = connect(broker);
         channels.put(broker, connecting);
+        connecting.addListener(f -> {
+            if (!f.isSuccess()) {
+                channels.remove(broker, connecting);
+            }
+        });
+        return connecting;
+    }
+
+    private Future<BackendChannel> connect(BrokerEndpoint broker) {
+        Future<BackendChannel> connecting = connector.connect(loop, broker);
         connecting.addListener(f -> {
             if (f.isSuccess()) {
                 BackendChannel channel = connecting.getNow();
@@ -45,16 +61,50 @@ public final class BackendChannelPool {
                 if (closed) {
                     channel.close("client connection closed");
                 }
-            } else {
-                channels.remove(broker, connecting);
             }
         });
         return connecting;
     }
 
+    private List<Future<BackendChannel>> all() {
+        List<Future<BackendChannel>> all = new ArrayList<>(channels.values());
+        pollChannels.values().forEach(all::addAll);
+        return all;
+    }
+
+    /**
+     * A channel to {@code broker} with nothing in flight, for a Fetch the broker may hold for its
+     * max wait. A broker processes one connection's requests in order, so a Fetch left waiting on
+     * a channel (for example after the proxy answered the client from another broker) would delay
+     * whatever follows it there. Up to {@link #MAX_POLL_CHANNELS} per broker; past that, the least
+     * busy one.
+     */
+    public Future<BackendChannel> acquireIdle(BrokerEndpoint broker) {
+        if (closed) {
+            return acquire(broker);
+        }
+        List<Future<BackendChannel>> candidates = pollChannels.computeIfAbsent(broker, b -> new ArrayList<>());
+        candidates.removeIf(f -> f.isDone() && (!f.isSuccess() || !f.getNow().isUsable()));
+        Future<BackendChannel> leastBusy = null;
+        for (Future<BackendChannel> f : candidates) {
+            if (f.isSuccess() && f.getNow().pendingRequests() == 0) {
+                return f;
+            }
+            if (f.isSuccess() && (leastBusy == null || f.getNow().pendingRequests() < leastBusy.getNow().pendingRequests())) {
+                leastBusy = f;
+            }
+        }
+        if (candidates.size() >= MAX_POLL_CHANNELS && leastBusy != null) {
+            return leastBusy;
+        }
+        Future<BackendChannel> connecting = connect(broker);
+        candidates.add(connecting);
+        return connecting;
+    }
+
     /** Whether every open broker channel can take more writes; the client pauses reading if not. */
     public boolean allWritable() {
-        for (Future<BackendChannel> f : channels.values()) {
+        for (Future<BackendChannel> f : all()) {
             if (f.isSuccess() && !f.getNow().isWritable()) {
                 return false;
             }
@@ -65,7 +115,7 @@ public final class BackendChannelPool {
     /** Pauses or resumes reading answers from brokers (when the client cannot take more). */
     public void setAutoRead(boolean read) {
         autoRead = read;
-        for (Future<BackendChannel> f : channels.values()) {
+        for (Future<BackendChannel> f : all()) {
             if (f.isSuccess()) {
                 f.getNow().channel().config().setAutoRead(read);
             }
@@ -74,7 +124,7 @@ public final class BackendChannelPool {
 
     public int openChannels() {
         int open = 0;
-        for (Future<BackendChannel> f : channels.values()) {
+        for (Future<BackendChannel> f : all()) {
             if (f.isSuccess() && f.getNow().isUsable()) {
                 open++;
             }
@@ -85,8 +135,9 @@ public final class BackendChannelPool {
     /** Closes every channel; pending requests fail. */
     public void closeAll(String reason) {
         closed = true;
-        List<Future<BackendChannel>> all = new ArrayList<>(channels.values());
+        List<Future<BackendChannel>> all = all();
         channels.clear();
+        pollChannels.clear();
         for (Future<BackendChannel> f : all) {
             if (f.isSuccess()) {
                 f.getNow().close(reason);

@@ -1,11 +1,10 @@
 package org.kafscale.proxy.core.codec;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import java.util.List;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
-import org.apache.kafka.common.requests.RequestUtils;
 
 /**
  * Encodes requests the proxy rewrites, with kafka-clients' generated classes, keeping the
@@ -15,7 +14,10 @@ public final class RequestFrames {
     private RequestFrames() {
     }
 
-    /** A frame carrying {@code body} in place of the original's, with the original's header. */
+    /**
+     * A frame carrying {@code body} in place of the original's, with the original's header.
+     * Record sets in {@code body} that are views of the original frame become slices of it.
+     */
     public static ByteBuf reencode(RequestFrame original, ApiMessage body) {
         ApiKeys api = ApiKeys.forId(original.apiKey());
         RequestHeaderData header = new RequestHeaderData()
@@ -23,7 +25,7 @@ public final class RequestFrames {
                 .setRequestApiVersion(original.apiVersion())
                 .setCorrelationId(original.correlationId())
                 .setClientId(original.clientId());
-        return Unpooled.wrappedBuffer(RequestUtils.serialize(header, api.requestHeaderVersion(original.apiVersion()),
-                body, original.apiVersion()));
+        return MessageEncoder.encode(header, api.requestHeaderVersion(original.apiVersion()), body,
+                original.apiVersion(), List.of(original.frame()));
     }
 }

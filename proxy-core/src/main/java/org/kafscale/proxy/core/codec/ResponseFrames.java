@@ -1,13 +1,12 @@
 package org.kafscale.proxy.core.codec;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import java.util.List;
 import org.apache.kafka.common.message.ResponseHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
-import org.apache.kafka.common.requests.RequestUtils;
 
 /**
  * Encodes answers the proxy builds itself, with kafka-clients' generated classes: response header
@@ -23,9 +22,16 @@ public final class ResponseFrames {
     }
 
     public static ByteBuf encode(ApiKeys api, short version, int correlationId, ApiMessage body) {
-        short headerVersion = api.responseHeaderVersion(version);
+        return encode(api, version, correlationId, body, List.of());
+    }
+
+    /**
+     * Encodes an answer whose record sets are views of {@code owners} (brokers' answer frames):
+     * they become slices of those frames, not copies.
+     */
+    public static ByteBuf encode(ApiKeys api, short version, int correlationId, ApiMessage body, List<ByteBuf> owners) {
         ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(correlationId);
-        return Unpooled.wrappedBuffer(RequestUtils.serialize(header, headerVersion, body, version));
+        return MessageEncoder.encode(header, api.responseHeaderVersion(version), body, version, owners);
     }
 
     /**

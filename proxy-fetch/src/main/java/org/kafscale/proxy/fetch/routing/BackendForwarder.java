@@ -20,12 +20,12 @@ import org.slf4j.LoggerFactory;
  * connection handler restores). A broker failure becomes Kafka's error answer for the request
  * with {@code failureError}, a code clients retry after refreshing metadata.
  */
-final class BackendForwarder {
+public final class BackendForwarder {
     private static final Logger LOGGER = LoggerFactory.getLogger(BackendForwarder.class);
 
     private final long requestTimeoutMillis;
 
-    BackendForwarder(long requestTimeoutMillis) {
+    public BackendForwarder(long requestTimeoutMillis) {
         this.requestTimeoutMillis = requestTimeoutMillis;
     }
 
@@ -57,18 +57,55 @@ final class BackendForwarder {
         return reply;
     }
 
-    /** Sends a request that has no answer (acks=0 Produce); the client's reply is nothing. */
-    Future<Reply> fireAndForget(ConnectionContext context, RequestFrame request, BrokerEndpoint broker, ByteBuf frame) {
+    /**
+     * Sends one frame to one broker and completes with its answer frame (the caller owns it), or
+     * fails with the {@link BackendException} that says why.
+     *
+     * @param idleChannel use a channel with nothing in flight (long-poll Fetches)
+     */
+    public Future<ByteBuf> exchange(ConnectionContext context, BrokerEndpoint broker, ByteBuf frame, long extraWaitMillis,
+                                    boolean idleChannel) {
+        Promise<ByteBuf> answer = context.loop().newPromise();
+        Future<BackendChannel> channel = idleChannel ? context.backends().acquireIdle(broker)
+                : context.backends().acquire(broker);
+        channel.addListener(acquired -> {
+            if (!acquired.isSuccess()) {
+                frame.release();
+                answer.setFailure(acquired.cause());
+                return;
+            }
+            Future<ByteBuf> sent = ((BackendChannel) acquired.getNow()).request(frame, requestTimeoutMillis + extraWaitMillis);
+            sent.addListener(done -> {
+                if (done.isSuccess()) {
+                    if (!answer.trySuccess(sent.getNow())) {
+                        sent.getNow().release();
+                    }
+                } else {
+                    answer.tryFailure(done.cause());
+                }
+            });
+        });
+        return answer;
+    }
+
+    /** Sends a frame that has no answer (acks=0) to one broker; completes when written. */
+    public Future<Void> send(ConnectionContext context, BrokerEndpoint broker, ByteBuf frame) {
+        Promise<Void> written = context.loop().newPromise();
         context.backends().acquire(broker).addListener(acquired -> {
             if (acquired.isSuccess()) {
-                ((BackendChannel) acquired.getNow()).send(frame);
+                ((BackendChannel) acquired.getNow()).send(frame).addListener(w -> {
+                    if (w.isSuccess()) {
+                        written.trySuccess(null);
+                    } else {
+                        written.tryFailure(w.cause());
+                    }
+                });
             } else {
                 frame.release();
-                LOGGER.debug("acks=0 {} from {} dropped: {}", request.describe(), context.clientAddress(),
-                        acquired.cause().toString());
+                written.tryFailure(acquired.cause());
             }
         });
-        return Replies.now(context.loop(), Reply.NONE);
+        return written;
     }
 
     private static Reply failed(ConnectionContext context, RequestFrame request, BrokerEndpoint broker, Throwable cause,

@@ -1,24 +1,19 @@
 package org.kafscale.proxy.fetch.routing;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.Future;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
-import org.apache.kafka.common.requests.FetchMetadata;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.kafscale.proxy.core.codec.RequestFrame;
-import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.routing.ProxiedApis;
 import org.kafscale.proxy.core.routing.RouteKind;
 import org.kafscale.proxy.core.server.ConnectionContext;
@@ -28,24 +23,23 @@ import org.kafscale.proxy.core.server.RequestHandler;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
 import org.kafscale.proxy.core.topology.Topology;
-import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.fetch.fetch.FetchFanOut;
+import org.kafscale.proxy.fetch.partition.PartitionFanOuts;
+import org.kafscale.proxy.fetch.produce.ProduceFanOut;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes each forwarded request to the one broker that can serve it, as the client's own bytes.
+ * Routes each forwarded request to the brokers that can serve it.
  *
  * <ul>
- *   <li>Partition APIs go to the owner of their partitions. A request whose partitions have
- *       several owners cannot be split yet: it gets NOT_LEADER_OR_FOLLOWER, so the client
- *       refreshes metadata and regroups (in brokers mode its grouping then matches).</li>
+ *   <li>Produce and Fetch are split by partition owner, fanned out and merged
+ *       ({@link ProduceFanOut}, {@link FetchFanOut}).</li>
+ *   <li>ListOffsets, OffsetForLeaderEpoch and DeleteRecords are split the same way
+ *       ({@link PartitionFanOuts}).</li>
  *   <li>Group and transaction APIs go to the coordinator of their key.</li>
  *   <li>Everything else, including keys kafka-clients does not know, goes to a live broker.</li>
  * </ul>
- *
- * <p>Fetch sessions are turned off: each Fetch is sent downstream as a sessionless full fetch
- * (session id 0, epoch -1), so the broker answers with session id 0 and the client keeps sending
- * full fetches. A session tied to one broker could not survive partitions moving between brokers.
  */
 public final class ForwardingRouter implements RequestHandler {
     private static final Logger LOGGER = LoggerFactory.getLogger(ForwardingRouter.class);
@@ -54,9 +48,16 @@ public final class ForwardingRouter implements RequestHandler {
     private final BackendForwarder forwarder;
     private final AtomicInteger anyBrokerCursor = new AtomicInteger();
 
+    private final ProduceFanOut produce;
+    private final FetchFanOut fetch;
+    private final PartitionFanOuts otherPartitionApis;
+
     public ForwardingRouter(Topology topology, long requestTimeoutMillis) {
         this.topology = topology;
         this.forwarder = new BackendForwarder(requestTimeoutMillis);
+        this.produce = new ProduceFanOut(topology, forwarder);
+        this.fetch = new FetchFanOut(topology, forwarder);
+        this.otherPartitionApis = new PartitionFanOuts(topology, forwarder);
     }
 
     @Override
@@ -97,64 +98,13 @@ public final class ForwardingRouter implements RequestHandler {
     }
 
     private Future<Reply> toPartitionOwner(ConnectionContext context, RequestFrame request, AbstractRequest body) {
-        TopologySnapshot snapshot = topology.snapshot();
-        Set<Integer> owners = new HashSet<>();
-        for (RoutingKeys.TopicPartitionKey key : RoutingKeys.partitions(body, snapshot)) {
-            OptionalInt owner = key.topic() == null ? OptionalInt.empty() : snapshot.owner(key.topic(), key.partition());
-            owner.ifPresent(owners::add);
+        if (body instanceof ProduceRequest produceRequest) {
+            return produce.handle(context, request, produceRequest);
         }
-        if (owners.size() > 1) {
-            LOGGER.debug("{} names partitions of brokers {}; answering NOT_LEADER_OR_FOLLOWER until fan-out",
-                    request.describe(), owners);
-            return Replies.now(context.loop(), Replies.error(request, Errors.NOT_LEADER_OR_FOLLOWER));
+        if (body instanceof FetchRequest fetchRequest) {
+            return fetch.handle(context, request, fetchRequest.data());
         }
-        if (owners.isEmpty()) {
-            // No partition has a known owner (unknown topics or ids): any broker answers with the
-            // right error for each, which the client understands.
-            return toAnyBroker(context, request);
-        }
-        BrokerEndpoint owner = snapshot.broker(owners.iterator().next()).orElseThrow();
-        if (body instanceof ProduceRequest produce && produce.acks() == 0) {
-            return forwarder.fireAndForget(context, request, owner, request.frame().retainedDuplicate());
-        }
-        Future<Reply> reply;
-        if (body instanceof FetchRequest fetch) {
-            reply = forwarder.forward(context, request, owner, sessionless(request, fetch.data()),
-                    Math.max(0, fetch.data().maxWaitMs()), Errors.NOT_LEADER_OR_FOLLOWER);
-        } else {
-            reply = forwarder.forward(context, request, owner, request.frame().retainedDuplicate(), 0,
-                    Errors.NOT_LEADER_OR_FOLLOWER);
-        }
-        // Added before the connection handler's listener, so it reads the answer before it is written.
-        return reply.addListener(f -> dropStaleRoutes(request, owner, (Reply) f.getNow()));
-    }
-
-    /** The broker is authoritative: partitions it says it does not lead lose their route. */
-    private void dropStaleRoutes(RequestFrame request, BrokerEndpoint broker, Reply reply) {
-        if (!(reply instanceof Reply.Send send)) {
-            return;
-        }
-        List<LeaderErrors.Partition> moved;
-        try {
-            moved = LeaderErrors.in(ApiKeys.forId(request.apiKey()), request.apiVersion(), send.frame(), topology.snapshot());
-        } catch (RuntimeException e) {
-            LOGGER.debug("{} answer from {} not inspected: {}", request.describe(), broker, e.toString());
-            return;
-        }
-        for (LeaderErrors.Partition p : moved) {
-            LOGGER.info("{} does not lead {}-{}; dropping the route", broker, p.topic(), p.partition());
-            topology.invalidatePartition(p.topic(), p.partition());
-        }
-    }
-
-    /** The Fetch as a sessionless full fetch; the client's bytes when they already are one. */
-    private static ByteBuf sessionless(RequestFrame request, FetchRequestData data) {
-        if (data.sessionId() == FetchMetadata.INVALID_SESSION_ID && data.sessionEpoch() == FetchMetadata.FINAL_EPOCH) {
-            return request.frame().retainedDuplicate();
-        }
-        data.setSessionId(FetchMetadata.INVALID_SESSION_ID).setSessionEpoch(FetchMetadata.FINAL_EPOCH);
-        data.forgottenTopicsData().clear();
-        return RequestFrames.reencode(request, data);
+        return otherPartitionApis.handle(context, request, body).orElseGet(() -> toAnyBroker(context, request));
     }
 
     private Future<Reply> toCoordinator(ConnectionContext context, RequestFrame request, CoordinatorKind kind,

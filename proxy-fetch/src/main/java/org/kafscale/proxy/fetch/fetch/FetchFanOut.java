@@ -1,0 +1,325 @@
+package org.kafscale.proxy.fetch.fetch;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FetchRequestData.FetchPartition;
+import org.apache.kafka.common.message.FetchRequestData.FetchTopic;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.FetchResponseData.FetchableTopicResponse;
+import org.apache.kafka.common.message.FetchResponseData.PartitionData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.requests.FetchMetadata;
+import org.apache.kafka.common.requests.ResponseHeader;
+import org.kafscale.proxy.core.backend.BackendException;
+import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.codec.RequestFrames;
+import org.kafscale.proxy.core.codec.ResponseFrames;
+import org.kafscale.proxy.core.server.ConnectionContext;
+import org.kafscale.proxy.core.server.Reply;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.kafscale.proxy.core.topology.Topology;
+import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.fetch.produce.ProduceFanOut;
+import org.kafscale.proxy.fetch.routing.BackendForwarder;
+import org.kafscale.proxy.fetch.routing.PartitionRef;
+import org.kafscale.proxy.fetch.routing.RetryPolicy;
+import org.kafscale.proxy.fetch.routing.StaleRoutes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Fetch split by partition owner, each part on an idle channel to its broker, merged into one
+ * answer whose record sets are slices of the brokers' answer frames (never copies).
+ *
+ * <p>No waiting on the slowest broker: once one part comes back with records, the client gets
+ * them after at most {@link #DATA_LINGER_MICROS} more for parts already on their way; partitions still waiting on other brokers are answered empty (no error, offsets -1,
+ * which clients ignore) and fetched again by the client's next Fetch. The abandoned parts finish
+ * on their own channels, which the pool avoids until they are idle again.
+ *
+ * <p>Every part is a sessionless full fetch (session id 0, epoch -1): a session pinned to one
+ * broker could not survive partitions moving. When one broker owns everything and nothing needs
+ * retrying, the broker's answer goes back unchanged. Leader-class partitions are retried on
+ * their new owner and connection failures on a fresh channel, within {@link RetryPolicy}.
+ */
+public final class FetchFanOut {
+    private static final Logger LOGGER = LoggerFactory.getLogger(FetchFanOut.class);
+    /** How long parts still in flight may join an answer once another part brought records. */
+    private static final long DATA_LINGER_MICROS = 2_000;
+
+    private final Topology topology;
+    private final BackendForwarder forwarder;
+
+    public FetchFanOut(Topology topology, BackendForwarder forwarder) {
+        this.topology = topology;
+        this.forwarder = forwarder;
+    }
+
+    public Future<Reply> handle(ConnectionContext context, RequestFrame request, FetchRequestData data) {
+        Exchange exchange = new Exchange(context, request, data);
+        exchange.send(exchange.groupByOwner(exchange.pending), true);
+        return exchange.reply;
+    }
+
+    private final class Exchange {
+        private final ConnectionContext context;
+        private final RequestFrame request;
+        private final FetchRequestData data;
+        private final Promise<Reply> reply;
+        private final Map<PartitionRef, FetchPartition> partitions = new LinkedHashMap<>();
+        private final List<PartitionRef> pending = new ArrayList<>();
+        private final Map<PartitionRef, PartitionData> results = new HashMap<>();
+        private final Map<PartitionRef, Integer> attempts = new HashMap<>();
+        private final Map<PartitionRef, Set<Integer>> refusedBy = new HashMap<>();
+        /** Answer frames whose record sets the merged answer may slice; released once it is written. */
+        private final List<ByteBuf> answers = new ArrayList<>();
+        private int outstanding;
+        private int throttleMillis;
+        private boolean anyRecords;
+        private boolean lingering;
+
+        Exchange(ConnectionContext context, RequestFrame request, FetchRequestData data) {
+            this.context = context;
+            this.request = request;
+            this.data = data;
+            this.reply = context.newReply();
+            TopologySnapshot snapshot = topology.snapshot();
+            for (FetchTopic topic : data.topics()) {
+                for (FetchPartition p : topic.partitions()) {
+                    PartitionRef ref = PartitionRef.of(topic.topic(), topic.topicId(), p.partition(), snapshot);
+                    partitions.put(ref, p);
+                    pending.add(ref);
+                }
+            }
+            reply.addListener(f -> releaseAnswers());
+        }
+
+        Map<Integer, List<PartitionRef>> groupByOwner(List<PartitionRef> refs) {
+            TopologySnapshot snapshot = topology.snapshot();
+            Map<Integer, List<PartitionRef>> byOwner = new LinkedHashMap<>();
+            for (PartitionRef ref : refs) {
+                OptionalInt owner = ref.routingName() == null ? OptionalInt.empty()
+                        : snapshot.owner(ref.routingName(), ref.partition());
+                int target = owner.isPresent() && !refusedBy.getOrDefault(ref, Set.of()).contains(owner.getAsInt())
+                        ? owner.getAsInt() : -1;
+                byOwner.computeIfAbsent(target, o -> new ArrayList<>()).add(ref);
+            }
+            return byOwner;
+        }
+
+        /** Sends one part per owner; partitions without a usable owner are answered with an error. */
+        void send(Map<Integer, List<PartitionRef>> byOwner, boolean firstRound) {
+            TopologySnapshot snapshot = topology.snapshot();
+            List<PartitionRef> unroutable = byOwner.remove(-1);
+            if (unroutable != null) {
+                unroutable.forEach(ref -> settle(ref, errorPartition(ref, ProduceFanOut.unroutableError(ref, snapshot))));
+            }
+            boolean passThrough = firstRound && unroutable == null && byOwner.size() == 1;
+            for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
+                BrokerEndpoint broker = snapshot.broker(group.getKey()).orElseThrow();
+                List<PartitionRef> parts = group.getValue();
+                parts.forEach(ref -> attempts.merge(ref, 1, Integer::sum));
+                outstanding++;
+                forwarder.exchange(context, broker, frameFor(parts, passThrough), Math.max(0, data.maxWaitMs()), true)
+                        .addListener(f -> {
+                            outstanding--;
+                            if (reply.isDone()) {
+                                if (f.isSuccess()) {
+                                    ((ByteBuf) f.getNow()).release();
+                                }
+                                return;
+                            }
+                            if (f.isSuccess()) {
+                                onAnswer(broker, parts, (ByteBuf) f.getNow(), passThrough);
+                            } else {
+                                onFailure(broker, parts, f.cause());
+                            }
+                            maybeAnswer();
+                        });
+            }
+            maybeAnswer();
+        }
+
+        private void onAnswer(BrokerEndpoint broker, List<PartitionRef> parts, ByteBuf answer, boolean passThrough) {
+            FetchResponseData response;
+            try {
+                ByteBuffer view = answer.nioBuffer();
+                ResponseHeader.parse(view, ApiKeys.FETCH.responseHeaderVersion(request.apiVersion()));
+                response = new FetchResponseData(new ByteBufferAccessor(view), request.apiVersion());
+            } catch (RuntimeException e) {
+                LOGGER.warn("Fetch answer from {} does not parse ({} bytes, starts {}): {}", broker, answer.readableBytes(),
+                        io.netty.buffer.ByteBufUtil.hexDump(answer, answer.readerIndex(), Math.min(32, answer.readableBytes())),
+                        e.toString());
+                answer.release();
+                onFailure(broker, parts, new BackendException(BackendException.Cause.BAD_RESPONSE, true, e.toString()));
+                return;
+            }
+            if (passThrough && response.errorCode() == Errors.NONE.code() && noLeaderErrors(response)) {
+                reply.trySuccess(Reply.send(answer));
+                return;
+            }
+            answers.add(answer);
+            throttleMillis = Math.max(throttleMillis, response.throttleTimeMs());
+            Map<String, PartitionRef> byKey = new HashMap<>();
+            parts.forEach(ref -> byKey.put(ref.answerKey(), ref));
+            List<PartitionRef> retry = new ArrayList<>();
+            for (FetchableTopicResponse topic : response.responses()) {
+                for (PartitionData p : topic.partitions()) {
+                    PartitionRef ref = byKey.remove(PartitionRef.answerKey(topic.topic(), topic.topicId(), p.partitionIndex()));
+                    if (ref == null) {
+                        continue;
+                    }
+                    short error = p.errorCode() != Errors.NONE.code() ? p.errorCode() : response.errorCode();
+                    if (RetryPolicy.isLeaderClass(error)) {
+                        refusedBy.computeIfAbsent(ref, r -> new HashSet<>()).add(broker.id());
+                        StaleRoutes.drop(topology, broker, ref, error);
+                        retry.add(ref);
+                        continue;
+                    }
+                    p.setErrorCode(error).setCurrentLeader(new PartitionData().currentLeader());
+                    settle(ref, p);
+                    anyRecords |= p.records() != null && p.records().sizeInBytes() > 0;
+                }
+            }
+            // Partitions the broker left out of its answer are asked again.
+            retry.addAll(byKey.values());
+            retryOrFail(retry, Errors.NOT_LEADER_OR_FOLLOWER);
+        }
+
+        private void onFailure(BrokerEndpoint broker, List<PartitionRef> parts, Throwable cause) {
+            boolean resend = RetryPolicy.mayResend(cause, false, false);
+            LOGGER.warn("Fetch part for {} partitions failed at {}: {}{}", parts.size(), broker, cause.getMessage(),
+                    resend ? "; retrying on a fresh channel" : "");
+            if (resend) {
+                retryOrFail(parts, Errors.NOT_LEADER_OR_FOLLOWER);
+            } else {
+                parts.forEach(ref -> settle(ref, errorPartition(ref, Errors.NOT_LEADER_OR_FOLLOWER)));
+            }
+        }
+
+        private void retryOrFail(List<PartitionRef> refs, Errors exhausted) {
+            List<PartitionRef> again = new ArrayList<>();
+            for (PartitionRef ref : refs) {
+                if (attempts.getOrDefault(ref, 0) < RetryPolicy.MAX_ATTEMPTS) {
+                    again.add(ref);
+                } else {
+                    settle(ref, errorPartition(ref, exhausted));
+                }
+            }
+            if (!again.isEmpty()) {
+                send(groupByOwner(again), false);
+            }
+        }
+
+        private void settle(PartitionRef ref, PartitionData result) {
+            results.put(ref, result);
+            pending.remove(ref);
+        }
+
+        /**
+         * Answers once everything is in, or shortly after some partition has records: brokers that
+         * have data answer within a millisecond or two, so a short linger lets their parts join
+         * while a broker that is long-polling is not waited for.
+         */
+        private void maybeAnswer() {
+            if (reply.isDone() || (outstanding > 0 && !anyRecords)) {
+                return;
+            }
+            if (outstanding > 0 && !lingering) {
+                lingering = true;
+                context.loop().schedule(this::answerNow, DATA_LINGER_MICROS, TimeUnit.MICROSECONDS);
+                return;
+            }
+            if (outstanding == 0) {
+                answerNow();
+            }
+        }
+
+        private void answerNow() {
+            if (reply.isDone()) {
+                return;
+            }
+            FetchResponseData merged = new FetchResponseData().setThrottleTimeMs(throttleMillis)
+                    .setErrorCode(Errors.NONE.code()).setSessionId(FetchMetadata.INVALID_SESSION_ID);
+            Map<PartitionRef.TopicRef, FetchableTopicResponse> topics = new LinkedHashMap<>();
+            for (PartitionRef ref : partitions.keySet()) {
+                PartitionData result = results.getOrDefault(ref, notYetFetched(ref));
+                topics.computeIfAbsent(ref.topic(), t -> new FetchableTopicResponse()
+                        .setTopic(t.name() == null ? "" : t.name())
+                        .setTopicId(t.topicId() == null ? Uuid.ZERO_UUID : t.topicId()))
+                        .partitions().add(result);
+            }
+            merged.responses().addAll(topics.values());
+            ByteBuf encoded = ResponseFrames.encode(ApiKeys.FETCH, request.apiVersion(), request.correlationId(), merged,
+                    answers);
+            if (!reply.trySuccess(Reply.send(encoded))) {
+                encoded.release();
+            }
+        }
+
+        /** The Fetch for {@code parts} as a sessionless full fetch; the client's bytes when they already are one. */
+        private ByteBuf frameFor(List<PartitionRef> parts, boolean wholeRequest) {
+            boolean sessionless = data.sessionId() == FetchMetadata.INVALID_SESSION_ID
+                    && data.sessionEpoch() == FetchMetadata.FINAL_EPOCH;
+            if (wholeRequest && sessionless) {
+                return request.frame().retainedDuplicate();
+            }
+            FetchRequestData sub = new FetchRequestData()
+                    .setClusterId(data.clusterId()).setReplicaId(data.replicaId()).setReplicaState(data.replicaState())
+                    .setMaxWaitMs(data.maxWaitMs()).setMinBytes(data.minBytes()).setMaxBytes(data.maxBytes())
+                    .setIsolationLevel(data.isolationLevel()).setRackId(data.rackId())
+                    .setSessionId(FetchMetadata.INVALID_SESSION_ID).setSessionEpoch(FetchMetadata.FINAL_EPOCH);
+            Map<PartitionRef.TopicRef, FetchTopic> topics = new LinkedHashMap<>();
+            for (PartitionRef ref : parts) {
+                topics.computeIfAbsent(ref.topic(), t -> new FetchTopic().setTopic(t.name() == null ? "" : t.name())
+                        .setTopicId(t.topicId() == null ? Uuid.ZERO_UUID : t.topicId()))
+                        .partitions().add(partitions.get(ref));
+            }
+            sub.topics().addAll(topics.values());
+            return RequestFrames.reencode(request, sub);
+        }
+
+        private void releaseAnswers() {
+            answers.forEach(ByteBuf::release);
+            answers.clear();
+        }
+    }
+
+    private static boolean noLeaderErrors(FetchResponseData response) {
+        for (FetchableTopicResponse topic : response.responses()) {
+            for (PartitionData p : topic.partitions()) {
+                if (RetryPolicy.isLeaderClass(p.errorCode())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** A partition still waiting on its broker: no error, nothing fetched, offsets unknown (-1). */
+    private static PartitionData notYetFetched(PartitionRef ref) {
+        return new PartitionData().setPartitionIndex(ref.partition()).setErrorCode(Errors.NONE.code())
+                .setHighWatermark(-1).setLastStableOffset(-1).setLogStartOffset(-1).setRecords(MemoryRecords.EMPTY);
+    }
+
+    /** A partition result the proxy makes up: the error and Kafka's defaults (-1), never 0. */
+    private static PartitionData errorPartition(PartitionRef ref, Errors error) {
+        return new PartitionData().setPartitionIndex(ref.partition()).setErrorCode(error.code())
+                .setHighWatermark(-1).setLastStableOffset(-1).setLogStartOffset(-1).setRecords(MemoryRecords.EMPTY);
+    }
+}

@@ -1,0 +1,175 @@
+package org.kafscale.proxy.fetch.partition;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.ResponseHeader;
+import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.codec.RequestFrames;
+import org.kafscale.proxy.core.codec.ResponseFrames;
+import org.kafscale.proxy.core.server.ConnectionContext;
+import org.kafscale.proxy.core.server.Reply;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.kafscale.proxy.core.topology.Topology;
+import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.fetch.produce.ProduceFanOut;
+import org.kafscale.proxy.fetch.routing.BackendForwarder;
+import org.kafscale.proxy.fetch.routing.PartitionRef;
+import org.kafscale.proxy.fetch.routing.RetryPolicy;
+import org.kafscale.proxy.fetch.routing.StaleRoutes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A read-only partition API (ListOffsets, OffsetForLeaderEpoch) or DeleteRecords split by owner,
+ * sent concurrently and merged at the client's version. One owner: the client's bytes go out and
+ * the answer comes back unchanged unless something needs retrying. Leader-class partitions retry
+ * on their new owner, connection failures on a fresh channel (these requests are safe to repeat:
+ * DeleteRecords moves a low watermark to a given offset, which is idempotent).
+ */
+public final class PartitionFanOut<Q extends ApiMessage, R extends ApiMessage, P> {
+    private static final Logger LOGGER = LoggerFactory.getLogger(PartitionFanOut.class);
+
+    private final ApiKeys api;
+    private final PartitionApi<Q, R, P> shape;
+    private final Topology topology;
+    private final BackendForwarder forwarder;
+
+    PartitionFanOut(ApiKeys api, PartitionApi<Q, R, P> shape, Topology topology, BackendForwarder forwarder) {
+        this.api = api;
+        this.shape = shape;
+        this.topology = topology;
+        this.forwarder = forwarder;
+    }
+
+    public Future<Reply> handle(ConnectionContext context, RequestFrame request, Q data) {
+        Exchange exchange = new Exchange(context, request, data);
+        exchange.round(1);
+        return exchange.reply;
+    }
+
+    private final class Exchange {
+        private final ConnectionContext context;
+        private final RequestFrame request;
+        private final Q data;
+        private final Promise<Reply> reply;
+        private final List<PartitionRef> pending;
+        private final Map<PartitionRef, P> results = new HashMap<>();
+        private final Map<PartitionRef, Set<Integer>> refusedBy = new HashMap<>();
+        private final Map<PartitionRef, Errors> lastError = new HashMap<>();
+        private int throttleMillis;
+
+        Exchange(ConnectionContext context, RequestFrame request, Q data) {
+            this.context = context;
+            this.request = request;
+            this.data = data;
+            this.reply = context.newReply();
+            this.pending = new ArrayList<>(shape.partitions(data, topology.snapshot()));
+        }
+
+        void round(int attempt) {
+            TopologySnapshot snapshot = topology.snapshot();
+            Map<Integer, List<PartitionRef>> byOwner = new LinkedHashMap<>();
+            for (PartitionRef ref : pending) {
+                OptionalInt owner = ref.routingName() == null ? OptionalInt.empty()
+                        : snapshot.owner(ref.routingName(), ref.partition());
+                boolean usable = owner.isPresent() && !refusedBy.getOrDefault(ref, Set.of()).contains(owner.getAsInt());
+                if (usable) {
+                    byOwner.computeIfAbsent(owner.getAsInt(), o -> new ArrayList<>()).add(ref);
+                } else {
+                    lastError.putIfAbsent(ref, ProduceFanOut.unroutableError(ref, snapshot));
+                }
+            }
+            if (byOwner.isEmpty()) {
+                finishOrRetry(attempt);
+                return;
+            }
+            boolean passThrough = attempt == 1 && byOwner.size() == 1
+                    && byOwner.values().iterator().next().size() == pending.size();
+            int[] outstanding = {byOwner.size()};
+            for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
+                BrokerEndpoint broker = snapshot.broker(group.getKey()).orElseThrow();
+                List<PartitionRef> parts = group.getValue();
+                ByteBuf frame = passThrough ? request.frame().retainedDuplicate()
+                        : RequestFrames.reencode(request, shape.subRequest(data, parts));
+                forwarder.exchange(context, broker, frame, 0, false).addListener(f -> {
+                    if (f.isSuccess()) {
+                        ByteBuf answer = (ByteBuf) f.getNow();
+                        boolean parsed = absorb(broker, parts, answer);
+                        if (passThrough && parsed && pending.isEmpty()) {
+                            reply.trySuccess(Reply.send(answer));
+                            return;
+                        }
+                        answer.release();
+                    } else {
+                        retryLater(broker, parts, f.cause());
+                    }
+                    if (--outstanding[0] == 0) {
+                        finishOrRetry(attempt);
+                    }
+                });
+            }
+        }
+
+        private boolean absorb(BrokerEndpoint broker, List<PartitionRef> parts, ByteBuf answer) {
+            R response;
+            try {
+                ByteBuffer view = answer.nioBuffer();
+                ResponseHeader.parse(view, api.responseHeaderVersion(request.apiVersion()));
+                response = shape.parseResponse(view, request.apiVersion());
+            } catch (RuntimeException e) {
+                retryLater(broker, parts, e);
+                return false;
+            }
+            throttleMillis = Math.max(throttleMillis, shape.throttleTimeMs(response));
+            Map<String, P> byKey = shape.results(response);
+            for (PartitionRef ref : parts) {
+                P result = byKey.get(ref.answerKey());
+                if (result == null) {
+                    continue;
+                }
+                if (RetryPolicy.isLeaderClass(shape.errorCode(result))) {
+                    refusedBy.computeIfAbsent(ref, r -> new HashSet<>()).add(broker.id());
+                    lastError.put(ref, Errors.forCode(shape.errorCode(result)));
+                    StaleRoutes.drop(topology, broker, ref, shape.errorCode(result));
+                } else {
+                    results.put(ref, result);
+                    pending.remove(ref);
+                }
+            }
+            return true;
+        }
+
+        private void retryLater(BrokerEndpoint broker, List<PartitionRef> parts, Throwable cause) {
+            LOGGER.warn("{} part for {} partitions failed at {}: {}; retrying on a fresh channel", api.name,
+                    parts.size(), broker, cause.getMessage());
+            parts.forEach(ref -> lastError.put(ref, Errors.REQUEST_TIMED_OUT));
+        }
+
+        private void finishOrRetry(int attempt) {
+            if (pending.isEmpty() || attempt >= RetryPolicy.MAX_ATTEMPTS) {
+                for (PartitionRef ref : pending) {
+                    results.put(ref, shape.synthetic(ref, lastError.getOrDefault(ref, Errors.NOT_LEADER_OR_FOLLOWER)));
+                }
+                pending.clear();
+                reply.trySuccess(Reply.send(ResponseFrames.encode(api, request.apiVersion(), request.correlationId(),
+                        shape.merge(data, results, throttleMillis))));
+                return;
+            }
+            context.loop().schedule(() -> round(attempt + 1), RetryPolicy.backoffMillis(attempt + 1), TimeUnit.MILLISECONDS);
+        }
+    }
+}

@@ -1,0 +1,292 @@
+package org.kafscale.proxy.fetch.produce;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceRequestData.PartitionProduceData;
+import org.apache.kafka.common.message.ProduceRequestData.TopicProduceData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
+import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.requests.ProduceRequest;
+import org.apache.kafka.common.requests.ResponseHeader;
+import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.codec.RequestFrames;
+import org.kafscale.proxy.core.codec.ResponseFrames;
+import org.kafscale.proxy.core.server.ConnectionContext;
+import org.kafscale.proxy.core.server.Replies;
+import org.kafscale.proxy.core.server.Reply;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.kafscale.proxy.core.topology.Topology;
+import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.fetch.routing.BackendForwarder;
+import org.kafscale.proxy.fetch.routing.PartitionRef;
+import org.kafscale.proxy.fetch.routing.RetryPolicy;
+import org.kafscale.proxy.fetch.routing.StaleRoutes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Produce split by partition owner: each broker gets its partitions (records are slices of the
+ * client's frame, not copies), the parts go out concurrently, and the answers merge into one
+ * answer at the client's version.
+ *
+ * <p>When one broker owns everything, the client's own bytes go out and, unless something needs
+ * retrying, the broker's answer comes back unchanged. Leader-class partitions are retried on
+ * their new owner and connection failures on a fresh channel, within {@link RetryPolicy}.
+ * Partition results the proxy makes up carry Kafka's defaults (-1 offsets), never 0.
+ */
+public final class ProduceFanOut {
+    private static final Logger LOGGER = LoggerFactory.getLogger(ProduceFanOut.class);
+
+    private final Topology topology;
+    private final BackendForwarder forwarder;
+
+    public ProduceFanOut(Topology topology, BackendForwarder forwarder) {
+        this.topology = topology;
+        this.forwarder = forwarder;
+    }
+
+    public Future<Reply> handle(ConnectionContext context, RequestFrame request, ProduceRequest produce) {
+        Exchange exchange = new Exchange(context, request, produce.data());
+        if (produce.acks() == 0) {
+            return exchange.fireAndForget();
+        }
+        exchange.round(1);
+        return exchange.reply;
+    }
+
+    /** The state of one client Produce across its rounds; lives on the connection's event loop. */
+    private final class Exchange {
+        private final ConnectionContext context;
+        private final RequestFrame request;
+        private final ProduceRequestData data;
+        private final Promise<Reply> reply;
+        private final Map<PartitionRef, PartitionProduceData> pending = new LinkedHashMap<>();
+        private final Map<PartitionRef, PartitionProduceResponse> results = new HashMap<>();
+        private final Map<PartitionRef, Set<Integer>> refusedBy = new HashMap<>();
+        private final Map<PartitionRef, Errors> lastError = new HashMap<>();
+        private final boolean idempotent;
+        private int throttleMillis;
+
+        Exchange(ConnectionContext context, RequestFrame request, ProduceRequestData data) {
+            this.context = context;
+            this.request = request;
+            this.data = data;
+            this.reply = context.newReply();
+            TopologySnapshot snapshot = topology.snapshot();
+            boolean allIdempotent = true;
+            for (TopicProduceData topic : data.topicData()) {
+                for (PartitionProduceData p : topic.partitionData()) {
+                    pending.put(PartitionRef.of(topic.name(), topic.topicId(), p.index(), snapshot), p);
+                    allIdempotent &= hasProducerId(p);
+                }
+            }
+            this.idempotent = allIdempotent;
+        }
+
+        /** acks=0: every part is written and nothing is awaited; the client expects no answer. */
+        Future<Reply> fireAndForget() {
+            Map<Integer, List<PartitionRef>> byOwner = groupByOwner(topology.snapshot());
+            TopologySnapshot snapshot = topology.snapshot();
+            for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
+                if (group.getKey() < 0) {
+                    LOGGER.debug("acks=0 Produce from {}: no owner for {}; dropped as a broker would", context.clientAddress(),
+                            group.getValue());
+                    continue;
+                }
+                BrokerEndpoint broker = snapshot.broker(group.getKey()).orElseThrow();
+                forwarder.send(context, broker, frameFor(group.getValue(), byOwner.size() == 1));
+            }
+            return Replies.now(context.loop(), Reply.NONE);
+        }
+
+        void round(int attempt) {
+            TopologySnapshot snapshot = topology.snapshot();
+            Map<Integer, List<PartitionRef>> byOwner = groupByOwner(snapshot);
+            List<PartitionRef> unroutable = byOwner.remove(-1);
+            if (unroutable != null) {
+                unroutable.forEach(ref -> lastError.putIfAbsent(ref, unroutableError(ref, snapshot)));
+            }
+            if (byOwner.isEmpty()) {
+                finishOrRetry(attempt);
+                return;
+            }
+            boolean passThrough = attempt == 1 && byOwner.size() == 1 && unroutable == null;
+            int[] outstanding = {byOwner.size()};
+            for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
+                BrokerEndpoint broker = snapshot.broker(group.getKey()).orElseThrow();
+                List<PartitionRef> parts = group.getValue();
+                forwarder.exchange(context, broker, frameFor(parts, passThrough), 0, false).addListener(f -> {
+                    if (f.isSuccess()) {
+                        ByteBuf answer = (ByteBuf) f.getNow();
+                        boolean parsed = absorb(broker, parts, answer);
+                        if (passThrough && parsed && pending.isEmpty()) {
+                            // One broker, nothing to retry: its answer goes back unchanged.
+                            reply.trySuccess(Reply.send(answer));
+                            return;
+                        }
+                        answer.release();
+                    } else {
+                        onFailure(broker, parts, f.cause());
+                    }
+                    if (--outstanding[0] == 0) {
+                        finishOrRetry(attempt);
+                    }
+                });
+            }
+        }
+
+        /**
+         * Records a broker's answer for its partitions; leader-class ones stay pending for a retry.
+         * Returns false when the answer does not parse (handled as a connection failure).
+         */
+        private boolean absorb(BrokerEndpoint broker, List<PartitionRef> parts, ByteBuf answer) {
+            ProduceResponseData response;
+            try {
+                ByteBuffer view = answer.nioBuffer();
+                ResponseHeader.parse(view, ApiKeys.PRODUCE.responseHeaderVersion(request.apiVersion()));
+                response = new ProduceResponseData(new ByteBufferAccessor(view), request.apiVersion());
+            } catch (RuntimeException e) {
+                LOGGER.warn("Produce answer from {} does not parse ({} bytes): {}", broker, answer.readableBytes(), e.toString());
+                onFailure(broker, parts, new org.kafscale.proxy.core.backend.BackendException(
+                        org.kafscale.proxy.core.backend.BackendException.Cause.BAD_RESPONSE, true, e.toString()));
+                return false;
+            }
+            throttleMillis = Math.max(throttleMillis, response.throttleTimeMs());
+            Map<String, PartitionRef> byKey = new HashMap<>();
+            parts.forEach(ref -> byKey.put(ref.answerKey(), ref));
+            for (TopicProduceResponse topic : response.responses()) {
+                for (PartitionProduceResponse p : topic.partitionResponses()) {
+                    PartitionRef ref = byKey.get(PartitionRef.answerKey(topic.name(), topic.topicId(), p.index()));
+                    if (ref == null) {
+                        continue;
+                    }
+                    if (RetryPolicy.isLeaderClass(p.errorCode())) {
+                        refusedBy.computeIfAbsent(ref, r -> new HashSet<>()).add(broker.id());
+                        lastError.put(ref, Errors.forCode(p.errorCode()));
+                        StaleRoutes.drop(topology, broker, ref, p.errorCode());
+                    } else {
+                        results.put(ref, p.setCurrentLeader(new PartitionProduceResponse().currentLeader()));
+                        pending.remove(ref);
+                    }
+                }
+            }
+            return true;
+        }
+
+        private void onFailure(BrokerEndpoint broker, List<PartitionRef> parts, Throwable cause) {
+            boolean resend = RetryPolicy.mayResend(cause, true, idempotent);
+            LOGGER.warn("Produce part for {} partitions failed at {}: {}{}", parts.size(), broker, cause.getMessage(),
+                    resend ? "; retrying on a fresh channel" : "");
+            for (PartitionRef ref : parts) {
+                if (resend) {
+                    lastError.put(ref, Errors.REQUEST_TIMED_OUT);
+                } else {
+                    results.put(ref, synthetic(ref, Errors.REQUEST_TIMED_OUT));
+                    pending.remove(ref);
+                }
+            }
+        }
+
+        private void finishOrRetry(int attempt) {
+            if (pending.isEmpty() || attempt >= RetryPolicy.MAX_ATTEMPTS) {
+                pending.keySet().forEach(ref -> results.put(ref, synthetic(ref,
+                        lastError.getOrDefault(ref, Errors.NOT_LEADER_OR_FOLLOWER))));
+                pending.clear();
+                reply.trySuccess(Reply.send(ResponseFrames.encode(ApiKeys.PRODUCE, request.apiVersion(),
+                        request.correlationId(), merged())));
+                return;
+            }
+            context.loop().schedule(() -> round(attempt + 1), RetryPolicy.backoffMillis(attempt + 1), TimeUnit.MILLISECONDS);
+        }
+
+        /** Pending partitions by current owner; -1 collects those without one (or whose owner refused them). */
+        private Map<Integer, List<PartitionRef>> groupByOwner(TopologySnapshot snapshot) {
+            Map<Integer, List<PartitionRef>> byOwner = new LinkedHashMap<>();
+            for (PartitionRef ref : pending.keySet()) {
+                OptionalInt owner = ref.routingName() == null ? OptionalInt.empty()
+                        : snapshot.owner(ref.routingName(), ref.partition());
+                int target = owner.isPresent() && !refusedBy.getOrDefault(ref, Set.of()).contains(owner.getAsInt())
+                        ? owner.getAsInt() : -1;
+                byOwner.computeIfAbsent(target, o -> new ArrayList<>()).add(ref);
+            }
+            return byOwner;
+        }
+
+        /** The client's bytes when they fit as they are, else a Produce with only {@code parts}. */
+        private ByteBuf frameFor(List<PartitionRef> parts, boolean wholeRequest) {
+            if (wholeRequest) {
+                return request.frame().retainedDuplicate();
+            }
+            ProduceRequestData sub = new ProduceRequestData().setAcks(data.acks()).setTimeoutMs(data.timeoutMs())
+                    .setTransactionalId(data.transactionalId());
+            Map<PartitionRef.TopicRef, TopicProduceData> topics = new LinkedHashMap<>();
+            for (PartitionRef ref : parts) {
+                topics.computeIfAbsent(ref.topic(), t -> new TopicProduceData().setName(t.name() == null ? "" : t.name())
+                        .setTopicId(t.topicId() == null ? org.apache.kafka.common.Uuid.ZERO_UUID : t.topicId()))
+                        .partitionData().add(pending.get(ref));
+            }
+            topics.values().forEach(sub.topicData()::add);
+            return RequestFrames.reencode(request, sub);
+        }
+
+        /** The merged answer: every requested partition, in request order. */
+        private ProduceResponseData merged() {
+            ProduceResponseData response = new ProduceResponseData().setThrottleTimeMs(throttleMillis);
+            TopologySnapshot snapshot = topology.snapshot();
+            for (TopicProduceData topic : data.topicData()) {
+                TopicProduceResponse out = new TopicProduceResponse().setName(topic.name()).setTopicId(topic.topicId());
+                for (PartitionProduceData p : topic.partitionData()) {
+                    PartitionRef ref = PartitionRef.of(topic.name(), topic.topicId(), p.index(), snapshot);
+                    PartitionProduceResponse result = results.get(ref);
+                    out.partitionResponses().add(result != null ? result : synthetic(ref, Errors.REQUEST_TIMED_OUT));
+                }
+                response.responses().add(out);
+            }
+            return response;
+        }
+    }
+
+    /** Why a partition has no owner to go to: an unknown topic (by name or id), or no live owner. */
+    public static Errors unroutableError(PartitionRef ref, TopologySnapshot snapshot) {
+        if (ref.routingName() == null) {
+            return Errors.UNKNOWN_TOPIC_ID;
+        }
+        return snapshot.topic(ref.routingName()).isEmpty() ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NOT_LEADER_OR_FOLLOWER;
+    }
+
+    /** A partition result the proxy makes up: the error and Kafka's defaults (-1), never 0. */
+    static PartitionProduceResponse synthetic(PartitionRef ref, Errors error) {
+        return new PartitionProduceResponse().setIndex(ref.partition()).setErrorCode(error.code())
+                .setBaseOffset(-1).setLogAppendTimeMs(-1).setLogStartOffset(-1);
+    }
+
+    private static boolean hasProducerId(PartitionProduceData p) {
+        if (!(p.records() instanceof MemoryRecords records)) {
+            return false;
+        }
+        for (MutableRecordBatch batch : records.batches()) {
+            if (!batch.hasProducerId()) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
