@@ -2,11 +2,9 @@ package org.kafscale.proxy.fetch.routing;
 
 import io.netty.util.concurrent.Future;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
@@ -23,6 +21,7 @@ import org.kafscale.proxy.core.server.RequestHandler;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
 import org.kafscale.proxy.core.topology.Topology;
+import org.kafscale.proxy.fetch.coordinator.CoordinatorRouter;
 import org.kafscale.proxy.fetch.fetch.FetchFanOut;
 import org.kafscale.proxy.fetch.partition.PartitionFanOuts;
 import org.kafscale.proxy.fetch.produce.ProduceFanOut;
@@ -37,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *       ({@link ProduceFanOut}, {@link FetchFanOut}).</li>
  *   <li>ListOffsets, OffsetForLeaderEpoch and DeleteRecords are split the same way
  *       ({@link PartitionFanOuts}).</li>
- *   <li>Group and transaction APIs go to the coordinator of their key.</li>
+ *   <li>Group and transaction APIs go to the coordinator of their key ({@link CoordinatorRouter}).</li>
  *   <li>Everything else, including keys kafka-clients does not know, goes to a live broker.</li>
  * </ul>
  */
@@ -51,6 +50,7 @@ public final class ForwardingRouter implements RequestHandler {
     private final ProduceFanOut produce;
     private final FetchFanOut fetch;
     private final PartitionFanOuts otherPartitionApis;
+    private final CoordinatorRouter coordinators;
 
     public ForwardingRouter(Topology topology, long requestTimeoutMillis) {
         this.topology = topology;
@@ -58,6 +58,7 @@ public final class ForwardingRouter implements RequestHandler {
         this.produce = new ProduceFanOut(topology, forwarder);
         this.fetch = new FetchFanOut(topology, forwarder);
         this.otherPartitionApis = new PartitionFanOuts(topology, forwarder);
+        this.coordinators = new CoordinatorRouter(topology, forwarder);
     }
 
     @Override
@@ -109,31 +110,7 @@ public final class ForwardingRouter implements RequestHandler {
 
     private Future<Reply> toCoordinator(ConnectionContext context, RequestFrame request, CoordinatorKind kind,
                                         Set<String> keys) {
-        List<CompletableFuture<Integer>> lookups = new ArrayList<>();
-        for (String key : keys) {
-            lookups.add(topology.coordinator(kind, key).toCompletableFuture());
-        }
-        CompletableFuture<Reply> routed = CompletableFuture.allOf(lookups.toArray(CompletableFuture[]::new))
-                .thenApply(done -> {
-                    Set<Integer> coordinators = new HashSet<>();
-                    lookups.forEach(l -> coordinators.add(l.join()));
-                    return coordinators;
-                })
-                .thenCompose(coordinators -> {
-                    if (coordinators.size() != 1 || coordinators.contains(-1)) {
-                        Errors error = coordinators.contains(-1) ? Errors.COORDINATOR_NOT_AVAILABLE : Errors.NOT_COORDINATOR;
-                        return CompletableFuture.completedFuture(Replies.error(request, error));
-                    }
-                    Optional<BrokerEndpoint> broker = topology.snapshot().broker(coordinators.iterator().next());
-                    if (broker.isEmpty()) {
-                        return CompletableFuture.completedFuture(Replies.error(request, Errors.COORDINATOR_NOT_AVAILABLE));
-                    }
-                    CompletableFuture<Reply> sent = new CompletableFuture<>();
-                    context.loop().execute(() -> forwarder.forward(context, request, broker.get(),
-                                    request.frame().retainedDuplicate(), 0, Errors.COORDINATOR_NOT_AVAILABLE)
-                            .addListener(f -> sent.complete((Reply) f.getNow())));
-                    return sent;
-                });
-        return Replies.onLoop(context.loop(), routed);
+        return coordinators.route(context, request, kind, keys);
     }
+
 }
