@@ -10,6 +10,8 @@ import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
@@ -206,6 +208,21 @@ public final class KafkaCluster implements AutoCloseable {
         Eventually.await(METADATA_DEADLINE, "topic " + topic.name() + " to have a leader for every partition as requested", () -> {
             TopicDescription description = metadata().describe(topic.name());
             return !ClusterMetadata.leadersOf(description).containsValue(NO_LEADER) && placedAsAsked.test(description);
+        });
+        awaitServing(topic.name());
+    }
+
+    /**
+     * Waits until every partition's leader serves it. Metadata names a leader before that broker
+     * has the partition online; a Produce in between gets NOT_LEADER_OR_FOLLOWER, and an
+     * idempotent producer whose next pipelined batch then lands first stays stuck on
+     * OUT_OF_ORDER_SEQUENCE_NUMBER. Tests that create a topic and produce at once would race that.
+     */
+    private void awaitServing(String topic) {
+        Eventually.await(METADATA_DEADLINE, "every partition of " + topic + " to be served by its leader", () -> {
+            Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+            leaders(topic).keySet().forEach(p -> latest.put(new TopicPartition(topic, p), OffsetSpec.latest()));
+            admin().listOffsets(latest).all().get(METADATA_DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
         });
     }
 

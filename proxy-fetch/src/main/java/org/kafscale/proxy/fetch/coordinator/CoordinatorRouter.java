@@ -51,9 +51,19 @@ public final class CoordinatorRouter {
         this.forwarder = forwarder;
     }
 
-    /** Routes a request whose keys all belong to one coordinator (a request naming several is split upstream). */
+    /** Routes a request whose keys belong to one coordinator, as the client's bytes. */
     public Future<Reply> route(ConnectionContext context, RequestFrame request, CoordinatorKind kind, Set<String> keys) {
-        Exchange exchange = new Exchange(context, request, kind, List.copyOf(keys));
+        return route(context, request, request.frame().retainedDuplicate(), kind, keys);
+    }
+
+    /**
+     * Routes {@code frame} (the request, or a part of it naming only {@code keys}) to their
+     * coordinator; ownership of the frame passes here.
+     */
+    public Future<Reply> route(ConnectionContext context, RequestFrame request, ByteBuf frame, CoordinatorKind kind,
+                               Set<String> keys) {
+        Exchange exchange = new Exchange(context, request, frame, kind, List.copyOf(keys));
+        exchange.reply.addListener(f -> frame.release());
         exchange.attempt(1);
         return exchange.reply;
     }
@@ -61,15 +71,17 @@ public final class CoordinatorRouter {
     private final class Exchange {
         private final ConnectionContext context;
         private final RequestFrame request;
+        private final ByteBuf frame;
         private final ApiKeys api;
         private final CoordinatorKind kind;
         private final List<String> keys;
         private final Promise<Reply> reply;
         private final Set<Integer> refused = new HashSet<>();
 
-        Exchange(ConnectionContext context, RequestFrame request, CoordinatorKind kind, List<String> keys) {
+        Exchange(ConnectionContext context, RequestFrame request, ByteBuf frame, CoordinatorKind kind, List<String> keys) {
             this.context = context;
             this.request = request;
+            this.frame = frame;
             this.api = ApiKeys.forId(request.apiKey());
             this.kind = kind;
             this.keys = keys;
@@ -95,7 +107,7 @@ public final class CoordinatorRouter {
                         ? Errors.NOT_COORDINATOR : Errors.COORDINATOR_NOT_AVAILABLE));
                 return;
             }
-            forwarder.exchange(context, broker, request.frame().retainedDuplicate(), 0, false).addListener(f -> {
+            forwarder.exchange(context, broker, frame.retainedDuplicate(), 0, false).addListener(f -> {
                 if (!f.isSuccess()) {
                     boolean resend = RetryPolicy.mayResend(f.cause(), !READS.contains(api), false);
                     LOGGER.warn("{} for {} failed at {}: {}{}", api.name, keys, broker, f.cause().getMessage(),

@@ -49,7 +49,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>When one broker owns everything, the client's own bytes go out and, unless something needs
  * retrying, the broker's answer comes back unchanged. Leader-class partitions are retried on
- * their new owner and connection failures on a fresh channel, within {@link RetryPolicy}.
+ * their new owner and connection failures on a fresh channel, within {@link RetryPolicy}, for
+ * batches without a producer id. Batches with one (idempotent and transactional producers) get a
+ * single attempt and every error goes back to the client at once: the producer numbers its batches
+ * per partition, and a retry here could be overtaken by its next pipelined request for the same
+ * partition (OUT_OF_ORDER_SEQUENCE_NUMBER). The client's own retry keeps the order, and the
+ * broker drops duplicates.
  * Partition results the proxy makes up carry Kafka's defaults (-1 offsets), never 0.
  */
 public final class ProduceFanOut {
@@ -179,9 +184,9 @@ public final class ProduceFanOut {
                         continue;
                     }
                     if (RetryPolicy.isLeaderClass(p.errorCode())) {
+                        StaleRoutes.drop(topology, broker, ref, p.errorCode());
                         refusedBy.computeIfAbsent(ref, r -> new HashSet<>()).add(broker.id());
                         lastError.put(ref, Errors.forCode(p.errorCode()));
-                        StaleRoutes.drop(topology, broker, ref, p.errorCode());
                     } else {
                         results.put(ref, p.setCurrentLeader(new PartitionProduceResponse().currentLeader()));
                         pending.remove(ref);
@@ -192,21 +197,32 @@ public final class ProduceFanOut {
         }
 
         private void onFailure(BrokerEndpoint broker, List<PartitionRef> parts, Throwable cause) {
-            boolean resend = RetryPolicy.mayResend(cause, true, idempotent);
+            boolean resend = !idempotent && RetryPolicy.mayResend(cause, true, false);
             LOGGER.warn("Produce part for {} partitions failed at {}: {}{}", parts.size(), broker, cause.getMessage(),
                     resend ? "; retrying on a fresh channel" : "");
+            Errors error = idempotent ? Errors.NETWORK_EXCEPTION : Errors.REQUEST_TIMED_OUT;
             for (PartitionRef ref : parts) {
                 if (resend) {
-                    lastError.put(ref, Errors.REQUEST_TIMED_OUT);
+                    lastError.put(ref, error);
                 } else {
-                    results.put(ref, synthetic(ref, Errors.REQUEST_TIMED_OUT));
+                    results.put(ref, synthetic(ref, error));
                     pending.remove(ref);
                 }
             }
         }
 
+        /**
+         * Batches that carry a producer id are numbered per partition by the client, which may have
+         * its next request for the same partition already in flight. Holding or re-sending one here
+         * would let that next batch overtake it (OUT_OF_ORDER_SEQUENCE_NUMBER, seen in tests after a
+         * leader change), so such a request gets one attempt and the client resends in order.
+         */
+        private int maxAttempts() {
+            return idempotent ? 1 : RetryPolicy.MAX_ATTEMPTS;
+        }
+
         private void finishOrRetry(int attempt) {
-            if (pending.isEmpty() || attempt >= RetryPolicy.MAX_ATTEMPTS) {
+            if (pending.isEmpty() || attempt >= maxAttempts()) {
                 pending.keySet().forEach(ref -> results.put(ref, synthetic(ref,
                         lastError.getOrDefault(ref, Errors.NOT_LEADER_OR_FOLLOWER))));
                 pending.clear();

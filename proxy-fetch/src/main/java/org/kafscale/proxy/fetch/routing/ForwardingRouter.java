@@ -10,6 +10,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.FetchRequest;
+import org.apache.kafka.common.requests.OffsetFetchRequest;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.routing.ProxiedApis;
@@ -22,6 +23,7 @@ import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
 import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.fetch.coordinator.CoordinatorRouter;
+import org.kafscale.proxy.fetch.coordinator.OffsetFetchSplitter;
 import org.kafscale.proxy.fetch.fetch.FetchFanOut;
 import org.kafscale.proxy.fetch.partition.PartitionFanOuts;
 import org.kafscale.proxy.fetch.produce.ProduceFanOut;
@@ -51,6 +53,7 @@ public final class ForwardingRouter implements RequestHandler {
     private final FetchFanOut fetch;
     private final PartitionFanOuts otherPartitionApis;
     private final CoordinatorRouter coordinators;
+    private final OffsetFetchSplitter offsetFetchSplitter;
 
     public ForwardingRouter(Topology topology, long requestTimeoutMillis) {
         this.topology = topology;
@@ -59,6 +62,7 @@ public final class ForwardingRouter implements RequestHandler {
         this.fetch = new FetchFanOut(topology, forwarder);
         this.otherPartitionApis = new PartitionFanOuts(topology, forwarder);
         this.coordinators = new CoordinatorRouter(topology, forwarder);
+        this.offsetFetchSplitter = new OffsetFetchSplitter(topology, coordinators);
     }
 
     @Override
@@ -78,6 +82,9 @@ public final class ForwardingRouter implements RequestHandler {
             case PARTITIONS:
                 return toPartitionOwner(context, request, body);
             case GROUP_COORDINATOR:
+                if (body instanceof OffsetFetchRequest offsetFetch) {
+                    return offsetFetchSplitter.handle(context, request, offsetFetch.data());
+                }
                 return toCoordinator(context, request, CoordinatorKind.GROUP, RoutingKeys.groups(body));
             case TRANSACTION_COORDINATOR:
                 Optional<String> txnId = RoutingKeys.transactionalId(body);
