@@ -10,7 +10,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.Uuid;
@@ -35,8 +34,8 @@ import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
-import org.kafscale.proxy.fetch.produce.ProduceFanOut;
 import org.kafscale.proxy.fetch.routing.BackendForwarder;
+import org.kafscale.proxy.fetch.routing.OwnerGroups;
 import org.kafscale.proxy.fetch.routing.PartitionRef;
 import org.kafscale.proxy.fetch.routing.RetryPolicy;
 import org.kafscale.proxy.fetch.routing.StaleRoutes;
@@ -72,7 +71,7 @@ public final class FetchFanOut {
 
     public Future<Reply> handle(ConnectionContext context, RequestFrame request, FetchRequestData data) {
         Exchange exchange = new Exchange(context, request, data);
-        exchange.send(exchange.groupByOwner(exchange.pending), true);
+        exchange.send(exchange.pending, true);
         return exchange.reply;
     }
 
@@ -109,25 +108,13 @@ public final class FetchFanOut {
             reply.addListener(f -> releaseAnswers());
         }
 
-        Map<Integer, List<PartitionRef>> groupByOwner(List<PartitionRef> refs) {
-            TopologySnapshot snapshot = topology.snapshot();
-            Map<Integer, List<PartitionRef>> byOwner = new LinkedHashMap<>();
-            for (PartitionRef ref : refs) {
-                OptionalInt owner = ref.routingName() == null ? OptionalInt.empty()
-                        : snapshot.owner(ref.routingName(), ref.partition());
-                int target = owner.isPresent() && !refusedBy.getOrDefault(ref, Set.of()).contains(owner.getAsInt())
-                        ? owner.getAsInt() : -1;
-                byOwner.computeIfAbsent(target, o -> new ArrayList<>()).add(ref);
-            }
-            return byOwner;
-        }
-
         /** Sends one part per owner; partitions without a usable owner are answered with an error. */
-        void send(Map<Integer, List<PartitionRef>> byOwner, boolean firstRound) {
+        void send(List<PartitionRef> refs, boolean firstRound) {
             TopologySnapshot snapshot = topology.snapshot();
-            List<PartitionRef> unroutable = byOwner.remove(-1);
+            Map<Integer, List<PartitionRef>> byOwner = OwnerGroups.of(refs, snapshot, refusedBy);
+            List<PartitionRef> unroutable = byOwner.remove(OwnerGroups.NO_OWNER);
             if (unroutable != null) {
-                unroutable.forEach(ref -> settle(ref, errorPartition(ref, ProduceFanOut.unroutableError(ref, snapshot))));
+                unroutable.forEach(ref -> settle(ref, errorPartition(ref, OwnerGroups.whyNoOwner(ref, snapshot))));
             }
             boolean passThrough = firstRound && unroutable == null && byOwner.size() == 1;
             for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
@@ -222,7 +209,7 @@ public final class FetchFanOut {
                 }
             }
             if (!again.isEmpty()) {
-                send(groupByOwner(again), false);
+                send(again, false);
             }
         }
 

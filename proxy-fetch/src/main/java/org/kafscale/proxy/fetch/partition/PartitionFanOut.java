@@ -7,10 +7,8 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -25,8 +23,8 @@ import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
-import org.kafscale.proxy.fetch.produce.ProduceFanOut;
 import org.kafscale.proxy.fetch.routing.BackendForwarder;
+import org.kafscale.proxy.fetch.routing.OwnerGroups;
 import org.kafscale.proxy.fetch.routing.PartitionRef;
 import org.kafscale.proxy.fetch.routing.RetryPolicy;
 import org.kafscale.proxy.fetch.routing.StaleRoutes;
@@ -82,16 +80,10 @@ public final class PartitionFanOut<Q extends ApiMessage, R extends ApiMessage, P
 
         void round(int attempt) {
             TopologySnapshot snapshot = topology.snapshot();
-            Map<Integer, List<PartitionRef>> byOwner = new LinkedHashMap<>();
-            for (PartitionRef ref : pending) {
-                OptionalInt owner = ref.routingName() == null ? OptionalInt.empty()
-                        : snapshot.owner(ref.routingName(), ref.partition());
-                boolean usable = owner.isPresent() && !refusedBy.getOrDefault(ref, Set.of()).contains(owner.getAsInt());
-                if (usable) {
-                    byOwner.computeIfAbsent(owner.getAsInt(), o -> new ArrayList<>()).add(ref);
-                } else {
-                    lastError.putIfAbsent(ref, ProduceFanOut.unroutableError(ref, snapshot));
-                }
+            Map<Integer, List<PartitionRef>> byOwner = OwnerGroups.of(pending, snapshot, refusedBy);
+            List<PartitionRef> unroutable = byOwner.remove(OwnerGroups.NO_OWNER);
+            if (unroutable != null) {
+                unroutable.forEach(ref -> lastError.putIfAbsent(ref, OwnerGroups.whyNoOwner(ref, snapshot)));
             }
             if (byOwner.isEmpty()) {
                 finishOrRetry(attempt);

@@ -4,13 +4,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.message.ProduceRequestData;
@@ -36,6 +34,7 @@ import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
 import org.kafscale.proxy.fetch.routing.BackendForwarder;
+import org.kafscale.proxy.fetch.routing.OwnerGroups;
 import org.kafscale.proxy.fetch.routing.PartitionRef;
 import org.kafscale.proxy.fetch.routing.RetryPolicy;
 import org.kafscale.proxy.fetch.routing.StaleRoutes;
@@ -108,10 +107,10 @@ public final class ProduceFanOut {
 
         /** acks=0: every part is written and nothing is awaited; the client expects no answer. */
         Future<Reply> fireAndForget() {
-            Map<Integer, List<PartitionRef>> byOwner = groupByOwner(topology.snapshot());
+            Map<Integer, List<PartitionRef>> byOwner = OwnerGroups.of(pending.keySet(), topology.snapshot(), refusedBy);
             TopologySnapshot snapshot = topology.snapshot();
             for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
-                if (group.getKey() < 0) {
+                if (group.getKey() == OwnerGroups.NO_OWNER) {
                     LOGGER.debug("acks=0 Produce from {}: no owner for {}; dropped as a broker would", context.clientAddress(),
                             group.getValue());
                     continue;
@@ -124,10 +123,10 @@ public final class ProduceFanOut {
 
         void round(int attempt) {
             TopologySnapshot snapshot = topology.snapshot();
-            Map<Integer, List<PartitionRef>> byOwner = groupByOwner(snapshot);
-            List<PartitionRef> unroutable = byOwner.remove(-1);
+            Map<Integer, List<PartitionRef>> byOwner = OwnerGroups.of(pending.keySet(), snapshot, refusedBy);
+            List<PartitionRef> unroutable = byOwner.remove(OwnerGroups.NO_OWNER);
             if (unroutable != null) {
-                unroutable.forEach(ref -> lastError.putIfAbsent(ref, unroutableError(ref, snapshot)));
+                unroutable.forEach(ref -> lastError.putIfAbsent(ref, OwnerGroups.whyNoOwner(ref, snapshot)));
             }
             if (byOwner.isEmpty()) {
                 finishOrRetry(attempt);
@@ -233,19 +232,6 @@ public final class ProduceFanOut {
             context.loop().schedule(() -> round(attempt + 1), RetryPolicy.backoffMillis(attempt + 1), TimeUnit.MILLISECONDS);
         }
 
-        /** Pending partitions by current owner; -1 collects those without one (or whose owner refused them). */
-        private Map<Integer, List<PartitionRef>> groupByOwner(TopologySnapshot snapshot) {
-            Map<Integer, List<PartitionRef>> byOwner = new LinkedHashMap<>();
-            for (PartitionRef ref : pending.keySet()) {
-                OptionalInt owner = ref.routingName() == null ? OptionalInt.empty()
-                        : snapshot.owner(ref.routingName(), ref.partition());
-                int target = owner.isPresent() && !refusedBy.getOrDefault(ref, Set.of()).contains(owner.getAsInt())
-                        ? owner.getAsInt() : -1;
-                byOwner.computeIfAbsent(target, o -> new ArrayList<>()).add(ref);
-            }
-            return byOwner;
-        }
-
         /** The client's bytes when they fit as they are, else a Produce with only {@code parts}. */
         private ByteBuf frameFor(List<PartitionRef> parts, boolean wholeRequest) {
             if (wholeRequest) {
@@ -278,14 +264,6 @@ public final class ProduceFanOut {
             }
             return response;
         }
-    }
-
-    /** Why a partition has no owner to go to: an unknown topic (by name or id), or no live owner. */
-    public static Errors unroutableError(PartitionRef ref, TopologySnapshot snapshot) {
-        if (ref.routingName() == null) {
-            return Errors.UNKNOWN_TOPIC_ID;
-        }
-        return snapshot.topic(ref.routingName()).isEmpty() ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NOT_LEADER_OR_FOLLOWER;
     }
 
     /** A partition result the proxy makes up: the error and Kafka's defaults (-1), never 0. */

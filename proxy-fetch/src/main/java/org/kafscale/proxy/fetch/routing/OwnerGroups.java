@@ -1,0 +1,45 @@
+package org.kafscale.proxy.fetch.routing;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+import org.apache.kafka.common.protocol.Errors;
+import org.kafscale.proxy.core.topology.TopologySnapshot;
+
+/** Groups a request's partitions by the broker that owns each now, for a fan-out round. */
+public final class OwnerGroups {
+    /** The key of partitions with no usable owner: unknown topic, no owner, or an owner that refused them. */
+    public static final int NO_OWNER = -1;
+
+    private OwnerGroups() {
+    }
+
+    /**
+     * @param refusedBy brokers that already answered a partition with a leader-class error in this
+     *                  request; a partition is never sent to the same broker twice
+     */
+    public static Map<Integer, List<PartitionRef>> of(Collection<PartitionRef> refs, TopologySnapshot snapshot,
+                                                      Map<PartitionRef, Set<Integer>> refusedBy) {
+        Map<Integer, List<PartitionRef>> byOwner = new LinkedHashMap<>();
+        for (PartitionRef ref : refs) {
+            OptionalInt owner = ref.routingName() == null ? OptionalInt.empty()
+                    : snapshot.owner(ref.routingName(), ref.partition());
+            int target = owner.isPresent() && !refusedBy.getOrDefault(ref, Set.of()).contains(owner.getAsInt())
+                    ? owner.getAsInt() : NO_OWNER;
+            byOwner.computeIfAbsent(target, o -> new ArrayList<>()).add(ref);
+        }
+        return byOwner;
+    }
+
+    /** Why a partition has no owner to go to: an unknown topic (by name or id), or no live owner. */
+    public static Errors whyNoOwner(PartitionRef ref, TopologySnapshot snapshot) {
+        if (ref.routingName() == null) {
+            return Errors.UNKNOWN_TOPIC_ID;
+        }
+        return snapshot.topic(ref.routingName()).isEmpty() ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NOT_LEADER_OR_FOLLOWER;
+    }
+}
