@@ -33,17 +33,20 @@ final class RecordRoundTrip {
 
     /** Produces {@code count} records round-robin over {@code partitions} with an idempotent acks=all producer. */
     static Map<Integer, List<String>> produce(String bootstrap, String topic, int partitions, int count) throws Exception {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        return produce(bootstrap, topic, partitions, 0, count);
+    }
+
+    /**
+     * Like {@link #produce(String, String, int, int)}, numbering the records from {@code first}
+     * (record i goes to partition i % partitions), so that several calls produce distinct values.
+     */
+    static Map<Integer, List<String>> produce(String bootstrap, String topic, int partitions, int first, int count)
+            throws Exception {
+        Properties props = idempotentProducerProperties(bootstrap);
         Map<Integer, List<String>> sent = new HashMap<>();
         List<Future<RecordMetadata>> acks = new ArrayList<>();
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
-            for (int i = 0; i < count; i++) {
+            for (int i = first; i < first + count; i++) {
                 int partition = i % partitions;
                 String value = "p" + partition + "-" + i;
                 sent.computeIfAbsent(partition, p -> new ArrayList<>()).add(value);
@@ -108,6 +111,46 @@ final class RecordRoundTrip {
         }
         assertTrue(total >= expected, "consumed " + total + " of " + expected + " records before the deadline");
         return received;
+    }
+
+    /** Settings of an idempotent acks=all producer with String keys and values, as {@link #produce} uses. */
+    static Properties idempotentProducerProperties(String bootstrap) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        return props;
+    }
+
+    /** Settings of a consumer with String keys and values that starts at the earliest offset when it has none. */
+    static Properties consumerProperties(String bootstrap) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        return props;
+    }
+
+    /** Partitions 0..partitions-1 of {@code topic}. */
+    static List<TopicPartition> partitionsOf(String topic, int partitions) {
+        List<TopicPartition> all = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            all.add(new TopicPartition(topic, p));
+        }
+        return all;
+    }
+
+    /** Partition p led by broker {@code brokers.get(p % brokers.size())}: an even spread, for createTopic. */
+    static Map<Integer, Integer> leadersRoundRobin(List<Integer> brokers, int partitions) {
+        Map<Integer, Integer> leaders = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            leaders.put(p, brokers.get(p % brokers.size()));
+        }
+        return leaders;
     }
 
     /** Every partition received exactly what was sent to it, in the same order. */

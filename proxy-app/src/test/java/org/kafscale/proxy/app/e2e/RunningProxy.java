@@ -37,6 +37,14 @@ final class RunningProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * A proxy listening on {@code port}, typically the port of a proxy that was just closed, so
+     * clients that know the old address reach the new proxy.
+     */
+    static RunningProxy startOnPort(KafkaCluster cluster, String advertiseMode, int port) {
+        return start(cluster, advertiseMode, Map.of(ProxyConfig.ADDR, "127.0.0.1:" + port));
+    }
+
     /** What clients put in bootstrap.servers. */
     String bootstrap() {
         return "127.0.0.1:" + runtime.kafkaAddress().getPort();

@@ -3,6 +3,7 @@ package org.kafscale.proxy.fetch.fetch;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,8 +49,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>No waiting on the slowest broker: once one part comes back with records, the client gets
  * them after at most {@link #DATA_LINGER_MICROS} more for parts already on their way; partitions still waiting on other brokers are answered empty (no error, offsets -1,
- * which clients ignore) and fetched again by the client's next Fetch. The abandoned parts finish
- * on their own channels, which the pool avoids until they are idle again.
+ * which clients ignore). Parts still long-polling are parked ({@link ParkedPolls}) and adopted by
+ * the connection's next Fetch that asks the same broker for the same partitions at the same
+ * offsets, so an idle broker never has more than one poll of a connection queued. Whatever
+ * happens, the client is answered within its max wait plus {@link #DEADLINE_MARGIN_MILLIS}.
  *
  * <p>Every part is a sessionless full fetch (session id 0, epoch -1): a session pinned to one
  * broker could not survive partitions moving. When one broker owns everything and nothing needs
@@ -60,6 +63,8 @@ public final class FetchFanOut {
     private static final Logger LOGGER = LoggerFactory.getLogger(FetchFanOut.class);
     /** How long parts still in flight may join an answer once another part brought records. */
     private static final long DATA_LINGER_MICROS = 2_000;
+    /** How far past the client's max wait the proxy may take before answering with what it has. */
+    private static final long DEADLINE_MARGIN_MILLIS = 100;
 
     private final Topology topology;
     private final BackendForwarder forwarder;
@@ -87,7 +92,8 @@ public final class FetchFanOut {
         private final Map<PartitionRef, Set<Integer>> refusedBy = new HashMap<>();
         /** Answer frames whose record sets the merged answer may slice; released once it is written. */
         private final List<ByteBuf> answers = new ArrayList<>();
-        private int outstanding;
+        /** Parts sent (or adopted) whose answers this exchange still waits for. */
+        private final List<InFlight> inFlight = new ArrayList<>();
         private int throttleMillis;
         private boolean anyRecords;
         private boolean lingering;
@@ -105,7 +111,13 @@ public final class FetchFanOut {
                     pending.add(ref);
                 }
             }
-            reply.addListener(f -> releaseAnswers());
+            // However the parts go, the client hears back within its own max wait (plus a margin).
+            ScheduledFuture<?> deadline = context.loop().schedule(this::answerNow,
+                    Math.max(0, data.maxWaitMs()) + DEADLINE_MARGIN_MILLIS, TimeUnit.MILLISECONDS);
+            reply.addListener(f -> {
+                deadline.cancel(false);
+                releaseAnswers();
+            });
         }
 
         /** Sends one part per owner; partitions without a usable owner are answered with an error. */
@@ -117,27 +129,35 @@ public final class FetchFanOut {
                 unroutable.forEach(ref -> settle(ref, errorPartition(ref, OwnerGroups.whyNoOwner(ref, snapshot))));
             }
             boolean passThrough = firstRound && unroutable == null && byOwner.size() == 1;
+            ParkedPolls parked = context.state(ParkedPolls.class, ParkedPolls::new);
             for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
                 BrokerEndpoint broker = snapshot.broker(group.getKey()).orElseThrow();
                 List<PartitionRef> parts = group.getValue();
                 parts.forEach(ref -> attempts.merge(ref, 1, Integer::sum));
-                outstanding++;
-                forwarder.exchange(context, broker, frameFor(parts, passThrough), Math.max(0, data.maxWaitMs()), true)
-                        .addListener(f -> {
-                            outstanding--;
-                            if (reply.isDone()) {
-                                if (f.isSuccess()) {
-                                    ((ByteBuf) f.getNow()).release();
-                                }
-                                return;
-                            }
-                            if (f.isSuccess()) {
-                                onAnswer(broker, parts, (ByteBuf) f.getNow(), passThrough);
-                            } else {
-                                onFailure(broker, parts, f.cause());
-                            }
-                            maybeAnswer();
-                        });
+                Map<PartitionRef, Long> offsets = new HashMap<>();
+                parts.forEach(ref -> offsets.put(ref, partitions.get(ref).fetchOffset()));
+                Future<ByteBuf> answer = parked.adopt(broker.id(), offsets).orElseGet(() -> forwarder.exchange(context,
+                        broker, frameFor(parts, passThrough), Math.max(0, data.maxWaitMs()), true));
+                InFlight part = new InFlight(broker.id(), offsets, answer);
+                inFlight.add(part);
+                answer.addListener(f -> {
+                    inFlight.remove(part);
+                    if (part.parked) {
+                        return;
+                    }
+                    if (reply.isDone()) {
+                        if (f.isSuccess()) {
+                            ((ByteBuf) f.getNow()).release();
+                        }
+                        return;
+                    }
+                    if (f.isSuccess()) {
+                        onAnswer(broker, parts, (ByteBuf) f.getNow(), passThrough);
+                    } else {
+                        onFailure(broker, parts, f.cause());
+                    }
+                    maybeAnswer();
+                });
             }
             maybeAnswer();
         }
@@ -224,15 +244,15 @@ public final class FetchFanOut {
          * while a broker that is long-polling is not waited for.
          */
         private void maybeAnswer() {
-            if (reply.isDone() || (outstanding > 0 && !anyRecords)) {
+            if (reply.isDone() || (!inFlight.isEmpty() && !anyRecords)) {
                 return;
             }
-            if (outstanding > 0 && !lingering) {
+            if (!inFlight.isEmpty() && !lingering) {
                 lingering = true;
                 context.loop().schedule(this::answerNow, DATA_LINGER_MICROS, TimeUnit.MICROSECONDS);
                 return;
             }
-            if (outstanding == 0) {
+            if (inFlight.isEmpty()) {
                 answerNow();
             }
         }
@@ -241,6 +261,13 @@ public final class FetchFanOut {
             if (reply.isDone()) {
                 return;
             }
+            // Parts still long-polling are parked for the connection's next Fetch to adopt.
+            ParkedPolls parked = context.state(ParkedPolls.class, ParkedPolls::new);
+            for (InFlight part : List.copyOf(inFlight)) {
+                part.parked = true;
+                parked.park(part.brokerId, part.offsets, part.answer);
+            }
+            inFlight.clear();
             FetchResponseData merged = new FetchResponseData().setThrottleTimeMs(throttleMillis)
                     .setErrorCode(Errors.NONE.code()).setSessionId(FetchMetadata.INVALID_SESSION_ID);
             Map<PartitionRef.TopicRef, FetchableTopicResponse> topics = new LinkedHashMap<>();
@@ -296,6 +323,20 @@ public final class FetchFanOut {
             }
         }
         return true;
+    }
+
+    /** A part of this exchange on one broker: what it asked for and the answer to come. */
+    private static final class InFlight {
+        final int brokerId;
+        final Map<PartitionRef, Long> offsets;
+        final Future<ByteBuf> answer;
+        boolean parked;
+
+        InFlight(int brokerId, Map<PartitionRef, Long> offsets, Future<ByteBuf> answer) {
+            this.brokerId = brokerId;
+            this.offsets = offsets;
+            this.answer = answer;
+        }
     }
 
     /** A partition still waiting on its broker: no error, nothing fetched, offsets unknown (-1). */

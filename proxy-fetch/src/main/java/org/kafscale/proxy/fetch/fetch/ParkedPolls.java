@@ -1,0 +1,56 @@
+package org.kafscale.proxy.fetch.fetch;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.Future;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.kafscale.proxy.fetch.routing.PartitionRef;
+
+/**
+ * One connection's Fetch parts that were still long-polling a broker when the client was answered
+ * from another broker.
+ *
+ * <p>While a consumer gets nothing from a broker, its next Fetch asks that broker for the same
+ * partitions at the same offsets, so the parked part is exactly the request to wait for: the next
+ * exchange adopts it instead of sending another. Without this, every client Fetch would stack one
+ * more long poll on each idle broker (a broker answers one request per connection at a time), and
+ * after a burst a new record could wait behind seconds of queued polls.
+ */
+final class ParkedPolls {
+    private final Map<Integer, Parked> byBroker = new HashMap<>();
+
+    private static final class Parked {
+        final Map<PartitionRef, Long> offsets;
+        final Future<ByteBuf> answer;
+        boolean adopted;
+
+        Parked(Map<PartitionRef, Long> offsets, Future<ByteBuf> answer) {
+            this.offsets = offsets;
+            this.answer = answer;
+        }
+    }
+
+    /** Keeps a part no exchange waits for any more; its answer is released unless adopted first. */
+    void park(int brokerId, Map<PartitionRef, Long> offsets, Future<ByteBuf> answer) {
+        Parked parked = new Parked(offsets, answer);
+        byBroker.put(brokerId, parked);
+        answer.addListener(f -> {
+            byBroker.remove(brokerId, parked);
+            if (!parked.adopted && f.isSuccess()) {
+                ((ByteBuf) f.getNow()).release();
+            }
+        });
+    }
+
+    /** The parked part for {@code brokerId} when it asked for exactly these partitions at these offsets. */
+    Optional<Future<ByteBuf>> adopt(int brokerId, Map<PartitionRef, Long> offsets) {
+        Parked parked = byBroker.get(brokerId);
+        if (parked == null || parked.answer.isDone() || !parked.offsets.equals(offsets)) {
+            return Optional.empty();
+        }
+        byBroker.remove(brokerId);
+        parked.adopted = true;
+        return Optional.of(parked.answer);
+    }
+}
