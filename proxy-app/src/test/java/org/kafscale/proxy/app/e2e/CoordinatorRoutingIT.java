@@ -22,8 +22,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.kafscale.proxy.testkit.KafkaCluster;
 
 /**
- * Group requests reach each group's real coordinator, and an OffsetFetch naming groups with
- * different coordinators is split per coordinator and merged.
+ * Group requests reach each group's real coordinator, an OffsetFetch naming groups with
+ * different coordinators is split per coordinator and merged, and DescribeProducers is split by
+ * partition owner.
  */
 class CoordinatorRoutingIT {
     private static final String TOPIC = "committed";
@@ -67,6 +68,26 @@ class CoordinatorRoutingIT {
             for (Map.Entry<String, Long> group : committed.entrySet()) {
                 assertEquals(group.getValue(), read.get(group.getKey()).get(new TopicPartition(TOPIC, 0)).offset(),
                         "offset of " + group.getKey());
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "advertise mode {0}")
+    @ValueSource(strings = {"brokers", "single"})
+    void activeProducersOfPartitionsOnThreeBrokersAreDescribedInOneCall(String mode) throws Exception {
+        // Given: an idempotent producer wrote to partitions led by three different brokers
+        String topic = "described-" + mode;
+        List<Integer> brokers = cluster.brokerIds();
+        cluster.createTopic(topic, Map.of(0, brokers.get(0), 1, brokers.get(1), 2, brokers.get(2)));
+        try (RunningProxy proxy = RunningProxy.start(cluster, mode); Admin admin = admin(proxy)) {
+            RecordRoundTrip.produce(proxy.bootstrap(), topic, 3, 30);
+            List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1),
+                    new TopicPartition(topic, 2));
+            // When
+            var described = admin.describeProducers(partitions).all().get(30, TimeUnit.SECONDS);
+            // Then: each partition names the one producer that wrote to it
+            for (TopicPartition partition : partitions) {
+                assertEquals(1, described.get(partition).activeProducers().size(), "producers of " + partition);
             }
         }
     }

@@ -30,6 +30,7 @@ public final class ProxiedApis {
         routes.put(ApiKeys.LIST_OFFSETS, RouteKind.PARTITIONS);
         routes.put(ApiKeys.OFFSET_FOR_LEADER_EPOCH, RouteKind.PARTITIONS);
         routes.put(ApiKeys.DELETE_RECORDS, RouteKind.PARTITIONS);
+        routes.put(ApiKeys.DESCRIBE_PRODUCERS, RouteKind.PARTITIONS);
 
         routes.put(ApiKeys.JOIN_GROUP, RouteKind.GROUP_COORDINATOR);
         routes.put(ApiKeys.SYNC_GROUP, RouteKind.GROUP_COORDINATOR);
