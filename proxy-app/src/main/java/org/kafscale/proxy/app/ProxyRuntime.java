@@ -88,7 +88,7 @@ public final class ProxyRuntime implements AutoCloseable {
                 new MetadataResponder(topology, advertised),
                 new FindCoordinatorResponder(topology, advertised),
                 gate,
-                new ForwardingRouter(topology, config.requestTimeout().toMillis()));
+                new ForwardingRouter(topology, advertised, config.requestTimeout().toMillis()));
         KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, dispatcher, connector,
                 ClientConnectionHandler.ConnectionListener.NONE);
 

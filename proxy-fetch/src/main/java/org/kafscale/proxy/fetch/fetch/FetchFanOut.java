@@ -36,6 +36,7 @@ import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
 import org.kafscale.proxy.fetch.routing.BackendForwarder;
+import org.kafscale.proxy.fetch.routing.LeaderHints;
 import org.kafscale.proxy.fetch.routing.OwnerGroups;
 import org.kafscale.proxy.fetch.routing.PartitionRef;
 import org.kafscale.proxy.fetch.routing.RetryPolicy;
@@ -68,10 +69,12 @@ public final class FetchFanOut {
 
     private final Topology topology;
     private final BackendForwarder forwarder;
+    private final LeaderHints hints;
 
-    public FetchFanOut(Topology topology, BackendForwarder forwarder) {
+    public FetchFanOut(Topology topology, BackendForwarder forwarder, LeaderHints hints) {
         this.topology = topology;
         this.forwarder = forwarder;
+        this.hints = hints;
     }
 
     public Future<Reply> handle(ConnectionContext context, RequestFrame request, FetchRequestData data) {
@@ -90,6 +93,8 @@ public final class FetchFanOut {
         private final Map<PartitionRef, PartitionData> results = new HashMap<>();
         private final Map<PartitionRef, Integer> attempts = new HashMap<>();
         private final Map<PartitionRef, Set<Integer>> refusedBy = new HashMap<>();
+        /** The last new-leader hint a broker gave per partition, passed on if the partition fails. */
+        private final Map<PartitionRef, FetchResponseData.LeaderIdAndEpoch> leaderHints = new HashMap<>();
         /** Answer frames whose record sets the merged answer may slice; released once it is written. */
         private final List<ByteBuf> answers = new ArrayList<>();
         /** Parts sent (or adopted) whose answers this exchange still waits for. */
@@ -195,6 +200,9 @@ public final class FetchFanOut {
                     if (RetryPolicy.isLeaderClass(error)) {
                         refusedBy.computeIfAbsent(ref, r -> new HashSet<>()).add(broker.id());
                         StaleRoutes.drop(topology, broker, ref, error);
+                        if (p.currentLeader().leaderId() >= 0) {
+                            leaderHints.put(ref, p.currentLeader());
+                        }
                         retry.add(ref);
                         continue;
                     }
@@ -225,12 +233,19 @@ public final class FetchFanOut {
                 if (attempts.getOrDefault(ref, 0) < RetryPolicy.MAX_ATTEMPTS) {
                     again.add(ref);
                 } else {
-                    settle(ref, errorPartition(ref, exhausted));
+                    settle(ref, withHint(ref, errorPartition(ref, exhausted)));
                 }
             }
             if (!again.isEmpty()) {
                 send(again, false);
             }
+        }
+
+        /** A failed partition carries the broker's new-leader hint, as the client must see it. */
+        private PartitionData withHint(PartitionRef ref, PartitionData result) {
+            FetchResponseData.LeaderIdAndEpoch hint = leaderHints.get(ref);
+            return hint == null || !hints.fetchPassesHints(request.apiVersion()) ? result
+                    : result.setCurrentLeader(hints.forClient(hint));
         }
 
         private void settle(PartitionRef ref, PartitionData result) {
@@ -279,6 +294,13 @@ public final class FetchFanOut {
                         .partitions().add(result);
             }
             merged.responses().addAll(topics.values());
+            Set<Integer> hintedLeaders = new HashSet<>();
+            results.values().forEach(r -> {
+                if (r.currentLeader().leaderId() >= 0) {
+                    hintedLeaders.add(r.currentLeader().leaderId());
+                }
+            });
+            hints.addEndpoints(merged, hintedLeaders);
             ByteBuf encoded = ResponseFrames.encode(ApiKeys.FETCH, request.apiVersion(), request.correlationId(), merged,
                     answers);
             if (!reply.trySuccess(Reply.send(encoded))) {

@@ -34,6 +34,7 @@ import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
 import org.kafscale.proxy.fetch.routing.BackendForwarder;
+import org.kafscale.proxy.fetch.routing.LeaderHints;
 import org.kafscale.proxy.fetch.routing.OwnerGroups;
 import org.kafscale.proxy.fetch.routing.PartitionRef;
 import org.kafscale.proxy.fetch.routing.RetryPolicy;
@@ -61,10 +62,12 @@ public final class ProduceFanOut {
 
     private final Topology topology;
     private final BackendForwarder forwarder;
+    private final LeaderHints hints;
 
-    public ProduceFanOut(Topology topology, BackendForwarder forwarder) {
+    public ProduceFanOut(Topology topology, BackendForwarder forwarder, LeaderHints hints) {
         this.topology = topology;
         this.forwarder = forwarder;
+        this.hints = hints;
     }
 
     public Future<Reply> handle(ConnectionContext context, RequestFrame request, ProduceRequest produce) {
@@ -86,6 +89,8 @@ public final class ProduceFanOut {
         private final Map<PartitionRef, PartitionProduceResponse> results = new HashMap<>();
         private final Map<PartitionRef, Set<Integer>> refusedBy = new HashMap<>();
         private final Map<PartitionRef, Errors> lastError = new HashMap<>();
+        /** The last new-leader hint a broker gave per partition, passed on if the partition fails. */
+        private final Map<PartitionRef, ProduceResponseData.LeaderIdAndEpoch> leaderHints = new HashMap<>();
         private final boolean idempotent;
         private int throttleMillis;
 
@@ -184,6 +189,9 @@ public final class ProduceFanOut {
                     }
                     if (RetryPolicy.isLeaderClass(p.errorCode())) {
                         StaleRoutes.drop(topology, broker, ref, p.errorCode());
+                        if (p.currentLeader().leaderId() >= 0) {
+                            leaderHints.put(ref, p.currentLeader());
+                        }
                         refusedBy.computeIfAbsent(ref, r -> new HashSet<>()).add(broker.id());
                         lastError.put(ref, Errors.forCode(p.errorCode()));
                     } else {
@@ -222,8 +230,8 @@ public final class ProduceFanOut {
 
         private void finishOrRetry(int attempt) {
             if (pending.isEmpty() || attempt >= maxAttempts()) {
-                pending.keySet().forEach(ref -> results.put(ref, synthetic(ref,
-                        lastError.getOrDefault(ref, Errors.NOT_LEADER_OR_FOLLOWER))));
+                pending.keySet().forEach(ref -> results.put(ref, withHint(ref, synthetic(ref,
+                        lastError.getOrDefault(ref, Errors.NOT_LEADER_OR_FOLLOWER)))));
                 pending.clear();
                 reply.trySuccess(Reply.send(ResponseFrames.encode(ApiKeys.PRODUCE, request.apiVersion(),
                         request.correlationId(), merged())));
@@ -249,9 +257,23 @@ public final class ProduceFanOut {
             return RequestFrames.reencode(request, sub);
         }
 
-        /** The merged answer: every requested partition, in request order. */
+        /** A failed partition carries the broker's new-leader hint, as the client must see it. */
+        private PartitionProduceResponse withHint(PartitionRef ref, PartitionProduceResponse result) {
+            ProduceResponseData.LeaderIdAndEpoch hint = leaderHints.get(ref);
+            return hint == null || !hints.producePassesHints(request.apiVersion()) ? result
+                    : result.setCurrentLeader(hints.forClient(hint));
+        }
+
+        /** The merged answer: every requested partition, in request order, and endpoints for any leader hint. */
         private ProduceResponseData merged() {
             ProduceResponseData response = new ProduceResponseData().setThrottleTimeMs(throttleMillis);
+            Set<Integer> hintedLeaders = new HashSet<>();
+            results.values().forEach(r -> {
+                if (r.currentLeader().leaderId() >= 0) {
+                    hintedLeaders.add(r.currentLeader().leaderId());
+                }
+            });
+            hints.addEndpoints(response, hintedLeaders);
             TopologySnapshot snapshot = topology.snapshot();
             for (TopicProduceData topic : data.topicData()) {
                 TopicProduceResponse out = new TopicProduceResponse().setName(topic.name()).setTopicId(topic.topicId());

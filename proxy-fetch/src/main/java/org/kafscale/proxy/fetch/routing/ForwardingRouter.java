@@ -13,6 +13,7 @@ import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.OffsetFetchRequest;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.local.AdvertisedListener;
 import org.kafscale.proxy.core.routing.ProxiedApis;
 import org.kafscale.proxy.core.routing.RouteKind;
 import org.kafscale.proxy.core.server.ConnectionContext;
@@ -55,11 +56,12 @@ public final class ForwardingRouter implements RequestHandler {
     private final CoordinatorRouter coordinators;
     private final OffsetFetchSplitter offsetFetchSplitter;
 
-    public ForwardingRouter(Topology topology, long requestTimeoutMillis) {
+    public ForwardingRouter(Topology topology, AdvertisedListener advertised, long requestTimeoutMillis) {
         this.topology = topology;
         this.forwarder = new BackendForwarder(requestTimeoutMillis);
-        this.produce = new ProduceFanOut(topology, forwarder);
-        this.fetch = new FetchFanOut(topology, forwarder);
+        LeaderHints hints = new LeaderHints(advertised);
+        this.produce = new ProduceFanOut(topology, forwarder, hints);
+        this.fetch = new FetchFanOut(topology, forwarder, hints);
         this.otherPartitionApis = new PartitionFanOuts(topology, forwarder);
         this.coordinators = new CoordinatorRouter(topology, forwarder);
         this.offsetFetchSplitter = new OffsetFetchSplitter(topology, coordinators);
