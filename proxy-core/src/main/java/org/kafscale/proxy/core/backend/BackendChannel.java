@@ -158,6 +158,11 @@ public final class BackendChannel {
         channel.close();
     }
 
+    /** The broker answered with bytes that do not parse: the channel is closed and never reused. */
+    public void closeUnparseable(String reason) {
+        fail(reason, BackendException.Cause.BAD_RESPONSE);
+    }
+
     /** Closes the channel on the proxy's own initiative; pending requests fail as cancelled. */
     public void close(String reason) {
         fail(reason, BackendException.Cause.CANCELLED);

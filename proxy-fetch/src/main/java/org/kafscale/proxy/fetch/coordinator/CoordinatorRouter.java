@@ -3,7 +3,6 @@ package org.kafscale.proxy.fetch.coordinator;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -12,10 +11,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
-import org.apache.kafka.common.requests.ResponseHeader;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.server.Replies;
@@ -23,6 +20,7 @@ import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
 import org.kafscale.proxy.core.topology.Topology;
+import org.kafscale.proxy.fetch.routing.Answer;
 import org.kafscale.proxy.fetch.routing.BackendForwarder;
 import org.kafscale.proxy.fetch.routing.RetryPolicy;
 import org.slf4j.Logger;
@@ -107,7 +105,8 @@ public final class CoordinatorRouter {
                         ? Errors.NOT_COORDINATOR : Errors.COORDINATOR_NOT_AVAILABLE));
                 return;
             }
-            forwarder.exchange(context, broker, frame.retainedDuplicate(), 0, false).addListener(f -> {
+            forwarder.exchange(context, broker, frame.retainedDuplicate(), 0, false, api, request.apiVersion(),
+                    body -> AbstractResponse.parseResponse(api, body, request.apiVersion())).addListener(f -> {
                 if (!f.isSuccess()) {
                     boolean resend = RetryPolicy.mayResend(f.cause(), !READS.contains(api), false);
                     LOGGER.warn("{} for {} failed at {}: {}{}", api.name, keys, broker, f.cause().getMessage(),
@@ -119,17 +118,19 @@ public final class CoordinatorRouter {
                     }
                     return;
                 }
-                ByteBuf answer = (ByteBuf) f.getNow();
-                if (saysNotCoordinator(answer) && attempt < RetryPolicy.MAX_ATTEMPTS) {
+                @SuppressWarnings("unchecked")
+                Answer<AbstractResponse> answer = (Answer<AbstractResponse>) f.getNow();
+                // Kafka's own error count per API says whether any part of the answer is NOT_COORDINATOR.
+                if (answer.body().errorCounts().containsKey(Errors.NOT_COORDINATOR) && attempt < RetryPolicy.MAX_ATTEMPTS) {
                     LOGGER.info("{} is not the coordinator of {} {}; dropping the route", broker, kind, keys);
-                    answer.release();
+                    answer.frame().release();
                     refused.add(id);
                     keys.forEach(key -> topology.invalidateCoordinator(kind, key));
                     retryOr(attempt, null);
                     return;
                 }
-                if (!reply.trySuccess(Reply.send(answer))) {
-                    answer.release();
+                if (!reply.trySuccess(Reply.send(answer.frame()))) {
+                    answer.frame().release();
                 }
             });
         }
@@ -142,20 +143,6 @@ public final class CoordinatorRouter {
             }
             context.loop().schedule(() -> attempt(attempt + 1), RetryPolicy.backoffMillis(attempt + 1),
                     TimeUnit.MILLISECONDS);
-        }
-
-        /** Whether any part of the answer says NOT_COORDINATOR (Kafka's own error count per API). */
-        private boolean saysNotCoordinator(ByteBuf answer) {
-            try {
-                ByteBuffer view = answer.nioBuffer();
-                ResponseHeader.parse(view, api.responseHeaderVersion(request.apiVersion()));
-                AbstractResponse response = AbstractResponse.parseResponse(api, new ByteBufferAccessor(view),
-                        request.apiVersion());
-                return response.errorCounts().containsKey(Errors.NOT_COORDINATOR);
-            } catch (RuntimeException e) {
-                LOGGER.debug("{} answer not inspected: {}", api.name, e.toString());
-                return false;
-            }
         }
     }
 }

@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,12 +20,9 @@ import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.FetchResponseData.FetchableTopicResponse;
 import org.apache.kafka.common.message.FetchResponseData.PartitionData;
 import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.requests.FetchMetadata;
-import org.apache.kafka.common.requests.ResponseHeader;
-import org.kafscale.proxy.core.backend.BackendException;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.codec.ResponseFrames;
@@ -35,6 +31,7 @@ import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.fetch.routing.Answer;
 import org.kafscale.proxy.fetch.routing.BackendForwarder;
 import org.kafscale.proxy.fetch.routing.LeaderHints;
 import org.kafscale.proxy.fetch.routing.OwnerGroups;
@@ -141,8 +138,9 @@ public final class FetchFanOut {
                 parts.forEach(ref -> attempts.merge(ref, 1, Integer::sum));
                 Map<PartitionRef, Long> offsets = new HashMap<>();
                 parts.forEach(ref -> offsets.put(ref, partitions.get(ref).fetchOffset()));
-                Future<ByteBuf> answer = parked.adopt(broker.id(), offsets).orElseGet(() -> forwarder.exchange(context,
-                        broker, frameFor(parts, passThrough), Math.max(0, data.maxWaitMs()), true));
+                Future<Answer<FetchResponseData>> answer = parked.adopt(broker.id(), offsets).orElseGet(() ->
+                        forwarder.exchange(context, broker, frameFor(parts, passThrough), Math.max(0, data.maxWaitMs()), true,
+                                ApiKeys.FETCH, request.apiVersion(), body -> new FetchResponseData(body, request.apiVersion())));
                 InFlight part = new InFlight(broker.id(), offsets, answer);
                 inFlight.add(part);
                 answer.addListener(f -> {
@@ -152,12 +150,12 @@ public final class FetchFanOut {
                     }
                     if (reply.isDone()) {
                         if (f.isSuccess()) {
-                            ((ByteBuf) f.getNow()).release();
+                            answer.getNow().frame().release();
                         }
                         return;
                     }
                     if (f.isSuccess()) {
-                        onAnswer(broker, parts, (ByteBuf) f.getNow(), passThrough);
+                        onAnswer(broker, parts, answer.getNow(), passThrough);
                     } else {
                         onFailure(broker, parts, f.cause());
                     }
@@ -167,25 +165,14 @@ public final class FetchFanOut {
             maybeAnswer();
         }
 
-        private void onAnswer(BrokerEndpoint broker, List<PartitionRef> parts, ByteBuf answer, boolean passThrough) {
-            FetchResponseData response;
-            try {
-                ByteBuffer view = answer.nioBuffer();
-                ResponseHeader.parse(view, ApiKeys.FETCH.responseHeaderVersion(request.apiVersion()));
-                response = new FetchResponseData(new ByteBufferAccessor(view), request.apiVersion());
-            } catch (RuntimeException e) {
-                LOGGER.warn("Fetch answer from {} does not parse ({} bytes, starts {}): {}", broker, answer.readableBytes(),
-                        io.netty.buffer.ByteBufUtil.hexDump(answer, answer.readerIndex(), Math.min(32, answer.readableBytes())),
-                        e.toString());
-                answer.release();
-                onFailure(broker, parts, new BackendException(BackendException.Cause.BAD_RESPONSE, true, e.toString()));
-                return;
-            }
+        private void onAnswer(BrokerEndpoint broker, List<PartitionRef> parts, Answer<FetchResponseData> answer,
+                              boolean passThrough) {
+            FetchResponseData response = answer.body();
             if (passThrough && response.errorCode() == Errors.NONE.code() && noLeaderErrors(response)) {
-                reply.trySuccess(Reply.send(answer));
+                reply.trySuccess(Reply.send(answer.frame()));
                 return;
             }
-            answers.add(answer);
+            answers.add(answer.frame());
             throttleMillis = Math.max(throttleMillis, response.throttleTimeMs());
             Map<String, PartitionRef> byKey = new HashMap<>();
             parts.forEach(ref -> byKey.put(ref.answerKey(), ref));
@@ -351,10 +338,10 @@ public final class FetchFanOut {
     private static final class InFlight {
         final int brokerId;
         final Map<PartitionRef, Long> offsets;
-        final Future<ByteBuf> answer;
+        final Future<Answer<FetchResponseData>> answer;
         boolean parked;
 
-        InFlight(int brokerId, Map<PartitionRef, Long> offsets, Future<ByteBuf> answer) {
+        InFlight(int brokerId, Map<PartitionRef, Long> offsets, Future<Answer<FetchResponseData>> answer) {
             this.brokerId = brokerId;
             this.offsets = offsets;
             this.answer = answer;

@@ -1,6 +1,7 @@
 package org.kafscale.proxy.fetch.fetch;
 
-import io.netty.buffer.ByteBuf;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.kafscale.proxy.fetch.routing.Answer;
 import io.netty.util.concurrent.Future;
 import java.util.HashMap;
 import java.util.Map;
@@ -22,29 +23,29 @@ final class ParkedPolls {
 
     private static final class Parked {
         final Map<PartitionRef, Long> offsets;
-        final Future<ByteBuf> answer;
+        final Future<Answer<FetchResponseData>> answer;
         boolean adopted;
 
-        Parked(Map<PartitionRef, Long> offsets, Future<ByteBuf> answer) {
+        Parked(Map<PartitionRef, Long> offsets, Future<Answer<FetchResponseData>> answer) {
             this.offsets = offsets;
             this.answer = answer;
         }
     }
 
     /** Keeps a part no exchange waits for any more; its answer is released unless adopted first. */
-    void park(int brokerId, Map<PartitionRef, Long> offsets, Future<ByteBuf> answer) {
+    void park(int brokerId, Map<PartitionRef, Long> offsets, Future<Answer<FetchResponseData>> answer) {
         Parked parked = new Parked(offsets, answer);
         byBroker.put(brokerId, parked);
         answer.addListener(f -> {
             byBroker.remove(brokerId, parked);
             if (!parked.adopted && f.isSuccess()) {
-                ((ByteBuf) f.getNow()).release();
+                parked.answer.getNow().frame().release();
             }
         });
     }
 
     /** The parked part for {@code brokerId} when it asked for exactly these partitions at these offsets. */
-    Optional<Future<ByteBuf>> adopt(int brokerId, Map<PartitionRef, Long> offsets) {
+    Optional<Future<Answer<FetchResponseData>>> adopt(int brokerId, Map<PartitionRef, Long> offsets) {
         Parked parked = byBroker.get(brokerId);
         if (parked == null || parked.answer.isDone() || !parked.offsets.equals(offsets)) {
             return Optional.empty();

@@ -1,6 +1,5 @@
 package org.kafscale.proxy.fetch.partition;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -42,8 +41,8 @@ final class DeleteRecordsApi
     }
 
     @Override
-    public DeleteRecordsResponseData parseResponse(ByteBuffer body, short version) {
-        return new DeleteRecordsResponseData(new ByteBufferAccessor(body), version);
+    public DeleteRecordsResponseData parseResponse(ByteBufferAccessor body, short version) {
+        return new DeleteRecordsResponseData(body, version);
     }
 
     @Override

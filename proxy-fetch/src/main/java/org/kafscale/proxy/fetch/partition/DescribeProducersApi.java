@@ -1,6 +1,5 @@
 package org.kafscale.proxy.fetch.partition;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -38,8 +37,8 @@ final class DescribeProducersApi
     }
 
     @Override
-    public DescribeProducersResponseData parseResponse(ByteBuffer body, short version) {
-        return new DescribeProducersResponseData(new ByteBufferAccessor(body), version);
+    public DescribeProducersResponseData parseResponse(ByteBufferAccessor body, short version) {
+        return new DescribeProducersResponseData(body, version);
     }
 
     @Override

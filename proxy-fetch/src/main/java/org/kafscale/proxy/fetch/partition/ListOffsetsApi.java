@@ -1,6 +1,5 @@
 package org.kafscale.proxy.fetch.partition;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -42,8 +41,8 @@ final class ListOffsetsApi implements PartitionApi<ListOffsetsRequestData, ListO
     }
 
     @Override
-    public ListOffsetsResponseData parseResponse(ByteBuffer body, short version) {
-        return new ListOffsetsResponseData(new ByteBufferAccessor(body), version);
+    public ListOffsetsResponseData parseResponse(ByteBufferAccessor body, short version) {
+        return new ListOffsetsResponseData(body, version);
     }
 
     @Override

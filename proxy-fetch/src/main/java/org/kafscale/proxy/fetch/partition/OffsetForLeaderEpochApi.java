@@ -1,6 +1,5 @@
 package org.kafscale.proxy.fetch.partition;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -46,8 +45,8 @@ final class OffsetForLeaderEpochApi
     }
 
     @Override
-    public OffsetForLeaderEpochResponseData parseResponse(ByteBuffer body, short version) {
-        return new OffsetForLeaderEpochResponseData(new ByteBufferAccessor(body), version);
+    public OffsetForLeaderEpochResponseData parseResponse(ByteBufferAccessor body, short version) {
+        return new OffsetForLeaderEpochResponseData(body, version);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package org.kafscale.proxy.fetch.partition;
 
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -24,7 +23,7 @@ interface PartitionApi<Q extends ApiMessage, R extends ApiMessage, P> {
     /** A copy of the request's top-level fields with only {@code parts}. */
     Q subRequest(Q request, List<PartitionRef> parts);
 
-    R parseResponse(ByteBuffer body, short version);
+    R parseResponse(org.apache.kafka.common.protocol.ByteBufferAccessor body, short version);
 
     /** The partition results of one broker's answer, by {@link PartitionRef#answerKey()}. */
     Map<String, P> results(R response);

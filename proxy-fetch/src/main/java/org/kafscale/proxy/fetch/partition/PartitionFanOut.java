@@ -3,7 +3,6 @@ package org.kafscale.proxy.fetch.partition;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -14,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.ResponseHeader;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.codec.ResponseFrames;
@@ -23,6 +21,7 @@ import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.fetch.routing.Answer;
 import org.kafscale.proxy.fetch.routing.BackendForwarder;
 import org.kafscale.proxy.fetch.routing.OwnerGroups;
 import org.kafscale.proxy.fetch.routing.PartitionRef;
@@ -97,15 +96,17 @@ public final class PartitionFanOut<Q extends ApiMessage, R extends ApiMessage, P
                 List<PartitionRef> parts = group.getValue();
                 ByteBuf frame = passThrough ? request.frame().retainedDuplicate()
                         : RequestFrames.reencode(request, shape.subRequest(data, parts));
-                forwarder.exchange(context, broker, frame, 0, false).addListener(f -> {
+                forwarder.exchange(context, broker, frame, 0, false, api, request.apiVersion(),
+                        body -> shape.parseResponse(body, request.apiVersion())).addListener(f -> {
                     if (f.isSuccess()) {
-                        ByteBuf answer = (ByteBuf) f.getNow();
-                        boolean parsed = absorb(broker, parts, answer);
-                        if (passThrough && parsed && pending.isEmpty()) {
-                            reply.trySuccess(Reply.send(answer));
+                        @SuppressWarnings("unchecked")
+                        Answer<R> answer = (Answer<R>) f.getNow();
+                        absorb(broker, parts, answer.body());
+                        if (passThrough && pending.isEmpty()) {
+                            reply.trySuccess(Reply.send(answer.frame()));
                             return;
                         }
-                        answer.release();
+                        answer.frame().release();
                     } else {
                         retryLater(broker, parts, f.cause());
                     }
@@ -116,16 +117,7 @@ public final class PartitionFanOut<Q extends ApiMessage, R extends ApiMessage, P
             }
         }
 
-        private boolean absorb(BrokerEndpoint broker, List<PartitionRef> parts, ByteBuf answer) {
-            R response;
-            try {
-                ByteBuffer view = answer.nioBuffer();
-                ResponseHeader.parse(view, api.responseHeaderVersion(request.apiVersion()));
-                response = shape.parseResponse(view, request.apiVersion());
-            } catch (RuntimeException e) {
-                retryLater(broker, parts, e);
-                return false;
-            }
+        private void absorb(BrokerEndpoint broker, List<PartitionRef> parts, R response) {
             throttleMillis = Math.max(throttleMillis, shape.throttleTimeMs(response));
             Map<String, P> byKey = shape.results(response);
             for (PartitionRef ref : parts) {
@@ -142,7 +134,6 @@ public final class PartitionFanOut<Q extends ApiMessage, R extends ApiMessage, P
                     pending.remove(ref);
                 }
             }
-            return true;
         }
 
         private void retryLater(BrokerEndpoint broker, List<PartitionRef> parts, Throwable cause) {

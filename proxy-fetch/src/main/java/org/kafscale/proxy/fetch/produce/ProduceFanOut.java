@@ -3,7 +3,6 @@ package org.kafscale.proxy.fetch.produce;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
-import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -18,12 +17,10 @@ import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
 import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
 import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.requests.ProduceRequest;
-import org.apache.kafka.common.requests.ResponseHeader;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.codec.ResponseFrames;
@@ -33,6 +30,7 @@ import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.fetch.routing.Answer;
 import org.kafscale.proxy.fetch.routing.BackendForwarder;
 import org.kafscale.proxy.fetch.routing.LeaderHints;
 import org.kafscale.proxy.fetch.routing.OwnerGroups;
@@ -142,16 +140,18 @@ public final class ProduceFanOut {
             for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
                 BrokerEndpoint broker = snapshot.broker(group.getKey()).orElseThrow();
                 List<PartitionRef> parts = group.getValue();
-                forwarder.exchange(context, broker, frameFor(parts, passThrough), 0, false).addListener(f -> {
+                forwarder.exchange(context, broker, frameFor(parts, passThrough), 0, false, ApiKeys.PRODUCE,
+                        request.apiVersion(), body -> new ProduceResponseData(body, request.apiVersion())).addListener(f -> {
                     if (f.isSuccess()) {
-                        ByteBuf answer = (ByteBuf) f.getNow();
-                        boolean parsed = absorb(broker, parts, answer);
-                        if (passThrough && parsed && pending.isEmpty()) {
+                        @SuppressWarnings("unchecked")
+                        Answer<ProduceResponseData> answer = (Answer<ProduceResponseData>) f.getNow();
+                        absorb(broker, parts, answer.body());
+                        if (passThrough && pending.isEmpty()) {
                             // One broker, nothing to retry: its answer goes back unchanged.
-                            reply.trySuccess(Reply.send(answer));
+                            reply.trySuccess(Reply.send(answer.frame()));
                             return;
                         }
-                        answer.release();
+                        answer.frame().release();
                     } else {
                         onFailure(broker, parts, f.cause());
                     }
@@ -162,22 +162,8 @@ public final class ProduceFanOut {
             }
         }
 
-        /**
-         * Records a broker's answer for its partitions; leader-class ones stay pending for a retry.
-         * Returns false when the answer does not parse (handled as a connection failure).
-         */
-        private boolean absorb(BrokerEndpoint broker, List<PartitionRef> parts, ByteBuf answer) {
-            ProduceResponseData response;
-            try {
-                ByteBuffer view = answer.nioBuffer();
-                ResponseHeader.parse(view, ApiKeys.PRODUCE.responseHeaderVersion(request.apiVersion()));
-                response = new ProduceResponseData(new ByteBufferAccessor(view), request.apiVersion());
-            } catch (RuntimeException e) {
-                LOGGER.warn("Produce answer from {} does not parse ({} bytes): {}", broker, answer.readableBytes(), e.toString());
-                onFailure(broker, parts, new org.kafscale.proxy.core.backend.BackendException(
-                        org.kafscale.proxy.core.backend.BackendException.Cause.BAD_RESPONSE, true, e.toString()));
-                return false;
-            }
+        /** Records a broker's answer for its partitions; leader-class ones stay pending for a retry. */
+        private void absorb(BrokerEndpoint broker, List<PartitionRef> parts, ProduceResponseData response) {
             throttleMillis = Math.max(throttleMillis, response.throttleTimeMs());
             Map<String, PartitionRef> byKey = new HashMap<>();
             parts.forEach(ref -> byKey.put(ref.answerKey(), ref));
@@ -200,7 +186,6 @@ public final class ProduceFanOut {
                     }
                 }
             }
-            return true;
         }
 
         private void onFailure(BrokerEndpoint broker, List<PartitionRef> parts, Throwable cause) {

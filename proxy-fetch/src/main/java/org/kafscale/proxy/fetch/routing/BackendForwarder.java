@@ -1,6 +1,12 @@
 package org.kafscale.proxy.fetch.routing;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import java.nio.ByteBuffer;
+import java.util.function.Function;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.requests.ResponseHeader;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import org.apache.kafka.common.protocol.Errors;
@@ -58,14 +64,18 @@ public final class BackendForwarder {
     }
 
     /**
-     * Sends one frame to one broker and completes with its answer frame (the caller owns it), or
-     * fails with the {@link BackendException} that says why.
+     * Sends one frame to one broker and completes with its answer, parsed; or fails with the
+     * {@link BackendException} that says why. An answer that does not parse closes its channel
+     * (never reused) and fails as {@link BackendException.Cause#BAD_RESPONSE}, so callers retry it
+     * like a broken connection instead of passing garbage on.
      *
      * @param idleChannel use a channel with nothing in flight (long-poll Fetches)
+     * @param parser reads the body that follows the response header
      */
-    public Future<ByteBuf> exchange(ConnectionContext context, BrokerEndpoint broker, ByteBuf frame, long extraWaitMillis,
-                                    boolean idleChannel) {
-        Promise<ByteBuf> answer = context.loop().newPromise();
+    public <T> Future<Answer<T>> exchange(ConnectionContext context, BrokerEndpoint broker, ByteBuf frame,
+                                          long extraWaitMillis, boolean idleChannel, ApiKeys api, short version,
+                                          Function<ByteBufferAccessor, T> parser) {
+        Promise<Answer<T>> answer = context.loop().newPromise();
         Future<BackendChannel> channel = idleChannel ? context.backends().acquireIdle(broker)
                 : context.backends().acquire(broker);
         channel.addListener(acquired -> {
@@ -74,14 +84,30 @@ public final class BackendForwarder {
                 answer.setFailure(acquired.cause());
                 return;
             }
-            Future<ByteBuf> sent = ((BackendChannel) acquired.getNow()).request(frame, requestTimeoutMillis + extraWaitMillis);
+            BackendChannel backend = (BackendChannel) acquired.getNow();
+            Future<ByteBuf> sent = backend.request(frame, requestTimeoutMillis + extraWaitMillis);
             sent.addListener(done -> {
-                if (done.isSuccess()) {
-                    if (!answer.trySuccess(sent.getNow())) {
-                        sent.getNow().release();
-                    }
-                } else {
+                if (!done.isSuccess()) {
                     answer.tryFailure(done.cause());
+                    return;
+                }
+                ByteBuf bytes = sent.getNow();
+                T body;
+                try {
+                    ByteBuffer view = bytes.nioBuffer();
+                    ResponseHeader.parse(view, api.responseHeaderVersion(version));
+                    body = parser.apply(new ByteBufferAccessor(view));
+                } catch (RuntimeException e) {
+                    String reason = api.name + " v" + version + " answer does not parse (" + bytes.readableBytes()
+                            + " bytes, starting " + ByteBufUtil.hexDump(bytes, bytes.readerIndex(),
+                            Math.min(32, bytes.readableBytes())) + "): " + e;
+                    bytes.release();
+                    backend.closeUnparseable(reason);
+                    answer.tryFailure(new BackendException(BackendException.Cause.BAD_RESPONSE, true, broker + ": " + reason));
+                    return;
+                }
+                if (!answer.trySuccess(new Answer<>(bytes, body))) {
+                    bytes.release();
                 }
             });
         });
