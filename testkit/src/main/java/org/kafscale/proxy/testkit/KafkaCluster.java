@@ -139,6 +139,17 @@ public final class KafkaCluster implements AutoCloseable {
         return ClusterMetadata.leadersOf(metadata().describe(topic));
     }
 
+    /**
+     * The broker Kafka makes a group's coordinator: the leader of the offsets-topic partition the
+     * group id hashes to (creating the offsets topic first if needed). A KafScale group lease for a
+     * real Kafka cluster must name this broker.
+     */
+    public int groupCoordinator(String group) {
+        ClusterMetadata.call(admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata());
+        Map<Integer, Integer> leaders = leaders("__consumer_offsets");
+        return leaders.get(org.apache.kafka.common.utils.Utils.abs(group.hashCode()) % leaders.size());
+    }
+
     public Uuid topicId(String topic) {
         return metadata().describe(topic).topicId();
     }

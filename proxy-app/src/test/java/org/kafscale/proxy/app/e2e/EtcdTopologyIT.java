@@ -29,7 +29,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.testkit.EtcdProcess;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaCluster;
@@ -76,10 +75,7 @@ class EtcdTopologyIT {
     }
 
     static RunningProxy proxyOnEtcd() {
-        return RunningProxy.start(cluster, "brokers", Map.of(
-                ProxyConfig.BACKENDS, "",
-                ProxyConfig.ETCD_ENDPOINTS, etcd.endpoint(),
-                ProxyConfig.ETCD_RESYNC_MS, "500"));
+        return RunningProxy.startOnEtcd(cluster, "brokers", etcd.endpoint());
     }
 
     /** Publishes the topics and leases of the real cluster, and the group's real coordinator as its lease. */
@@ -87,19 +83,8 @@ class EtcdTopologyIT {
         kafscale.publishSnapshot(cluster, topics);
         kafscale.publishPartitionLeases(cluster, topics);
         if (group != null) {
-            kafscale.putGroupLease(group, groupCoordinator(group));
+            kafscale.putGroupLease(group, cluster.groupCoordinator(group));
         }
-    }
-
-    /**
-     * The broker Kafka makes a group's coordinator: the leader of the offsets-topic partition the
-     * group id hashes to. (KafScale brokers instead take a lease; a real Kafka cluster behind the
-     * proxy needs the lease to say what Kafka decided.)
-     */
-    private static int groupCoordinator(String group) throws Exception {
-        cluster.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-        Map<Integer, Integer> leaders = cluster.leaders("__consumer_offsets");
-        return leaders.get(org.apache.kafka.common.utils.Utils.abs(group.hashCode()) % leaders.size());
     }
 
     private static List<Integer> spreadLeaders(String topic) {

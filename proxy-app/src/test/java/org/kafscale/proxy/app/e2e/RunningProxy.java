@@ -19,6 +19,12 @@ final class RunningProxy implements AutoCloseable {
         return start(cluster, advertiseMode, Map.of());
     }
 
+    /** A proxy whose topology comes from KafScale's etcd keys (published by the test). */
+    static RunningProxy startOnEtcd(KafkaCluster cluster, String advertiseMode, String etcdEndpoint) {
+        return start(cluster, advertiseMode, Map.of(ProxyConfig.BACKENDS, "", ProxyConfig.ETCD_ENDPOINTS, etcdEndpoint,
+                ProxyConfig.ETCD_RESYNC_MS, "500"));
+    }
+
     static RunningProxy start(KafkaCluster cluster, String advertiseMode, Map<String, String> extra) {
         int port = FreePorts.next();
         Map<String, String> env = new HashMap<>();
