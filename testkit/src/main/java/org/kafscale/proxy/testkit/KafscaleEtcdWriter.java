@@ -86,6 +86,15 @@ public final class KafscaleEtcdWriter implements AutoCloseable {
         publishSnapshotJson(snapshotJson(cluster, topics));
     }
 
+    /**
+     * Like {@link #publishSnapshot(KafkaCluster, Collection)}, but broker {@code id} is listed at
+     * {@code addressOverrides.get(id)} ("host:port") instead of the address it advertises, so the
+     * proxy dials that address (for example a {@link FaultyRelay} in front of the broker).
+     */
+    public void publishSnapshot(KafkaCluster cluster, Collection<String> topics, Map<Integer, String> addressOverrides) {
+        publishSnapshotJson(snapshotJson(cluster, topics, addressOverrides));
+    }
+
     /** Writes {@code rawJson} as the snapshot value, unchecked: a test may publish a corrupt snapshot. */
     public void publishSnapshotJson(String rawJson) {
         putRaw(SNAPSHOT_KEY, rawJson);
@@ -105,6 +114,26 @@ public final class KafscaleEtcdWriter implements AutoCloseable {
      * </ul>
      */
     public static String snapshotJson(KafkaCluster cluster, Collection<String> topics) {
+        return snapshotJson(cluster, topics, Map.of());
+    }
+
+    /**
+     * The snapshot {@link #snapshotJson(KafkaCluster, Collection)} renders, with the Host and Port
+     * of each broker named in {@code addressOverrides} taken from its "host:port" value.
+     *
+     * @throws IllegalArgumentException if an override names no broker of the cluster or is not host:port
+     */
+    public static String snapshotJson(KafkaCluster cluster, Collection<String> topics, Map<Integer, String> addressOverrides) {
+        List<Integer> knownIds = cluster.brokerIds();
+        addressOverrides.forEach((id, address) -> {
+            if (!knownIds.contains(id)) {
+                throw new IllegalArgumentException("address override for broker " + id + ", but brokers are " + knownIds);
+            }
+            int colon = address.lastIndexOf(':');
+            if (colon <= 0 || colon == address.length() - 1) {
+                throw new IllegalArgumentException("address override for broker " + id + " must be host:port, got '" + address + "'");
+            }
+        });
         Admin admin = cluster.admin();
         List<String> names = List.copyOf(new LinkedHashSet<>(topics));
         Map<String, TopicDescription> descriptions = names.isEmpty()
@@ -119,7 +148,7 @@ public final class KafscaleEtcdWriter implements AutoCloseable {
             json.writeStartObject();
             json.writeArrayFieldStart("Brokers");
             for (int id : brokerIds) {
-                writeBroker(json, id, cluster.brokerAddress(id));
+                writeBroker(json, id, addressOverrides.getOrDefault(id, cluster.brokerAddress(id)));
             }
             json.writeEndArray();
             json.writeNumberField("ControllerID", brokerIds.isEmpty() ? -1 : brokerIds.get(0));

@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.kafscale.proxy.fetch.routing.PartitionRef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One connection's Fetch parts that were still long-polling a broker when the client was answered
@@ -19,6 +21,7 @@ import org.kafscale.proxy.fetch.routing.PartitionRef;
  * after a burst a new record could wait behind seconds of queued polls.
  */
 final class ParkedPolls {
+    private static final Logger LOGGER = LoggerFactory.getLogger(ParkedPolls.class);
     private final Map<Integer, Parked> byBroker = new HashMap<>();
 
     private static final class Parked {
@@ -38,8 +41,16 @@ final class ParkedPolls {
         byBroker.put(brokerId, parked);
         answer.addListener(f -> {
             byBroker.remove(brokerId, parked);
-            if (!parked.adopted && f.isSuccess()) {
+            if (parked.adopted) {
+                return;
+            }
+            if (f.isSuccess()) {
                 parked.answer.getNow().frame().release();
+            } else {
+                // Its channel is closed already; the client, answered meanwhile, fetches these
+                // partitions again and that Fetch goes on a fresh channel.
+                LOGGER.warn("Parked Fetch part at broker {} failed: {}; the next Fetch goes on a fresh channel",
+                        brokerId, f.cause().getMessage());
             }
         });
     }
