@@ -30,13 +30,12 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.kafscale.proxy.testkit.Eventually;
-import org.kafscale.proxy.testkit.KafkaCluster;
+import org.kafscale.proxy.testkit.KafkaClusterExtension;
 
 /**
  * Group membership and transactions through the proxy: the coordinator APIs (JoinGroup,
@@ -48,26 +47,17 @@ class GroupsAndTransactionsIT {
     private static final int MEMBERS = 3;
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
-    private static KafkaCluster cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = KafkaCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final KafkaClusterExtension KAFKA = KafkaClusterExtension.withBrokers(3);
 
     @Test
     void threeMembersOfOneGroupSplitSixPartitionsAndReadEveryRecordOnce() throws Exception {
         // Given: 1,500 records in six partitions, two led by each broker
         String topic = "three-members";
         String group = "three-members-group";
-        cluster.createTopic(topic, RecordRoundTrip.leadersRoundRobin(cluster.brokerIds(), PARTITIONS));
+        KAFKA.cluster().createTopic(topic, RecordRoundTrip.leadersRoundRobin(KAFKA.cluster().brokerIds(), PARTITIONS));
         ExecutorService threads = Executors.newFixedThreadPool(MEMBERS);
-        try (RunningProxy proxy = RunningProxy.start(cluster, "brokers")) {
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "brokers")) {
             Map<Integer, List<String>> sent = RecordRoundTrip.produce(proxy.bootstrap(), topic, PARTITIONS, 0, 1_500);
             Map<Integer, Integer> endsBeforeSettling = new HashMap<>();
             sent.forEach((p, values) -> endsBeforeSettling.put(p, values.size()));
@@ -120,8 +110,8 @@ class GroupsAndTransactionsIT {
     void readCommittedConsumerSeesOnlyTheCommittedTransactionAndReadUncommittedSeesBoth(String mode) throws Exception {
         // Given: three partitions, one led by each broker
         String topic = "transactions-" + mode;
-        cluster.createTopic(topic, RecordRoundTrip.leadersRoundRobin(cluster.brokerIds(), 3));
-        try (RunningProxy proxy = RunningProxy.start(cluster, mode)) {
+        KAFKA.cluster().createTopic(topic, RecordRoundTrip.leadersRoundRobin(KAFKA.cluster().brokerIds(), 3));
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), mode)) {
             // When: one transaction of 100 records commits, and a second one of 100 records aborts
             Map<Integer, List<String>> committed;
             Map<Integer, List<String>> aborted;
@@ -279,7 +269,7 @@ class GroupsAndTransactionsIT {
             throws Exception {
         Map<TopicPartition, OffsetSpec> latest = partitions.stream()
                 .collect(Collectors.toMap(Function.identity(), tp -> OffsetSpec.latest()));
-        return cluster.admin().listOffsets(latest, new ListOffsetsOptions(isolation)).all()
+        return KAFKA.cluster().admin().listOffsets(latest, new ListOffsetsOptions(isolation)).all()
                 .get(DEADLINE.toSeconds(), TimeUnit.SECONDS).entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
     }

@@ -10,34 +10,24 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import org.kafscale.proxy.testkit.Kcat;
-import org.kafscale.proxy.testkit.KafkaCluster;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.kafscale.proxy.testkit.KafkaClusterExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Clients that only know the proxy's address use a one-broker cluster through it. */
 class OneBrokerProxyIT {
-    private static KafkaCluster cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = KafkaCluster.start(1);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final KafkaClusterExtension KAFKA = KafkaClusterExtension.withBrokers(1);
 
     @ParameterizedTest(name = "advertise mode {0}")
     @ValueSource(strings = {"brokers", "single"})
     void javaProducerAndConsumerGroupMoveTenThousandRecordsExactlyOnceInOrder(String mode) throws Exception {
         // Given
         String topic = "round-trip-" + mode;
-        cluster.createTopic(topic, 4);
-        try (RunningProxy proxy = RunningProxy.start(cluster, mode)) {
+        KAFKA.cluster().createTopic(topic, 4);
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), mode)) {
             // When
             Map<Integer, List<String>> sent = RecordRoundTrip.produce(proxy.bootstrap(), topic, 4, 10_000);
             Map<Integer, List<String>> received =
@@ -51,8 +41,8 @@ class OneBrokerProxyIT {
     void kcatListsMetadataProducesAndConsumesThroughTheProxy() {
         // Given
         String topic = "kcat-topic";
-        cluster.createTopic(topic, 1);
-        try (RunningProxy proxy = RunningProxy.start(cluster, "brokers")) {
+        KAFKA.cluster().createTopic(topic, 1);
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "brokers")) {
             // When
             Kcat.Result metadata = Kcat.metadata(proxy.bootstrap());
             Kcat.Result produced = Kcat.produce(proxy.bootstrap(), topic, List.of("alpha", "beta", "gamma"));
@@ -71,7 +61,7 @@ class OneBrokerProxyIT {
     @Test
     void healthEndpointsReportLiveAndReadyWhileBrokersAreKnown() throws Exception {
         // Given
-        try (RunningProxy proxy = RunningProxy.start(cluster, "brokers")) {
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "brokers")) {
             HttpClient http = HttpClient.newHttpClient();
             // When
             HttpResponse<String> live = http.send(HttpRequest.newBuilder(URI.create(proxy.healthUrl("/livez"))).build(),

@@ -9,11 +9,10 @@ import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.kafscale.proxy.testkit.KafkaCluster;
+import org.kafscale.proxy.testkit.KafkaClusterExtension;
 
 /**
  * Regression smoke test from a field report: after the proxy was restarted, a Fetch from a low
@@ -24,33 +23,24 @@ class ProxyRestartSmokeIT {
     private static final int RECORDS = 100;
     private static final Duration READ_DEADLINE = Duration.ofSeconds(30);
 
-    private static KafkaCluster cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = KafkaCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final KafkaClusterExtension KAFKA = KafkaClusterExtension.withBrokers(3);
 
     @ParameterizedTest(name = "advertise mode {0}")
     @ValueSource(strings = {"brokers", "single"})
     void freshConsumerReadsFromOffsetZeroThroughAProxyRestartedOnTheSamePort(String mode) throws Exception {
         // Given: a hundred records at offsets 0..99 of one partition, produced through a proxy that is then closed
         String topic = "restart-" + mode;
-        cluster.createTopic(topic, RecordRoundTrip.leadersRoundRobin(cluster.brokerIds(), 3));
+        KAFKA.cluster().createTopic(topic, RecordRoundTrip.leadersRoundRobin(KAFKA.cluster().brokerIds(), 3));
         int port;
         List<String> sent;
-        try (RunningProxy before = RunningProxy.start(cluster, mode)) {
+        try (RunningProxy before = RunningProxy.start(KAFKA.cluster(), mode)) {
             port = before.port();
             sent = RecordRoundTrip.produce(before.bootstrap(), topic, 1, RECORDS).get(0);
         }
         // When: a new proxy listens on the same port and a fresh consumer reads the partition from offset 0
         List<String> received;
-        try (RunningProxy after = RunningProxy.startOnPort(cluster, mode, port)) {
+        try (RunningProxy after = RunningProxy.startOnPort(KAFKA.cluster(), mode, port)) {
             received = readFromOffsetZero(after.bootstrap(), new TopicPartition(topic, 0));
         }
         // Then

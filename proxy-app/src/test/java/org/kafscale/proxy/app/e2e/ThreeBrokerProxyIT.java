@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import org.kafscale.proxy.testkit.KafkaCluster;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.kafscale.proxy.testkit.KafkaClusterExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -17,28 +16,19 @@ import org.junit.jupiter.params.provider.ValueSource;
  * one owner; in single mode every Produce and Fetch is split across the three brokers.
  */
 class ThreeBrokerProxyIT {
-    private static KafkaCluster cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = KafkaCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final KafkaClusterExtension KAFKA = KafkaClusterExtension.withBrokers(3);
 
     @ParameterizedTest(name = "advertise mode {0}")
     @ValueSource(strings = {"brokers", "single"})
     void javaProducerAndConsumerGroupMoveTenThousandRecordsAcrossThreeLeaders(String mode) throws Exception {
         // Given: six partitions, two led by each broker
         String topic = "spread-" + mode;
-        List<Integer> brokers = cluster.brokerIds();
-        cluster.createTopic(topic, Map.of(0, brokers.get(0), 1, brokers.get(1), 2, brokers.get(2),
+        List<Integer> brokers = KAFKA.cluster().brokerIds();
+        KAFKA.cluster().createTopic(topic, Map.of(0, brokers.get(0), 1, brokers.get(1), 2, brokers.get(2),
                 3, brokers.get(0), 4, brokers.get(1), 5, brokers.get(2)));
-        assertEquals(3, new HashSet<>(cluster.leaders(topic).values()).size(), "leaders on three brokers");
-        try (RunningProxy proxy = RunningProxy.start(cluster, mode)) {
+        assertEquals(3, new HashSet<>(KAFKA.cluster().leaders(topic).values()).size(), "leaders on three brokers");
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), mode)) {
             // When
             Map<Integer, List<String>> sent = RecordRoundTrip.produce(proxy.bootstrap(), topic, 6, 10_000);
             Map<Integer, List<String>> received =

@@ -23,11 +23,10 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.kafscale.proxy.testkit.KafkaCluster;
+import org.kafscale.proxy.testkit.KafkaClusterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,17 +45,8 @@ class TrickleLatencyIT {
     private static final long P99_LIMIT_MS = FETCH_MAX_WAIT_MS / 2;
     private static final Duration READ_DEADLINE = Duration.ofSeconds(60);
 
-    private static KafkaCluster cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = KafkaCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final KafkaClusterExtension KAFKA = KafkaClusterExtension.withBrokers(3);
 
     @ParameterizedTest(name = "advertise mode {0}")
     @ValueSource(strings = {"brokers", "single"})
@@ -64,8 +54,8 @@ class TrickleLatencyIT {
             throws Exception {
         // Given: six partitions, two led by each broker, and a warmed-up producer and consumer of all six
         String topic = "trickle-all-" + mode;
-        cluster.createTopic(topic, RecordRoundTrip.leadersRoundRobin(cluster.brokerIds(), PARTITIONS));
-        try (RunningProxy proxy = RunningProxy.start(cluster, mode);
+        KAFKA.cluster().createTopic(topic, RecordRoundTrip.leadersRoundRobin(KAFKA.cluster().brokerIds(), PARTITIONS));
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), mode);
              Clients clients = new Clients(proxy, topic, List.of(0, 1, 2, 3, 4, 5))) {
             // When: one record every 20 ms, round-robin over all six partitions
             List<Arrival> arrivals = clients.trickleAndRead();
@@ -85,8 +75,8 @@ class TrickleLatencyIT {
     void trickleToOneBrokerIsNotHeldBackByIdleLongPollsOnTheOtherTwo(String mode) throws Exception {
         // Given: six partitions, two led by each broker, and a warmed-up producer and consumer of all six
         String topic = "trickle-one-" + mode;
-        cluster.createTopic(topic, RecordRoundTrip.leadersRoundRobin(cluster.brokerIds(), PARTITIONS));
-        try (RunningProxy proxy = RunningProxy.start(cluster, mode);
+        KAFKA.cluster().createTopic(topic, RecordRoundTrip.leadersRoundRobin(KAFKA.cluster().brokerIds(), PARTITIONS));
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), mode);
              Clients clients = new Clients(proxy, topic, List.of(0, PARTITIONS / 2))) {
             // When: one record every 20 ms into the two partitions of the first broker only
             List<Arrival> arrivals = clients.trickleAndRead();
@@ -106,8 +96,8 @@ class TrickleLatencyIT {
         // Given: a six-second trickle into the two partitions of the first broker, read by a consumer of all six,
         // then a lull of twice fetch.max.wait.ms in which the consumer finds nothing
         String topic = "trickle-then-lull-" + mode;
-        cluster.createTopic(topic, RecordRoundTrip.leadersRoundRobin(cluster.brokerIds(), PARTITIONS));
-        try (RunningProxy proxy = RunningProxy.start(cluster, mode);
+        KAFKA.cluster().createTopic(topic, RecordRoundTrip.leadersRoundRobin(KAFKA.cluster().brokerIds(), PARTITIONS));
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), mode);
              Clients clients = new Clients(proxy, topic, List.of(0, PARTITIONS / 2))) {
             assertEquals(RECORDS, clients.trickleAndRead().size(), "trickled records received");
             assertEquals(0, clients.consumer.poll(Duration.ofMillis(2L * FETCH_MAX_WAIT_MS)).count(), "records in the lull");
