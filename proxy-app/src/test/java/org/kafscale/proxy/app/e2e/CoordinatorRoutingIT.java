@@ -74,6 +74,28 @@ class CoordinatorRoutingIT {
 
     @ParameterizedTest(name = "advertise mode {0}")
     @ValueSource(strings = {"brokers", "single"})
+    void listingGroupsShowsGroupsOfEveryCoordinatorOnce(String mode) throws Exception {
+        try (RunningProxy proxy = RunningProxy.start(cluster, mode); Admin admin = admin(proxy)) {
+            // Given: groups with offsets, coordinated by different brokers
+            Set<String> groups = new HashSet<>();
+            for (String name : GROUPS) {
+                String group = name + "-listed-" + mode;
+                admin.alterConsumerGroupOffsets(group, Map.of(new TopicPartition(TOPIC, 1), new OffsetAndMetadata(1)))
+                        .all().get(30, TimeUnit.SECONDS);
+                groups.add(group);
+            }
+            assertTrue(coordinators(groups).size() > 1, "the groups have different coordinators");
+            // When
+            List<String> listed = admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS).stream()
+                    .map(g -> g.groupId()).filter(groups::contains).toList();
+            // Then: every group, each once
+            assertEquals(groups, new HashSet<>(listed));
+            assertEquals(groups.size(), listed.size(), "no group listed twice");
+        }
+    }
+
+    @ParameterizedTest(name = "advertise mode {0}")
+    @ValueSource(strings = {"brokers", "single"})
     void activeProducersOfPartitionsOnThreeBrokersAreDescribedInOneCall(String mode) throws Exception {
         // Given: an idempotent producer wrote to partitions led by three different brokers
         String topic = "described-" + mode;

@@ -24,6 +24,7 @@ import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
 import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.fetch.coordinator.CoordinatorRouter;
+import org.kafscale.proxy.fetch.coordinator.ListGroupsFanOut;
 import org.kafscale.proxy.fetch.coordinator.OffsetFetchSplitter;
 import org.kafscale.proxy.fetch.fetch.FetchFanOut;
 import org.kafscale.proxy.fetch.partition.PartitionFanOuts;
@@ -40,6 +41,7 @@ import org.slf4j.LoggerFactory;
  *   <li>ListOffsets, OffsetForLeaderEpoch and DeleteRecords are split the same way
  *       ({@link PartitionFanOuts}).</li>
  *   <li>Group and transaction APIs go to the coordinator of their key ({@link CoordinatorRouter}).</li>
+ *   <li>ListGroups goes to every broker and the lists are merged ({@link ListGroupsFanOut}).</li>
  *   <li>Everything else, including keys kafka-clients does not know, goes to a live broker.</li>
  * </ul>
  */
@@ -55,6 +57,7 @@ public final class ForwardingRouter implements RequestHandler {
     private final PartitionFanOuts otherPartitionApis;
     private final CoordinatorRouter coordinators;
     private final OffsetFetchSplitter offsetFetchSplitter;
+    private final ListGroupsFanOut listGroups;
 
     public ForwardingRouter(Topology topology, AdvertisedListener advertised, long requestTimeoutMillis) {
         this.topology = topology;
@@ -65,12 +68,16 @@ public final class ForwardingRouter implements RequestHandler {
         this.otherPartitionApis = new PartitionFanOuts(topology, forwarder);
         this.coordinators = new CoordinatorRouter(topology, forwarder);
         this.offsetFetchSplitter = new OffsetFetchSplitter(topology, coordinators);
+        this.listGroups = new ListGroupsFanOut(topology, forwarder);
     }
 
     @Override
     public Future<Reply> handle(ConnectionContext context, RequestFrame request) {
         Optional<ApiKeys> api = request.knownApi();
         RouteKind route = api.flatMap(ProxiedApis::routeOf).orElse(RouteKind.ANY_BROKER);
+        if (request.isApi(ApiKeys.LIST_GROUPS)) {
+            return listGroups.handle(context, request);
+        }
         if (route == RouteKind.ANY_BROKER) {
             return toAnyBroker(context, request);
         }
