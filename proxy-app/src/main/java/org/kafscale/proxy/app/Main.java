@@ -1,41 +1,54 @@
 package org.kafscale.proxy.app;
 
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import org.kafscale.proxy.app.config.CommandLine;
 import org.kafscale.proxy.app.config.ConfigException;
+import org.kafscale.proxy.app.config.ConfigHelp;
+import org.kafscale.proxy.app.config.ConfigSources;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.demo.Demo;
 
 /**
- * Entry point. {@code run} (the default) configures the proxy from KafScale's environment
- * variables; {@code demo} starts an embedded Kafka with the proxy in front of it.
+ * Entry point: {@code [run|demo|help] [--config file.yaml] [--KEY=value ...]}. {@code run} (the
+ * default) configures the proxy from KafScale's setting names, merged from the file, the
+ * environment and the flags; {@code demo} starts an embedded Kafka with the proxy in front of it.
  */
 public final class Main {
     private Main() {
     }
 
     public static void main(String[] args) throws Exception {
-        String command = args.length == 0 ? "run" : args[0];
-        switch (command) {
-            case "run" -> run();
-            case "demo" -> Demo.run(System.getenv());
-            case "help", "--help", "-h" -> System.out.println(usage());
-            default -> {
-                System.err.println("Unknown command: " + command);
-                System.err.println(usage());
-                System.exit(2);
+        CommandLine commandLine;
+        Map<String, String> settings;
+        try {
+            commandLine = CommandLine.parse(args);
+            if (commandLine.command() == CommandLine.Command.HELP) {
+                System.out.println(ConfigHelp.text());
+                return;
             }
+            settings = ConfigSources.resolve(commandLine, System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println(ConfigHelp.text());
+            System.exit(2);
+            return;
+        } catch (ConfigException e) {
+            exitWithConfigurationError(e);
+            return;
+        }
+        try {
+            switch (commandLine.command()) {
+                case RUN -> run(ProxyConfig.from(settings));
+                case DEMO -> Demo.run(settings);
+                case HELP -> System.out.println(ConfigHelp.text());
+            }
+        } catch (ConfigException e) {
+            exitWithConfigurationError(e);
         }
     }
 
-    private static void run() throws InterruptedException {
-        ProxyConfig config;
-        try {
-            config = ProxyConfig.from(System.getenv());
-        } catch (ConfigException e) {
-            System.err.println("Configuration error: " + e.getMessage());
-            System.exit(1);
-            return;
-        }
+    private static void run(ProxyConfig config) throws InterruptedException {
         ProxyRuntime proxy = ProxyRuntime.start(config);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -45,11 +58,8 @@ public final class Main {
         stopped.await();
     }
 
-    private static String usage() {
-        return """
-                Usage: java -jar kafscale-proxy.jar [run|demo|help]
-                  run   serve Kafka clients, configured by KAFSCALE_PROXY_* environment variables (default)
-                  demo  start an embedded one-broker Kafka and the proxy in front of it on localhost:9092
-                See README.md for the configuration table.""";
+    private static void exitWithConfigurationError(ConfigException e) {
+        System.err.println("Configuration error: " + e.getMessage());
+        System.exit(1);
     }
 }

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The proxy's configuration, built and validated once at start-up from KafScale's environment
- * variable names. No component reads the environment on its own.
+ * variable names (listed in {@link ConfigKey}). No component reads the environment on its own.
  *
  * @param listen where the Kafka listener binds (KAFSCALE_PROXY_ADDR)
  * @param advertisedHost the host clients are told to use
@@ -38,60 +38,67 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           Duration connectTimeout, Duration metadataRefresh, int ioThreads) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
-    public static final String ADDR = "KAFSCALE_PROXY_ADDR";
-    public static final String ADVERTISED_HOST = "KAFSCALE_PROXY_ADVERTISED_HOST";
-    public static final String ADVERTISED_PORT = "KAFSCALE_PROXY_ADVERTISED_PORT";
-    public static final String ADVERTISE_MODE = "KAFSCALE_PROXY_ADVERTISE_MODE";
-    public static final String HEALTH_ADDR = "KAFSCALE_PROXY_HEALTH_ADDR";
-    public static final String BACKENDS = "KAFSCALE_PROXY_BACKENDS";
-    public static final String ETCD_ENDPOINTS = "KAFSCALE_PROXY_ETCD_ENDPOINTS";
-    public static final String ETCD_USERNAME = "KAFSCALE_PROXY_ETCD_USERNAME";
-    public static final String ETCD_PASSWORD = "KAFSCALE_PROXY_ETCD_PASSWORD";
-    public static final String ETCD_CA_FILE = "KAFSCALE_PROXY_ETCD_CA_FILE";
-    public static final String ETCD_CERT_FILE = "KAFSCALE_PROXY_ETCD_CERT_FILE";
-    public static final String ETCD_KEY_FILE = "KAFSCALE_PROXY_ETCD_KEY_FILE";
-    public static final String ETCD_RESYNC_MS = "KAFSCALE_PROXY_ETCD_RESYNC_MS";
-    public static final String BACKEND_CACHE_TTL_SEC = "KAFSCALE_PROXY_BACKEND_CACHE_TTL_SEC";
-    public static final String MAX_FRAME_BYTES = "KAFSCALE_PROXY_MAX_FRAME_BYTES";
-    public static final String MAX_IN_FLIGHT = "KAFSCALE_PROXY_MAX_IN_FLIGHT";
-    public static final String REQUEST_TIMEOUT_MS = "KAFSCALE_PROXY_REQUEST_TIMEOUT_MS";
-    public static final String DIAL_TIMEOUT_MS = "KAFSCALE_PROXY_DIAL_TIMEOUT_MS";
-    public static final String METADATA_REFRESH_MS = "KAFSCALE_PROXY_METADATA_REFRESH_MS";
-    public static final String IO_THREADS = "KAFSCALE_PROXY_IO_THREADS";
+    // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
+    public static final String ADDR = ConfigKey.ADDR.envName();
+    public static final String ADVERTISED_HOST = ConfigKey.ADVERTISED_HOST.envName();
+    public static final String ADVERTISED_PORT = ConfigKey.ADVERTISED_PORT.envName();
+    public static final String ADVERTISE_MODE = ConfigKey.ADVERTISE_MODE.envName();
+    public static final String HEALTH_ADDR = ConfigKey.HEALTH_ADDR.envName();
+    public static final String BACKENDS = ConfigKey.BACKENDS.envName();
+    public static final String ETCD_ENDPOINTS = ConfigKey.ETCD_ENDPOINTS.envName();
+    public static final String ETCD_USERNAME = ConfigKey.ETCD_USERNAME.envName();
+    public static final String ETCD_PASSWORD = ConfigKey.ETCD_PASSWORD.envName();
+    public static final String ETCD_CA_FILE = ConfigKey.ETCD_CA_FILE.envName();
+    public static final String ETCD_CERT_FILE = ConfigKey.ETCD_CERT_FILE.envName();
+    public static final String ETCD_KEY_FILE = ConfigKey.ETCD_KEY_FILE.envName();
+    public static final String ETCD_RESYNC_MS = ConfigKey.ETCD_RESYNC_MS.envName();
+    public static final String BACKEND_CACHE_TTL_SEC = ConfigKey.BACKEND_CACHE_TTL_SEC.envName();
+    public static final String MAX_FRAME_BYTES = ConfigKey.MAX_FRAME_BYTES.envName();
+    public static final String MAX_IN_FLIGHT = ConfigKey.MAX_IN_FLIGHT.envName();
+    public static final String REQUEST_TIMEOUT_MS = ConfigKey.REQUEST_TIMEOUT_MS.envName();
+    public static final String DIAL_TIMEOUT_MS = ConfigKey.DIAL_TIMEOUT_MS.envName();
+    public static final String METADATA_REFRESH_MS = ConfigKey.METADATA_REFRESH_MS.envName();
+    public static final String IO_THREADS = ConfigKey.IO_THREADS.envName();
 
-    /** Builds the configuration from environment-style settings, failing on the first bad one. */
+    /**
+     * Builds the configuration from settings keyed by KafScale's environment variable names
+     * (already merged from their sources, see {@link ConfigSources}), failing on the first bad one.
+     */
     public static ProxyConfig from(Map<String, String> raw) {
         Settings s = new Settings(raw);
-        HostPort listen = s.hostPort(ADDR, ":9092");
-        String advertisedHost = s.string(ADVERTISED_HOST).orElseGet(() -> {
-            String fallback = listen.host().isEmpty() ? "localhost" : listen.host();
-            LOGGER.warn("{} is not set; advertising {} to clients", ADVERTISED_HOST, fallback);
-            return fallback;
-        });
-        int advertisedPort = s.intValue(ADVERTISED_PORT, listen.port(), 1, 65535);
-        String mode = s.string(ADVERTISE_MODE, "brokers");
+        HostPort listen = s.hostPort(ConfigKey.ADDR);
+        int advertisedPort = s.intValue(ConfigKey.ADVERTISED_PORT, listen.port());
+        String mode = s.stringOrDefault(ConfigKey.ADVERTISE_MODE);
         AdvertiseMode advertiseMode;
         try {
             advertiseMode = AdvertiseMode.parse(mode);
         } catch (IllegalArgumentException e) {
             throw ConfigException.invalid(ADVERTISE_MODE, mode, "expected brokers or single");
         }
-        Optional<HostPort> health = s.string(HEALTH_ADDR).map(v -> s.hostPort(HEALTH_ADDR, v));
+        Optional<HostPort> health = s.string(ConfigKey.HEALTH_ADDR).map(v -> s.hostPort(HEALTH_ADDR, v));
         List<HostPort> backends = s.hostPorts(BACKENDS);
         Optional<EtcdSettings> etcd = etcdSettings(s);
         if (backends.isEmpty() && etcd.isEmpty()) {
             throw new ConfigException(BACKENDS + " and " + ETCD_ENDPOINTS
                     + " are both unset: name KafScale's etcd, or at least one broker (host:port)");
         }
+        Duration backendCacheTtl = Duration.ofSeconds(s.longValue(ConfigKey.BACKEND_CACHE_TTL_SEC));
+        Duration etcdResync = Duration.ofMillis(s.longValue(ConfigKey.ETCD_RESYNC_MS));
+        int maxFrameBytes = s.intValue(ConfigKey.MAX_FRAME_BYTES);
+        int maxInFlight = s.intValue(ConfigKey.MAX_IN_FLIGHT);
+        Duration requestTimeout = Duration.ofMillis(s.longValue(ConfigKey.REQUEST_TIMEOUT_MS));
+        Duration connectTimeout = Duration.ofMillis(s.longValue(ConfigKey.DIAL_TIMEOUT_MS));
+        Duration metadataRefresh = Duration.ofMillis(s.longValue(ConfigKey.METADATA_REFRESH_MS));
+        int ioThreads = s.intValue(ConfigKey.IO_THREADS);
+        // Warned only once every value is known to be good, so a failed start-up prints just its one line.
+        String advertisedHost = s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
+            String fallback = listen.host().isEmpty() ? "localhost" : listen.host();
+            LOGGER.warn("{} is not set; advertising {} to clients", ADVERTISED_HOST, fallback);
+            return fallback;
+        });
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, health, backends, etcd,
-                Duration.ofSeconds(s.longValue(BACKEND_CACHE_TTL_SEC, 60, 1, 86_400)),
-                Duration.ofMillis(s.longValue(ETCD_RESYNC_MS, 10_000, 100, 3_600_000)),
-                s.intValue(MAX_FRAME_BYTES, ListenerSettings.DEFAULT_MAX_FRAME_BYTES, 1024, Integer.MAX_VALUE),
-                s.intValue(MAX_IN_FLIGHT, 100, 1, 100_000),
-                Duration.ofMillis(s.longValue(REQUEST_TIMEOUT_MS, 30_000, 100, 3_600_000)),
-                Duration.ofMillis(s.longValue(DIAL_TIMEOUT_MS, 5_000, 100, 600_000)),
-                Duration.ofMillis(s.longValue(METADATA_REFRESH_MS, 10_000, 100, 3_600_000)),
-                s.intValue(IO_THREADS, 0, 0, 1024));
+                backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
+                metadataRefresh, ioThreads);
     }
 
     private static Optional<EtcdSettings> etcdSettings(Settings s) {

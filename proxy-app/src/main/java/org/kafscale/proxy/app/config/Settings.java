@@ -31,6 +31,37 @@ final class Settings {
         return string(key).orElse(defaultValue);
     }
 
+    Optional<String> string(ConfigKey key) {
+        return string(key.envName());
+    }
+
+    /** The value, else the key's default. */
+    String stringOrDefault(ConfigKey key) {
+        return string(key).orElseGet(() -> key.defaultValue().orElseThrow(() ->
+                new IllegalStateException(key.envName() + " has no fixed default")));
+    }
+
+    /** A whole number within the key's range, else the key's default. */
+    long longValue(ConfigKey key) {
+        return longValue(key, Long.parseLong(key.defaultValue().orElseThrow(() ->
+                new IllegalStateException(key.envName() + " has no fixed default"))));
+    }
+
+    /** A whole number within the key's range, else the given default (for keys whose default is derived). */
+    long longValue(ConfigKey key, long defaultValue) {
+        ConfigKey.Range range = key.range().orElseThrow(() ->
+                new IllegalStateException(key.envName() + " is not a whole-number setting"));
+        return longValue(key.envName(), defaultValue, range.min(), range.max());
+    }
+
+    int intValue(ConfigKey key) {
+        return Math.toIntExact(longValue(key));
+    }
+
+    int intValue(ConfigKey key, int defaultValue) {
+        return Math.toIntExact(longValue(key, defaultValue));
+    }
+
     long longValue(String key, long defaultValue, long min, long max) {
         Optional<String> value = string(key);
         if (value.isEmpty()) {
@@ -92,6 +123,10 @@ final class Settings {
     }
 
     /** A "host:port" or ":port" address; a missing host means every interface. */
+    HostPort hostPort(ConfigKey key) {
+        return hostPort(key.envName(), stringOrDefault(key));
+    }
+
     HostPort hostPort(String key, String defaultValue) {
         String value = string(key, defaultValue);
         return HostPort.parse(value).orElseThrow(() ->

@@ -1,0 +1,155 @@
+package org.kafscale.proxy.app.config;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.Optional;
+import org.kafscale.proxy.core.server.ListenerSettings;
+
+/**
+ * Every setting the proxy reads, by KafScale's environment variable name. The same names are the
+ * keys of the {@code --config} YAML file and the {@code --KEY=value} flags. {@link ProxyConfig},
+ * {@code --help} and docs/configuration.md are all built from this list, so a name, default or
+ * range is written down exactly once.
+ */
+public enum ConfigKey {
+    ADDR("KAFSCALE_PROXY_ADDR", ":9092", null, null,
+            "Kafka listener address (`host:port`, `:port` for every interface)."),
+    ADVERTISED_HOST("KAFSCALE_PROXY_ADVERTISED_HOST", null, "listen host, else `localhost` (with a warning)", null,
+            "Host clients are told to use, in Metadata and FindCoordinator."),
+    ADVERTISED_PORT("KAFSCALE_PROXY_ADVERTISED_PORT", null, "the listen port", Range.of(1, 65535),
+            "Port clients are told to use."),
+    ADVERTISE_MODE("KAFSCALE_PROXY_ADVERTISE_MODE", "brokers", null, null,
+            "`brokers`: every real broker id, each at the proxy's address, so clients group partitions by owner "
+                    + "themselves. `single`: one node 0 that leads everything (the Go proxy's view)."),
+    HEALTH_ADDR("KAFSCALE_PROXY_HEALTH_ADDR", null, "unset (off)", null,
+            "Address of `/livez`, `/readyz` and `/metrics` (`host:port` or `:port`)."),
+    ETCD_ENDPOINTS("KAFSCALE_PROXY_ETCD_ENDPOINTS", null, null, null,
+            "KafScale's etcd (comma-separated URLs such as `http://etcd-0:2379`). When set, etcd is the topology. "
+                    + "This or `KAFSCALE_PROXY_BACKENDS` is required."),
+    BACKENDS("KAFSCALE_PROXY_BACKENDS", null, null, null,
+            "Without etcd: brokers of a plain Kafka cluster to follow (`host:port,...`). With etcd: a static broker "
+                    + "list, used only when the snapshot lists none, and exempt from the TTL. This or "
+                    + "`KAFSCALE_PROXY_ETCD_ENDPOINTS` is required."),
+    BACKEND_CACHE_TTL_SEC("KAFSCALE_PROXY_BACKEND_CACHE_TTL_SEC", "60", null, Range.of(1, 86_400),
+            "Seconds the proxy routes on etcd's last good read; past it, it refuses requests until etcd answers."),
+    ETCD_USERNAME("KAFSCALE_PROXY_ETCD_USERNAME", null, null, null, "etcd user name."),
+    ETCD_PASSWORD("KAFSCALE_PROXY_ETCD_PASSWORD", null, null, null,
+            "etcd password (prefer the environment or the file to a flag, which `ps` shows)."),
+    ETCD_CA_FILE("KAFSCALE_PROXY_ETCD_CA_FILE", null, null, null,
+            "CA file for TLS to etcd; endpoints without a scheme then use `https://` (an addition to the original)."),
+    ETCD_CERT_FILE("KAFSCALE_PROXY_ETCD_CERT_FILE", null, null, null,
+            "Client certificate for mutual TLS to etcd (set together with `KAFSCALE_PROXY_ETCD_KEY_FILE`)."),
+    ETCD_KEY_FILE("KAFSCALE_PROXY_ETCD_KEY_FILE", null, null, null,
+            "Client key for mutual TLS to etcd (set together with `KAFSCALE_PROXY_ETCD_CERT_FILE`)."),
+    ETCD_RESYNC_MS("KAFSCALE_PROXY_ETCD_RESYNC_MS", "10000", null, Range.of(100, 3_600_000),
+            "Milliseconds between the full etcd reads behind the watches."),
+    MAX_FRAME_BYTES("KAFSCALE_PROXY_MAX_FRAME_BYTES", String.valueOf(ListenerSettings.DEFAULT_MAX_FRAME_BYTES), null,
+            Range.of(1024, Integer.MAX_VALUE),
+            "Largest Kafka frame accepted; checked from the 4-byte size before anything is buffered."),
+    MAX_IN_FLIGHT("KAFSCALE_PROXY_MAX_IN_FLIGHT", "100", null, Range.of(1, 100_000),
+            "Requests one client connection may have waiting before the proxy stops reading from it."),
+    REQUEST_TIMEOUT_MS("KAFSCALE_PROXY_REQUEST_TIMEOUT_MS", "30000", null, Range.of(100, 3_600_000),
+            "Milliseconds a broker has to answer (a Fetch adds its own max wait)."),
+    DIAL_TIMEOUT_MS("KAFSCALE_PROXY_DIAL_TIMEOUT_MS", "5000", null, Range.of(100, 600_000),
+            "Broker connect timeout in milliseconds."),
+    METADATA_REFRESH_MS("KAFSCALE_PROXY_METADATA_REFRESH_MS", "10000", null, Range.of(100, 3_600_000),
+            "Milliseconds between re-reads of the cluster's Metadata."),
+    IO_THREADS("KAFSCALE_PROXY_IO_THREADS", "0", "`0` (Netty: 2 × cores)", Range.of(0, 1024),
+            "Netty event loop threads.");
+
+    /** The prefix of every name above; unknown names with it are reported. */
+    public static final String PREFIX = "KAFSCALE_PROXY_";
+
+    private static final int MAX_SUGGESTION_DISTANCE = 3;
+
+    private final String envName;
+    private final String defaultValue;
+    private final String defaultText;
+    private final Range range;
+    private final String description;
+
+    ConfigKey(String envName, String defaultValue, String defaultText, Range range, String description) {
+        this.envName = envName;
+        this.defaultValue = defaultValue;
+        this.defaultText = defaultText;
+        this.range = range;
+        this.description = description;
+    }
+
+    /** The environment variable name, also the file key and the flag name. */
+    public String envName() {
+        return envName;
+    }
+
+    /** The value used when the setting is unset, when there is a fixed one. */
+    public Optional<String> defaultValue() {
+        return Optional.ofNullable(defaultValue);
+    }
+
+    /** The default as documented (Markdown): the fixed value in backticks, or what happens when unset. */
+    public String defaultText() {
+        if (defaultText != null) {
+            return defaultText;
+        }
+        return defaultValue == null ? "unset" : "`" + defaultValue + "`";
+    }
+
+    /** The allowed range, for whole-number settings. */
+    public Optional<Range> range() {
+        return Optional.ofNullable(range);
+    }
+
+    /** What the setting does (Markdown), followed by its range when it has one. */
+    public String description() {
+        return range == null ? description : description + " Allowed: " + range.min() + " to " + range.max() + ".";
+    }
+
+    /** The setting with this exact name. */
+    public static Optional<ConfigKey> byName(String name) {
+        return Arrays.stream(values()).filter(k -> k.envName.equals(name)).findFirst();
+    }
+
+    /**
+     * The known setting a mistyped name most likely meant: same name in another case or with
+     * dashes, the name without its {@value #PREFIX} prefix, or a few letters off.
+     */
+    public static Optional<ConfigKey> closest(String name) {
+        String normalized = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+        String candidate = normalized.startsWith("KAFSCALE_") ? normalized : PREFIX + normalized;
+        return Arrays.stream(values())
+                .min(Comparator.comparingInt(k -> distance(k.envName, candidate)))
+                .filter(k -> distance(k.envName, candidate) <= MAX_SUGGESTION_DISTANCE);
+    }
+
+    private static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
+    /**
+     * The inclusive bounds of a whole-number setting.
+     *
+     * @param min the smallest allowed value
+     * @param max the largest allowed value
+     */
+    public record Range(long min, long max) {
+        static Range of(long min, long max) {
+            return new Range(min, max);
+        }
+    }
+}

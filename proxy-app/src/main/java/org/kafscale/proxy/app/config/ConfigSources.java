@@ -1,0 +1,167 @@
+package org.kafscale.proxy.app.config;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Merges the sources of settings into the one map {@link ProxyConfig#from} reads. Lowest to
+ * highest precedence: defaults (in {@link ConfigKey}), the {@code --config} YAML file, the
+ * environment, the {@code --KEY=value} flags. A blank value in any source counts as unset and does
+ * not hide a value from a lower source.
+ */
+public final class ConfigSources {
+    private static final Logger LOGGER = LoggerFactory.getLogger(ConfigSources.class);
+    private static final String ENV_PREFIX = "KAFSCALE_";
+    private static final YAMLFactory YAML = new YAMLFactory();
+
+    private ConfigSources() {
+    }
+
+    /** The merged settings for this command line and environment. */
+    public static Map<String, String> resolve(CommandLine commandLine, Map<String, String> env) {
+        return merge(commandLine.configFile(), env, commandLine.flags());
+    }
+
+    /** File, then environment, then flags; each later source overrides the earlier ones. */
+    public static Map<String, String> merge(Optional<Path> file, Map<String, String> env, Map<String, String> flags) {
+        Map<String, String> merged = new LinkedHashMap<>();
+        file.ifPresent(path -> putSet(merged, readFile(path)));
+        putSet(merged, environment(env));
+        putSet(merged, flags);
+        return merged;
+    }
+
+    /**
+     * The KafScale variables of the environment (others are ignored). Unknown
+     * {@code KAFSCALE_PROXY_*} names are logged as a warning, not refused: KafScale's operator
+     * writes some the proxy does not read.
+     */
+    static Map<String, String> environment(Map<String, String> env) {
+        Map<String, String> kafscale = new LinkedHashMap<>();
+        env.forEach((name, value) -> {
+            if (name.startsWith(ENV_PREFIX)) {
+                kafscale.put(name, value);
+            }
+        });
+        for (String name : unreadProxyVariables(env)) {
+            LOGGER.warn("Ignoring environment variable {}: the proxy does not read it{}", name,
+                    ConfigKey.closest(name).map(k -> " (did you mean " + k.envName() + "?)").orElse(""));
+        }
+        return kafscale;
+    }
+
+    /** The {@code KAFSCALE_PROXY_*} names in the environment that are no setting, sorted. */
+    static List<String> unreadProxyVariables(Map<String, String> env) {
+        return new ArrayList<>(new TreeSet<>(env.keySet().stream()
+                .filter(name -> name.startsWith(ConfigKey.PREFIX))
+                .filter(name -> ConfigKey.byName(name).isEmpty())
+                .filter(name -> !readByLfsModule(name))
+                .toList()));
+    }
+
+    /** The LFS module reads its own settings (KAFSCALE_LFS_* and the switch that enables it). */
+    private static boolean readByLfsModule(String name) {
+        return name.startsWith("KAFSCALE_LFS_") || name.equals("KAFSCALE_PROXY_LFS_ENABLED");
+    }
+
+    /**
+     * Reads a flat YAML map of {@code KEY: value} with the environment variable names as keys. A
+     * list of values is joined with commas; an empty value counts as unset. An unknown key stops
+     * start-up.
+     */
+    static Map<String, String> readFile(Path path) {
+        if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+            throw ConfigException.invalid(CommandLine.CONFIG_FLAG, path.toString(), "expected a readable YAML file");
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        try (JsonParser parser = YAML.createParser(path.toFile())) {
+            JsonToken token = parser.nextToken();
+            if (token == null) {
+                return values;
+            }
+            if (token != JsonToken.START_OBJECT) {
+                throw notAFlatMap(path);
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String name = parser.currentName();
+                ConfigKey key = ConfigKey.byName(name).orElseThrow(() -> unknownKey(name, path));
+                String value = value(parser, parser.nextToken(), name, path);
+                if (values.put(key.envName(), value) != null) {
+                    throw new ConfigException(name + " appears twice in " + path);
+                }
+            }
+        } catch (JsonProcessingException e) {
+            throw ConfigException.invalid(CommandLine.CONFIG_FLAG, path.toString(),
+                    "expected a flat YAML map of KEY: value (" + yamlProblem(e) + ")");
+        } catch (IOException e) {
+            throw ConfigException.invalid(CommandLine.CONFIG_FLAG, path.toString(),
+                    "expected a readable YAML file (" + e.getMessage() + ")");
+        }
+        return values;
+    }
+
+    /** The parser's complaint, short: snakeyaml's messages quote the offending lines. */
+    private static String yamlProblem(JsonProcessingException e) {
+        if (e.getCause() instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
+            return marked.getProblem() + " at line " + (marked.getProblemMark().getLine() + 1)
+                    + ", column " + (marked.getProblemMark().getColumn() + 1);
+        }
+        return e.getOriginalMessage().lines().findFirst().orElse("unreadable");
+    }
+
+    private static String value(JsonParser parser, JsonToken token, String name, Path path) throws IOException {
+        if (token == JsonToken.VALUE_NULL) {
+            return "";
+        }
+        if (token == JsonToken.START_ARRAY) {
+            List<String> items = new ArrayList<>();
+            for (JsonToken item = parser.nextToken(); item != JsonToken.END_ARRAY; item = parser.nextToken()) {
+                if (!item.isScalarValue()) {
+                    throw notASingleValue(name, path);
+                }
+                items.add(parser.getText());
+            }
+            return String.join(",", items);
+        }
+        if (!token.isScalarValue()) {
+            throw notASingleValue(name, path);
+        }
+        return parser.getText();
+    }
+
+    private static ConfigException unknownKey(String name, Path path) {
+        return new ConfigException("unknown key " + name + " in " + path
+                + ConfigKey.closest(name).map(k -> "; did you mean " + k.envName() + "?")
+                        .orElse("; --help lists the settings"));
+    }
+
+    private static ConfigException notAFlatMap(Path path) {
+        return ConfigException.invalid(CommandLine.CONFIG_FLAG, path.toString(), "expected a flat YAML map of KEY: value");
+    }
+
+    private static ConfigException notASingleValue(String name, Path path) {
+        return new ConfigException(name + " in " + path + " is invalid: expected a value or a list of values");
+    }
+
+    private static void putSet(Map<String, String> target, Map<String, String> source) {
+        source.forEach((name, value) -> {
+            if (value != null && !value.isBlank()) {
+                target.put(name, value);
+            }
+        });
+    }
+}
