@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
+import org.kafscale.proxy.app.metrics.ProxyMetrics;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.BrokerApiVersionsProbe;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
@@ -18,7 +19,6 @@ import org.kafscale.proxy.core.local.ApiVersionsResponder;
 import org.kafscale.proxy.core.local.BrokerApiVersions;
 import org.kafscale.proxy.core.local.FindCoordinatorResponder;
 import org.kafscale.proxy.core.local.MetadataResponder;
-import org.kafscale.proxy.core.server.ClientConnectionHandler;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.server.RequestDispatcher;
@@ -90,7 +90,7 @@ public final class ProxyRuntime implements AutoCloseable {
                 gate,
                 new ForwardingRouter(topology, advertised, config.requestTimeout().toMillis()));
         KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, dispatcher, connector,
-                ClientConnectionHandler.ConnectionListener.NONE);
+                new ProxyMetrics(metrics, topology, gate));
 
         HealthServer health = null;
         if (config.health().isPresent()) {

@@ -59,6 +59,34 @@ class OneBrokerProxyIT {
     }
 
     @Test
+    void metricsCountRequestsBytesAndConnectionsAfterTraffic() throws Exception {
+        // Given
+        KAFKA.cluster().createTopic("metered", 1);
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "brokers")) {
+            // When: real traffic through the proxy
+            RecordRoundTrip.produce(proxy.bootstrap(), "metered", 1, 100);
+            String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(proxy.healthUrl("/metrics")))
+                    .build(), HttpResponse.BodyHandlers.ofString()).body();
+            // Then: the series a user would chart, with values that reflect the traffic
+            assertTrue(valueOf(metrics, "kafscale_proxy_requests_seconds_count{api=\"Produce\"") >= 1, metrics);
+            assertTrue(valueOf(metrics, "kafscale_proxy_requests_seconds_count{api=\"Metadata\"") >= 1, metrics);
+            assertTrue(valueOf(metrics, "kafscale_proxy_client_bytes_in_bytes_total") > 100, metrics);
+            assertTrue(valueOf(metrics, "kafscale_proxy_client_bytes_out_bytes_total") > 0, metrics);
+            assertEquals(1.0, valueOf(metrics, "kafscale_proxy_routable"));
+            assertEquals(1.0, valueOf(metrics, "kafscale_proxy_brokers_known"));
+            assertTrue(metrics.contains("jvm_memory_used_bytes"), "JVM memory");
+            assertTrue(metrics.contains("kafscale_proxy_netty_direct_memory_bytes"), "Netty memory");
+        }
+    }
+
+    /** The value of the first sample whose line starts with {@code prefix} (name, or name and first labels). */
+    private static double valueOf(String metrics, String prefix) {
+        return metrics.lines().filter(l -> l.startsWith(prefix)).findFirst()
+                .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .orElseThrow(() -> new AssertionError("no series " + prefix + " in:\n" + metrics));
+    }
+
+    @Test
     void healthEndpointsReportLiveAndReadyWhileBrokersAreKnown() throws Exception {
         // Given
         try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "brokers")) {

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOGGER = LoggerFactory.getLogger(ClientConnectionHandler.class);
+    private static final int FRAME_SIZE_BYTES = 4;
 
     private final RequestHandler dispatcher;
     private final BackendConnector connector;
@@ -60,6 +61,8 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
             return;
         }
         ResponseOrderer.Slot slot = orderer.reserve(request.correlationId());
+        long started = System.nanoTime();
+        int requestBytes = FRAME_SIZE_BYTES + request.frame().readableBytes();
         Future<Reply> reply;
         try {
             reply = dispatcher.handle(context, request);
@@ -76,6 +79,8 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
                 // A null would leave the slot looking pending and stall every later answer.
                 result = new Reply.Close("handling " + request.describe() + " produced no reply");
             }
+            listener.requestCompleted(request.apiKey(), request.apiVersion(), System.nanoTime() - started, requestBytes,
+                    answerBytes(result), result instanceof Reply.SendAndClose || result instanceof Reply.Close);
             onReply(slot, result);
         });
         updateReading();
@@ -110,6 +115,16 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
             ctx.close();
             beginClose();
         }
+    }
+
+    private static int answerBytes(Reply reply) {
+        if (reply instanceof Reply.Send send) {
+            return FRAME_SIZE_BYTES + send.frame().readableBytes();
+        }
+        if (reply instanceof Reply.SendAndClose send) {
+            return FRAME_SIZE_BYTES + send.frame().readableBytes();
+        }
+        return 0;
     }
 
     private static ByteBuf withClientCorrelationId(ByteBuf frame, ResponseOrderer.Slot slot) {
@@ -152,7 +167,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         ctx.close();
     }
 
-    /** Told when client connections open and close (metrics, drain). */
+    /** Told when client connections open and close and when each request is answered (metrics, drain). */
     public interface ConnectionListener {
         ConnectionListener NONE = new ConnectionListener() {
         };
@@ -161,6 +176,18 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         }
 
         default void closed() {
+        }
+
+        /**
+         * One request was handled. Called on the connection's event loop: must be cheap.
+         *
+         * @param nanos from reading the request to its reply being ready
+         * @param requestBytes bytes read, size prefix included
+         * @param answerBytes bytes of the answer, size prefix included (0 when Kafka defines none)
+         * @param closedConnection the reply closes the connection (not ready, or no answer exists)
+         */
+        default void requestCompleted(short apiKey, short apiVersion, long nanos, int requestBytes, int answerBytes,
+                                      boolean closedConnection) {
         }
     }
 }

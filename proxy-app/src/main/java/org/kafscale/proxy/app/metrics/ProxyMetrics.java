@@ -1,0 +1,91 @@
+package org.kafscale.proxy.app.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.util.internal.PlatformDependent;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.kafscale.proxy.core.server.ClientConnectionHandler;
+import org.kafscale.proxy.core.topology.RoutingGate;
+import org.kafscale.proxy.core.topology.Topology;
+
+/**
+ * The Kafka listener's metrics, in Micrometer (exposed as Prometheus at {@code /metrics}): requests
+ * and latency per API and version, client bytes, client connections, not-ready refusals, whether
+ * the proxy can route, how many brokers it knows, and JVM and Netty memory. docs/metrics.md lists
+ * every series.
+ */
+public final class ProxyMetrics implements ClientConnectionHandler.ConnectionListener {
+    private final MeterRegistry registry;
+    private final ConcurrentHashMap<Integer, Timer> requestTimers = new ConcurrentHashMap<>();
+    private final AtomicInteger clientConnections = new AtomicInteger();
+    private final Counter bytesIn;
+    private final Counter bytesOut;
+    private final Counter refusals;
+
+    public ProxyMetrics(MeterRegistry registry, Topology topology, RoutingGate gate) {
+        this.registry = registry;
+        this.bytesIn = Counter.builder("kafscale_proxy_client_bytes_in").baseUnit("bytes")
+                .description("Bytes of Kafka requests read from clients").register(registry);
+        this.bytesOut = Counter.builder("kafscale_proxy_client_bytes_out").baseUnit("bytes")
+                .description("Bytes of Kafka answers written to clients").register(registry);
+        this.refusals = Counter.builder("kafscale_proxy_closed_after_request")
+                .description("Requests answered by closing the connection: not ready to route, or no answer exists")
+                .register(registry);
+        Gauge.builder("kafscale_proxy_client_connections", clientConnections, AtomicInteger::get)
+                .description("Open client connections").register(registry);
+        Gauge.builder("kafscale_proxy_routable", gate, g -> g.routable() ? 1 : 0)
+                .description("1 while the proxy may route (topology fresh), else 0").register(registry);
+        Gauge.builder("kafscale_proxy_brokers_known", topology, t -> t.snapshot().brokers().size())
+                .description("Brokers in the current topology snapshot").register(registry);
+        Gauge.builder("kafscale_proxy_netty_direct_memory", () -> PlatformDependent.usedDirectMemory())
+                .baseUnit("bytes").description("Direct memory Netty has reserved").register(registry);
+        Gauge.builder("kafscale_proxy_netty_pooled_direct_memory",
+                        () -> PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory())
+                .baseUnit("bytes").description("Direct memory in use by Netty's pooled allocator").register(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+    }
+
+    @Override
+    public void opened() {
+        clientConnections.incrementAndGet();
+    }
+
+    @Override
+    public void closed() {
+        clientConnections.decrementAndGet();
+    }
+
+    @Override
+    public void requestCompleted(short apiKey, short apiVersion, long nanos, int requestBytes, int answerBytes,
+                                 boolean closedConnection) {
+        requestTimer(apiKey, apiVersion).record(nanos, TimeUnit.NANOSECONDS);
+        bytesIn.increment(requestBytes);
+        bytesOut.increment(answerBytes);
+        if (closedConnection) {
+            refusals.increment();
+        }
+    }
+
+    /** One timer per API key and version, made once: the hot path only looks it up. */
+    private Timer requestTimer(short apiKey, short apiVersion) {
+        return requestTimers.computeIfAbsent((apiKey << 16) | (apiVersion & 0xffff), k -> Timer
+                .builder("kafscale_proxy_requests")
+                .description("Kafka requests handled, from read to reply, by API and version")
+                .tag("api", ApiKeys.hasId(apiKey) ? ApiKeys.forId(apiKey).name : "unknown-" + apiKey)
+                .tag("version", Short.toString(apiVersion))
+                .register(registry));
+    }
+}
