@@ -63,8 +63,10 @@ public final class ProxyRuntime implements AutoCloseable {
 
     public static ProxyRuntime start(ProxyConfig config) throws InterruptedException {
         EventLoopGroup workers = NettyTransport.newEventLoopGroup(config.ioThreads(), "kafka-io");
-        BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout());
-        KafkaRequestClient kafkaClient = new KafkaRequestClient(workers, connector, "kafscale-proxy",
+        // The proxy's own requests (discovery, probes) use their own connector, so the backend
+        // channel metric counts only channels that carry clients' requests.
+        KafkaRequestClient kafkaClient = new KafkaRequestClient(workers,
+                new BackendConnector(config.maxFrameBytes(), config.connectTimeout()), "kafscale-proxy",
                 config.requestTimeout());
 
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -83,14 +85,16 @@ public final class ProxyRuntime implements AutoCloseable {
         AdvertisedListener advertised = new AdvertisedListener(config.advertisedHost(), config.advertisedPort(),
                 config.advertiseMode());
         RoutingGate gate = topology.gate();
+        ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, gate);
+        BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), proxyMetrics);
         RequestDispatcher dispatcher = new RequestDispatcher(
                 new ApiVersionsResponder(brokerVersions),
                 new MetadataResponder(topology, advertised),
                 new FindCoordinatorResponder(topology, advertised),
                 gate,
-                new ForwardingRouter(topology, advertised, config.requestTimeout().toMillis()));
+                new ForwardingRouter(topology, advertised, config.requestTimeout().toMillis(), proxyMetrics));
         KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, dispatcher, connector,
-                new ProxyMetrics(metrics, topology, gate));
+                proxyMetrics);
 
         HealthServer health = null;
         if (config.health().isPresent()) {

@@ -14,6 +14,9 @@ public interface TopologySource extends Topology, AutoCloseable {
     /** Whether the proxy may route on what this source knows now. */
     RoutingGate gate();
 
+    /** Milliseconds since the last good read of the source (for the snapshot-age metric), or -1 before one. */
+    long millisSinceGoodRead();
+
     @Override
     void close();
 }

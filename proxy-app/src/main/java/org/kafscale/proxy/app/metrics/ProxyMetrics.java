@@ -1,6 +1,7 @@
 package org.kafscale.proxy.app.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -14,25 +15,31 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.kafscale.proxy.core.backend.BackendObserver;
+import org.kafscale.proxy.core.routing.RoutingObserver;
 import org.kafscale.proxy.core.server.ClientConnectionHandler;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.RoutingGate;
-import org.kafscale.proxy.core.topology.Topology;
+import org.kafscale.proxy.discovery.TopologySource;
 
 /**
- * The Kafka listener's metrics, in Micrometer (exposed as Prometheus at {@code /metrics}): requests
- * and latency per API and version, client bytes, client connections, not-ready refusals, whether
- * the proxy can route, how many brokers it knows, and JVM and Netty memory. docs/metrics.md lists
- * every series.
+ * The proxy's metrics, in Micrometer (exposed as Prometheus at {@code /metrics}): requests and
+ * latency per API and version, client bytes, client connections, closes after a request, fan-out
+ * width, retries by cause, broker channels, whether the proxy can route, the topology's age, how
+ * many brokers it knows, and JVM and Netty memory. docs/metrics.md lists every series.
  */
-public final class ProxyMetrics implements ClientConnectionHandler.ConnectionListener {
+public final class ProxyMetrics implements ClientConnectionHandler.ConnectionListener, RoutingObserver, BackendObserver {
     private final MeterRegistry registry;
     private final ConcurrentHashMap<Integer, Timer> requestTimers = new ConcurrentHashMap<>();
     private final AtomicInteger clientConnections = new AtomicInteger();
     private final Counter bytesIn;
     private final Counter bytesOut;
     private final Counter refusals;
+    private final ConcurrentHashMap<String, Counter> retries = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<ApiKeys, DistributionSummary> fanOutWidths = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, AtomicInteger> backendChannels = new ConcurrentHashMap<>();
 
-    public ProxyMetrics(MeterRegistry registry, Topology topology, RoutingGate gate) {
+    public ProxyMetrics(MeterRegistry registry, TopologySource topology, RoutingGate gate) {
         this.registry = registry;
         this.bytesIn = Counter.builder("kafscale_proxy_client_bytes_in").baseUnit("bytes")
                 .description("Bytes of Kafka requests read from clients").register(registry);
@@ -47,6 +54,9 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
                 .description("1 while the proxy may route (topology fresh), else 0").register(registry);
         Gauge.builder("kafscale_proxy_brokers_known", topology, t -> t.snapshot().brokers().size())
                 .description("Brokers in the current topology snapshot").register(registry);
+        Gauge.builder("kafscale_proxy_topology_age", topology, t -> t.millisSinceGoodRead() / 1000.0)
+                .baseUnit("seconds").description("Time since the topology source was last read successfully (-0.001 before)")
+                .register(registry);
         Gauge.builder("kafscale_proxy_netty_direct_memory", () -> PlatformDependent.usedDirectMemory())
                 .baseUnit("bytes").description("Direct memory Netty has reserved").register(registry);
         Gauge.builder("kafscale_proxy_netty_pooled_direct_memory",
@@ -76,6 +86,38 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
         bytesOut.increment(answerBytes);
         if (closedConnection) {
             refusals.increment();
+        }
+    }
+
+    @Override
+    public void fannedOut(ApiKeys api, int brokers) {
+        fanOutWidths.computeIfAbsent(api, a -> DistributionSummary.builder("kafscale_proxy_fan_out_width")
+                .description("Brokers a request's first round went to (1: not split)").tag("api", a.name)
+                .register(registry)).record(brokers);
+    }
+
+    @Override
+    public void retried(ApiKeys api, RetryCause cause) {
+        retries.computeIfAbsent(api.name + "/" + cause, k -> Counter.builder("kafscale_proxy_retries")
+                .description("Parts of requests the proxy sent again, by cause").tag("api", api.name)
+                .tag("cause", cause.name().toLowerCase(java.util.Locale.ROOT)).register(registry)).increment();
+    }
+
+    @Override
+    public void channelOpened(BrokerEndpoint broker) {
+        backendChannels.computeIfAbsent(broker.id(), id -> {
+            AtomicInteger open = new AtomicInteger();
+            Gauge.builder("kafscale_proxy_backend_channels", open, AtomicInteger::get)
+                    .description("Open channels to each broker").tag("broker", String.valueOf(id)).register(registry);
+            return open;
+        }).incrementAndGet();
+    }
+
+    @Override
+    public void channelClosed(BrokerEndpoint broker) {
+        AtomicInteger open = backendChannels.get(broker.id());
+        if (open != null) {
+            open.decrementAndGet();
         }
     }
 

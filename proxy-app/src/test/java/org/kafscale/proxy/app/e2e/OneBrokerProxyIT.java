@@ -74,6 +74,10 @@ class OneBrokerProxyIT {
             assertTrue(valueOf(metrics, "kafscale_proxy_client_bytes_out_bytes_total") > 0, metrics);
             assertEquals(1.0, valueOf(metrics, "kafscale_proxy_routable"));
             assertEquals(1.0, valueOf(metrics, "kafscale_proxy_brokers_known"));
+            assertTrue(valueOf(metrics, "kafscale_proxy_fan_out_width_count{api=\"Produce\"") >= 1, metrics);
+            assertEquals(1.0, valueOf(metrics, "kafscale_proxy_fan_out_width_max{api=\"Produce\""), "one broker, no split");
+            assertTrue(valueOf(metrics, "kafscale_proxy_backend_channels{broker=") >= 0, metrics);
+            assertTrue(valueOf(metrics, "kafscale_proxy_topology_age_seconds") >= 0, metrics);
             assertTrue(metrics.contains("jvm_memory_used_bytes"), "JVM memory");
             assertTrue(metrics.contains("kafscale_proxy_netty_direct_memory_bytes"), "Netty memory");
         }

@@ -23,10 +23,16 @@ import org.kafscale.proxy.core.topology.BrokerEndpoint;
 public final class BackendConnector {
     private final int maxFrameBytes;
     private final Duration connectTimeout;
+    private final BackendObserver observer;
 
     public BackendConnector(int maxFrameBytes, Duration connectTimeout) {
+        this(maxFrameBytes, connectTimeout, BackendObserver.NONE);
+    }
+
+    public BackendConnector(int maxFrameBytes, Duration connectTimeout, BackendObserver observer) {
         this.maxFrameBytes = maxFrameBytes;
         this.connectTimeout = connectTimeout;
+        this.observer = observer;
     }
 
     /** Connects on {@code loop}, so the channel shares the caller's thread and needs no locks. */
@@ -53,6 +59,8 @@ public final class BackendConnector {
         handler.bind(backend);
         connect.addListener(f -> {
             if (f.isSuccess()) {
+                observer.channelOpened(broker);
+                channel.closeFuture().addListener(closed -> observer.channelClosed(broker));
                 promise.setSuccess(backend);
             } else {
                 channel.close();

@@ -119,6 +119,11 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         return state.get().snapshot();
     }
 
+    @Override
+    public long millisSinceGoodRead() {
+        return everHealthy ? (System.nanoTime() - lastHealthyNanos) / 1_000_000 : -1;
+    }
+
     // ---- the gate ----
 
     @Override

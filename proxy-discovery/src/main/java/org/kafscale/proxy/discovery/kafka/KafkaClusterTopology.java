@@ -52,6 +52,8 @@ public final class KafkaClusterTopology implements TopologySource {
     private final SingleFlight<TopologySnapshot> reads = new SingleFlight<>();
     private final AtomicBoolean earlyRefreshQueued = new AtomicBoolean();
     private volatile Throwable lastError;
+    private volatile long lastGoodReadNanos;
+    private volatile boolean everRead;
 
     private record CoordinatorKey(CoordinatorKind kind, String key) {
     }
@@ -94,6 +96,11 @@ public final class KafkaClusterTopology implements TopologySource {
         return current.get();
     }
 
+    @Override
+    public long millisSinceGoodRead() {
+        return everRead ? (System.nanoTime() - lastGoodReadNanos) / 1_000_000 : -1;
+    }
+
     /** The last read's failure, or null when it succeeded. */
     public Throwable lastError() {
         return lastError;
@@ -106,6 +113,8 @@ public final class KafkaClusterTopology implements TopologySource {
                 .thenApply(response -> {
                     TopologySnapshot snapshot = MetadataSnapshots.fromMetadata(response.data());
                     publish(snapshot);
+                    lastGoodReadNanos = System.nanoTime();
+                    everRead = true;
                     return snapshot;
                 }));
     }

@@ -14,6 +14,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.routing.RoutingObserver;
 import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
@@ -43,8 +44,10 @@ public final class CoordinatorRouter {
 
     private final Topology topology;
     private final BackendForwarder forwarder;
+    private final RoutingObserver observer;
 
-    public CoordinatorRouter(Topology topology, BackendForwarder forwarder) {
+    public CoordinatorRouter(Topology topology, BackendForwarder forwarder, RoutingObserver observer) {
+        this.observer = observer;
         this.topology = topology;
         this.forwarder = forwarder;
     }
@@ -112,6 +115,7 @@ public final class CoordinatorRouter {
                     LOGGER.warn("{} for {} failed at {}: {}{}", api.name, keys, broker, f.cause().getMessage(),
                             resend ? "; retrying on a fresh channel" : "");
                     if (resend && attempt < RetryPolicy.MAX_ATTEMPTS) {
+                        observer.retried(api, RoutingObserver.RetryCause.CONNECTION);
                         retryOr(attempt, null);
                     } else {
                         reply.trySuccess(Replies.error(request, Errors.COORDINATOR_NOT_AVAILABLE));
@@ -126,6 +130,7 @@ public final class CoordinatorRouter {
                     answer.frame().release();
                     refused.add(id);
                     keys.forEach(key -> topology.invalidateCoordinator(kind, key));
+                    observer.retried(api, RoutingObserver.RetryCause.NOT_COORDINATOR);
                     retryOr(attempt, null);
                     return;
                 }

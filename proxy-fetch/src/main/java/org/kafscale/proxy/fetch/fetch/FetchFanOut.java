@@ -26,6 +26,7 @@ import org.apache.kafka.common.requests.FetchMetadata;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.codec.ResponseFrames;
+import org.kafscale.proxy.core.routing.RoutingObserver;
 import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
@@ -67,8 +68,10 @@ public final class FetchFanOut {
     private final Topology topology;
     private final BackendForwarder forwarder;
     private final LeaderHints hints;
+    private final RoutingObserver observer;
 
-    public FetchFanOut(Topology topology, BackendForwarder forwarder, LeaderHints hints) {
+    public FetchFanOut(Topology topology, BackendForwarder forwarder, LeaderHints hints, RoutingObserver observer) {
+        this.observer = observer;
         this.topology = topology;
         this.forwarder = forwarder;
         this.hints = hints;
@@ -131,6 +134,9 @@ public final class FetchFanOut {
                 unroutable.forEach(ref -> settle(ref, errorPartition(ref, OwnerGroups.whyNoOwner(ref, snapshot))));
             }
             boolean passThrough = firstRound && unroutable == null && byOwner.size() == 1;
+            if (firstRound) {
+                observer.fannedOut(ApiKeys.FETCH, byOwner.size());
+            }
             ParkedPolls parked = context.state(ParkedPolls.class, ParkedPolls::new);
             for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
                 BrokerEndpoint broker = snapshot.broker(group.getKey()).orElseThrow();
@@ -187,6 +193,7 @@ public final class FetchFanOut {
                     if (RetryPolicy.isLeaderClass(error)) {
                         refusedBy.computeIfAbsent(ref, r -> new HashSet<>()).add(broker.id());
                         StaleRoutes.drop(topology, broker, ref, error);
+                        observer.retried(ApiKeys.FETCH, RoutingObserver.RetryCause.LEADER);
                         if (p.currentLeader().leaderId() >= 0) {
                             leaderHints.put(ref, p.currentLeader());
                         }
@@ -208,6 +215,7 @@ public final class FetchFanOut {
             LOGGER.warn("Fetch part for {} partitions failed at {}: {}{}", parts.size(), broker, cause.getMessage(),
                     resend ? "; retrying on a fresh channel" : "");
             if (resend) {
+                observer.retried(ApiKeys.FETCH, RoutingObserver.RetryCause.CONNECTION);
                 retryOrFail(parts, Errors.NOT_LEADER_OR_FOLLOWER);
             } else {
                 parts.forEach(ref -> settle(ref, errorPartition(ref, Errors.NOT_LEADER_OR_FOLLOWER)));

@@ -16,6 +16,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.codec.ResponseFrames;
+import org.kafscale.proxy.core.routing.RoutingObserver;
 import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
@@ -44,8 +45,11 @@ public final class PartitionFanOut<Q extends ApiMessage, R extends ApiMessage, P
     private final PartitionApi<Q, R, P> shape;
     private final Topology topology;
     private final BackendForwarder forwarder;
+    private final RoutingObserver observer;
 
-    PartitionFanOut(ApiKeys api, PartitionApi<Q, R, P> shape, Topology topology, BackendForwarder forwarder) {
+    PartitionFanOut(ApiKeys api, PartitionApi<Q, R, P> shape, Topology topology, BackendForwarder forwarder,
+                    RoutingObserver observer) {
+        this.observer = observer;
         this.api = api;
         this.shape = shape;
         this.topology = topology;
@@ -88,6 +92,9 @@ public final class PartitionFanOut<Q extends ApiMessage, R extends ApiMessage, P
                 finishOrRetry(attempt);
                 return;
             }
+            if (attempt == 1) {
+                observer.fannedOut(api, byOwner.size());
+            }
             boolean passThrough = attempt == 1 && byOwner.size() == 1
                     && byOwner.values().iterator().next().size() == pending.size();
             int[] outstanding = {byOwner.size()};
@@ -129,6 +136,7 @@ public final class PartitionFanOut<Q extends ApiMessage, R extends ApiMessage, P
                     refusedBy.computeIfAbsent(ref, r -> new HashSet<>()).add(broker.id());
                     lastError.put(ref, Errors.forCode(shape.errorCode(result)));
                     StaleRoutes.drop(topology, broker, ref, shape.errorCode(result));
+                    observer.retried(api, RoutingObserver.RetryCause.LEADER);
                 } else {
                     results.put(ref, result);
                     pending.remove(ref);
@@ -140,6 +148,7 @@ public final class PartitionFanOut<Q extends ApiMessage, R extends ApiMessage, P
             LOGGER.warn("{} part for {} partitions failed at {}: {}; retrying on a fresh channel", api.name,
                     parts.size(), broker, cause.getMessage());
             parts.forEach(ref -> lastError.put(ref, Errors.REQUEST_TIMED_OUT));
+            observer.retried(api, RoutingObserver.RetryCause.CONNECTION);
         }
 
         private void finishOrRetry(int attempt) {

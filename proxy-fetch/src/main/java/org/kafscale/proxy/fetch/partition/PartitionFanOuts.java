@@ -13,6 +13,7 @@ import org.apache.kafka.common.requests.DescribeProducersRequest;
 import org.apache.kafka.common.requests.ListOffsetsRequest;
 import org.apache.kafka.common.requests.OffsetsForLeaderEpochRequest;
 import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.routing.RoutingObserver;
 import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.topology.Topology;
@@ -28,13 +29,13 @@ public final class PartitionFanOuts {
     private final PartitionFanOut<DeleteRecordsRequestData, ?, ?> deleteRecords;
     private final PartitionFanOut<DescribeProducersRequestData, ?, ?> describeProducers;
 
-    public PartitionFanOuts(Topology topology, BackendForwarder forwarder) {
-        this.listOffsets = new PartitionFanOut<>(ApiKeys.LIST_OFFSETS, new ListOffsetsApi(), topology, forwarder);
+    public PartitionFanOuts(Topology topology, BackendForwarder forwarder, RoutingObserver observer) {
+        this.listOffsets = new PartitionFanOut<>(ApiKeys.LIST_OFFSETS, new ListOffsetsApi(), topology, forwarder, observer);
         this.offsetForLeaderEpoch = new PartitionFanOut<>(ApiKeys.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochApi(),
-                topology, forwarder);
-        this.deleteRecords = new PartitionFanOut<>(ApiKeys.DELETE_RECORDS, new DeleteRecordsApi(), topology, forwarder);
+                topology, forwarder, observer);
+        this.deleteRecords = new PartitionFanOut<>(ApiKeys.DELETE_RECORDS, new DeleteRecordsApi(), topology, forwarder, observer);
         this.describeProducers = new PartitionFanOut<>(ApiKeys.DESCRIBE_PRODUCERS, new DescribeProducersApi(), topology,
-                forwarder);
+                forwarder, observer);
     }
 
     /** Handles the request when it is one of these APIs. */

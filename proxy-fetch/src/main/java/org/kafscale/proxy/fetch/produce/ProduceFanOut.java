@@ -24,6 +24,7 @@ import org.apache.kafka.common.requests.ProduceRequest;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.codec.ResponseFrames;
+import org.kafscale.proxy.core.routing.RoutingObserver;
 import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
@@ -61,8 +62,10 @@ public final class ProduceFanOut {
     private final Topology topology;
     private final BackendForwarder forwarder;
     private final LeaderHints hints;
+    private final RoutingObserver observer;
 
-    public ProduceFanOut(Topology topology, BackendForwarder forwarder, LeaderHints hints) {
+    public ProduceFanOut(Topology topology, BackendForwarder forwarder, LeaderHints hints, RoutingObserver observer) {
+        this.observer = observer;
         this.topology = topology;
         this.forwarder = forwarder;
         this.hints = hints;
@@ -136,6 +139,9 @@ public final class ProduceFanOut {
                 return;
             }
             boolean passThrough = attempt == 1 && byOwner.size() == 1 && unroutable == null;
+            if (attempt == 1) {
+                observer.fannedOut(ApiKeys.PRODUCE, byOwner.size());
+            }
             int[] outstanding = {byOwner.size()};
             for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
                 BrokerEndpoint broker = snapshot.broker(group.getKey()).orElseThrow();
@@ -175,6 +181,9 @@ public final class ProduceFanOut {
                     }
                     if (RetryPolicy.isLeaderClass(p.errorCode())) {
                         StaleRoutes.drop(topology, broker, ref, p.errorCode());
+                        if (!idempotent) {
+                            observer.retried(ApiKeys.PRODUCE, RoutingObserver.RetryCause.LEADER);
+                        }
                         if (p.currentLeader().leaderId() >= 0) {
                             leaderHints.put(ref, p.currentLeader());
                         }
@@ -193,6 +202,9 @@ public final class ProduceFanOut {
             LOGGER.warn("Produce part for {} partitions failed at {}: {}{}", parts.size(), broker, cause.getMessage(),
                     resend ? "; retrying on a fresh channel" : "");
             Errors error = idempotent ? Errors.NETWORK_EXCEPTION : Errors.REQUEST_TIMED_OUT;
+            if (resend) {
+                observer.retried(ApiKeys.PRODUCE, RoutingObserver.RetryCause.CONNECTION);
+            }
             for (PartitionRef ref : parts) {
                 if (resend) {
                     lastError.put(ref, error);

@@ -15,6 +15,7 @@ import org.apache.kafka.common.requests.ProduceRequest;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.local.AdvertisedListener;
 import org.kafscale.proxy.core.routing.ProxiedApis;
+import org.kafscale.proxy.core.routing.RoutingObserver;
 import org.kafscale.proxy.core.routing.RouteKind;
 import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.server.Replies;
@@ -60,13 +61,18 @@ public final class ForwardingRouter implements RequestHandler {
     private final ListGroupsFanOut listGroups;
 
     public ForwardingRouter(Topology topology, AdvertisedListener advertised, long requestTimeoutMillis) {
+        this(topology, advertised, requestTimeoutMillis, RoutingObserver.NONE);
+    }
+
+    public ForwardingRouter(Topology topology, AdvertisedListener advertised, long requestTimeoutMillis,
+                            RoutingObserver observer) {
         this.topology = topology;
         this.forwarder = new BackendForwarder(requestTimeoutMillis);
         LeaderHints hints = new LeaderHints(advertised);
-        this.produce = new ProduceFanOut(topology, forwarder, hints);
-        this.fetch = new FetchFanOut(topology, forwarder, hints);
-        this.otherPartitionApis = new PartitionFanOuts(topology, forwarder);
-        this.coordinators = new CoordinatorRouter(topology, forwarder);
+        this.produce = new ProduceFanOut(topology, forwarder, hints, observer);
+        this.fetch = new FetchFanOut(topology, forwarder, hints, observer);
+        this.otherPartitionApis = new PartitionFanOuts(topology, forwarder, observer);
+        this.coordinators = new CoordinatorRouter(topology, forwarder, observer);
         this.offsetFetchSplitter = new OffsetFetchSplitter(topology, coordinators);
         this.listGroups = new ListGroupsFanOut(topology, forwarder);
     }
