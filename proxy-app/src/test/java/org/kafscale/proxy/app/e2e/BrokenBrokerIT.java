@@ -3,10 +3,6 @@ package org.kafscale.proxy.app.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,16 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,7 +31,6 @@ import org.kafscale.proxy.testkit.FaultyRelay;
 import org.kafscale.proxy.testkit.FaultyRelay.Fault;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.KafscaleEtcdWriter;
-import org.slf4j.LoggerFactory;
 
 /**
  * A broker connection that answers a Fetch with garbage, closes in the middle of the answer, or
@@ -67,7 +60,8 @@ class BrokenBrokerIT {
     private static KafscaleEtcdWriter kafscale;
     private static FaultyRelay relay;
     private static Map<Integer, List<String>> sent;
-    private ListAppender<ILoggingEvent> logs;
+    @RegisterExtension
+    final CapturedLogs logs = new CapturedLogs();
 
     @BeforeAll
     static void start() throws Exception {
@@ -99,18 +93,6 @@ class BrokenBrokerIT {
         }
     }
 
-    @BeforeEach
-    void captureLogs() {
-        logs = new ListAppender<>();
-        logs.start();
-        ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).addAppender(logs);
-    }
-
-    @AfterEach
-    void stopCapturing() {
-        ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).detachAppender(logs);
-    }
-
     static Stream<Arguments> faultsAndModes() {
         return Stream.of(Fault.values())
                 .flatMap(fault -> Stream.of("brokers", "single").map(mode -> Arguments.of(fault, mode)));
@@ -128,12 +110,12 @@ class BrokenBrokerIT {
             // Then: every record once, in order, although the fault really hit the read path
             int total = received.values().stream().mapToInt(List::size).sum();
             assertEquals(RECORDS, total, "records received per partition " + counts(received)
-                    + "; fault applied: " + relay.faultApplied() + "; proxy warnings:\n" + warnings());
+                    + "; fault applied: " + relay.faultApplied() + "; proxy warnings:\n" + logs.warnings());
             RecordRoundTrip.assertExactlyOnceInOrder(sent, received);
             assertTrue(relay.faultApplied(), "the relay broke a Fetch answer of the second broker");
             Eventually.await(DEADLINE, "a log line saying the proxy retried (" + RETRIED + ")",
-                    () -> assertTrue(snapshotOfLogs().stream().anyMatch(e -> e.getFormattedMessage().contains(RETRIED)),
-                            () -> "no line contains '" + RETRIED + "'; proxy warnings:\n" + warnings()));
+                    () -> assertTrue(logs.events().stream().anyMatch(e -> e.getFormattedMessage().contains(RETRIED)),
+                            () -> "no line contains '" + RETRIED + "'; proxy warnings:\n" + logs.warnings()));
         }
     }
 
@@ -172,19 +154,6 @@ class BrokenBrokerIT {
             counts.put(p, received.getOrDefault(p, List.of()).size());
         }
         return counts;
-    }
-
-    private List<ILoggingEvent> snapshotOfLogs() {
-        synchronized (logs) {
-            return List.copyOf(logs.list);
-        }
-    }
-
-    private String warnings() {
-        return snapshotOfLogs().stream()
-                .filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
-                .map(e -> "  " + e.getLoggerName() + ": " + e.getFormattedMessage())
-                .collect(Collectors.joining("\n"));
     }
 
     private static int status(RunningProxy proxy, String path) {

@@ -3,9 +3,6 @@ package org.kafscale.proxy.app.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,15 +22,14 @@ import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.kafscale.proxy.testkit.EtcdProcess;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.KafscaleEtcdWriter;
-import org.slf4j.LoggerFactory;
 
 /**
  * The proxy routes from KafScale's etcd keys (snapshot, partition and group leases) that describe
@@ -45,7 +41,8 @@ class EtcdTopologyIT {
     private static KafkaCluster cluster;
     private static EtcdProcess etcd;
     private static KafscaleEtcdWriter kafscale;
-    private ListAppender<ILoggingEvent> logs;
+    @RegisterExtension
+    final CapturedLogs logs = new CapturedLogs();
 
     @BeforeAll
     static void start() {
@@ -64,14 +61,6 @@ class EtcdTopologyIT {
     @BeforeEach
     void freshKeyspace() {
         kafscale.deleteAll();
-        logs = new ListAppender<>();
-        logs.start();
-        ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).addAppender(logs);
-    }
-
-    @AfterEach
-    void stopCapturing() {
-        ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).detachAppender(logs);
     }
 
     static RunningProxy proxyOnEtcd() {
@@ -122,7 +111,7 @@ class EtcdTopologyIT {
                     () -> assertEquals(brokers.get(1), leaderThroughProxy(proxy, "moving")));
             Future<RecordMetadata> during = producer.send(new ProducerRecord<>("moving", 0, "k", "during"));
             // Then: the broker's NOT_LEADER_OR_FOLLOWER reaches the proxy, which drops the route
-            assertLogged("does not lead moving-0 (NOT_LEADER_OR_FOLLOWER); dropping the route");
+            logs.awaitLine(DEADLINE, "does not lead moving-0 (NOT_LEADER_OR_FOLLOWER); dropping the route");
             // When: the next snapshot of the leases is right again
             kafscale.putPartitionLease("moving", 0, brokers.get(0));
             // Then: the client's send succeeds, and both records are there once, in order
@@ -180,7 +169,7 @@ class EtcdTopologyIT {
             // When
             kafscale.publishSnapshotJson("{\"Brokers\": [ {\"NodeID\": ");
             // Then: logged and ignored; the proxy keeps routing on the last good snapshot
-            assertLogged("does not parse");
+            logs.awaitLine(DEADLINE, "does not parse");
             producer.send(new ProducerRecord<>("sturdy", 0, "k", "second")).get(30, TimeUnit.SECONDS);
             assertEquals(200, status(proxy, "/readyz"));
             assertTrue(body(proxy, "/metrics").contains("kafscale_proxy_etcd_bad_data_total{kind=\"snapshot\"} 1.0"),
@@ -220,8 +209,4 @@ class EtcdTopologyIT {
                 HttpResponse.BodyHandlers.ofString()).body();
     }
 
-    private void assertLogged(String fragment) {
-        Eventually.await(DEADLINE, "a log line containing '" + fragment + "'",
-                () -> List.copyOf(logs.list).stream().anyMatch(e -> e.getFormattedMessage().contains(fragment)));
-    }
 }

@@ -3,9 +3,6 @@ package org.kafscale.proxy.app.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,20 +10,16 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.kafscale.proxy.app.config.ProxyConfig;
-import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaCluster;
-import org.slf4j.LoggerFactory;
 
 /**
  * Bad bytes from one client close that client's connection with a log line saying why; the
@@ -39,7 +32,8 @@ class MalformedFramesIT {
     private static KafkaCluster cluster;
     private static RunningProxy proxy;
     private static Admin healthyClient;
-    private ListAppender<ILoggingEvent> logs;
+    @RegisterExtension
+    final CapturedLogs logs = new CapturedLogs();
 
     @BeforeAll
     static void start() {
@@ -58,18 +52,6 @@ class MalformedFramesIT {
         cluster.close();
     }
 
-    @BeforeEach
-    void captureLogs() {
-        logs = new ListAppender<>();
-        logs.start();
-        ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).addAppender(logs);
-    }
-
-    @AfterEach
-    void stopCapturing() {
-        ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).detachAppender(logs);
-    }
-
     @Test
     void oversizedFrameIsRefusedFromItsSizeAloneAndOthersKeepWorking() throws Exception {
         try (Socket socket = connect()) {
@@ -77,7 +59,7 @@ class MalformedFramesIT {
             sendInt(socket, MAX_FRAME_BYTES + 1);
             // Then
             assertClosedByProxy(socket);
-            assertLogged("exceeds the maximum of " + MAX_FRAME_BYTES);
+            logs.awaitLine(Duration.ofSeconds(10), "exceeds the maximum of " + MAX_FRAME_BYTES);
         }
         assertOtherClientsStillServed();
     }
@@ -87,7 +69,7 @@ class MalformedFramesIT {
         try (Socket socket = connect()) {
             sendInt(socket, -7);
             assertClosedByProxy(socket);
-            assertLogged("frame size -7 is negative");
+            logs.awaitLine(Duration.ofSeconds(10), "frame size -7 is negative");
         }
         assertOtherClientsStillServed();
     }
@@ -102,7 +84,7 @@ class MalformedFramesIT {
             out.flush();
             // Then
             assertClosedByProxy(socket);
-            assertLogged("request header does not parse");
+            logs.awaitLine(Duration.ofSeconds(10), "request header does not parse");
         }
         assertOtherClientsStillServed();
     }
@@ -123,7 +105,7 @@ class MalformedFramesIT {
             out.flush();
             // Then: the broker rejects it; no error answer exists for an unknown key, so the proxy closes
             assertClosedByProxy(socket);
-            assertLogged("key 32000");
+            logs.awaitLine(Duration.ofSeconds(10), "key 32000");
         }
         assertOtherClientsStillServed();
     }
@@ -152,10 +134,6 @@ class MalformedFramesIT {
         }
     }
 
-    private void assertLogged(String fragment) {
-        Eventually.await(Duration.ofSeconds(10), "a log line containing '" + fragment + "'",
-                () -> List.copyOf(logs.list).stream().anyMatch(e -> e.getFormattedMessage().contains(fragment)));
-    }
 
     private static void assertOtherClientsStillServed() throws Exception {
         assertTrue(healthyClient.listTopics().names().get().contains("still-works"));
