@@ -62,51 +62,35 @@ final class RecordRoundTrip {
 
     /** Consumes with a consumer group until {@code expected} records arrived, or fails at the deadline. */
     static Map<Integer, List<String>> consumeAsGroup(String bootstrap, String topic, String group, int expected) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Properties props = consumerProperties(bootstrap);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        Map<Integer, List<String>> received = new HashMap<>();
-        int total = 0;
-        long deadline = System.nanoTime() + CONSUME_DEADLINE.toNanos();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
             consumer.subscribe(List.of(topic));
-            while (total < expected && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
-                    received.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r.value());
-                    total++;
-                }
-            }
+            Map<Integer, List<String>> received = pollUntil(consumer, expected);
             consumer.commitSync();
+            return received;
         }
-        assertTrue(total >= expected, "consumed " + total + " of " + expected + " records before the deadline");
-        return received;
     }
 
     /** Reads partitions 0..partitions-1 from the start without a group until {@code expected} records arrived. */
     static Map<Integer, List<String>> consumeFromStart(String bootstrap, String topic, int partitions, int expected) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerProperties(bootstrap))) {
+            List<TopicPartition> assigned = partitionsOf(topic, partitions);
+            consumer.assign(assigned);
+            consumer.seekToBeginning(assigned);
+            return pollUntil(consumer, expected);
+        }
+    }
+
+    /** Polls until {@code expected} records arrived (values by partition), or fails at the deadline. */
+    private static Map<Integer, List<String>> pollUntil(KafkaConsumer<String, String> consumer, int expected) {
         Map<Integer, List<String>> received = new HashMap<>();
         int total = 0;
         long deadline = System.nanoTime() + CONSUME_DEADLINE.toNanos();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
-            List<TopicPartition> assigned = new ArrayList<>();
-            for (int p = 0; p < partitions; p++) {
-                assigned.add(new TopicPartition(topic, p));
-            }
-            consumer.assign(assigned);
-            consumer.seekToBeginning(assigned);
-            while (total < expected && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
-                    received.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r.value());
-                    total++;
-                }
+        while (total < expected && System.nanoTime() < deadline) {
+            for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+                received.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r.value());
+                total++;
             }
         }
         assertTrue(total >= expected, "consumed " + total + " of " + expected + " records before the deadline");
