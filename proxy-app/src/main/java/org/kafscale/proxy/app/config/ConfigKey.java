@@ -19,9 +19,11 @@ public enum ConfigKey {
             "Host clients are told to use, in Metadata and FindCoordinator."),
     ADVERTISED_PORT("KAFSCALE_PROXY_ADVERTISED_PORT", null, "the listen port", Range.of(1, 65535),
             "Port clients are told to use."),
-    ADVERTISE_MODE("KAFSCALE_PROXY_ADVERTISE_MODE", "brokers", null, null,
-            "`brokers`: every real broker id, each at the proxy's address, so clients group partitions by owner "
-                    + "themselves. `single`: one node 0 that leads everything (the Go proxy's view)."),
+    ADVERTISE_MODE("KAFSCALE_PROXY_ADVERTISE_MODE", "single", null, null,
+            "`single`: one node 0 that leads every partition (the Go proxy's view); the proxy splits requests "
+                    + "by owner. Works with every client. `brokers`: every real broker id, each at the proxy's "
+                    + "address, so clients group partitions by owner themselves; for Java clients only, since "
+                    + "librdkafka-based clients merge brokers that share an address and stop fetching from the others."),
     HEALTH_ADDR("KAFSCALE_PROXY_HEALTH_ADDR", null, "unset (off)", null,
             "Address of `/livez`, `/readyz` and `/metrics` (`host:port` or `:port`)."),
     ETCD_ENDPOINTS("KAFSCALE_PROXY_ETCD_ENDPOINTS", null, null, null,

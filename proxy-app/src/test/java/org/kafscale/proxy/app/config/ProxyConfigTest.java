@@ -30,7 +30,7 @@ class ProxyConfigTest {
         assertEquals(new HostPort("", 19092), config.listen());
         assertEquals("proxy.example", config.advertisedHost());
         assertEquals(19092, config.advertisedPort(), "advertised port defaults to the listen port");
-        assertEquals(AdvertiseMode.BROKERS, config.advertiseMode());
+        assertEquals(AdvertiseMode.SINGLE, config.advertiseMode(), "single works with every client");
         assertEquals(2, config.backends().size());
         assertEquals(100 * 1024 * 1024, config.maxFrameBytes());
         assertEquals(Duration.ofSeconds(30), config.requestTimeout());
@@ -38,10 +38,10 @@ class ProxyConfigTest {
     }
 
     @Test
-    void advertiseModeSingleIsAccepted() {
+    void advertiseModeBrokersIsAccepted() {
         Map<String, String> env = minimal();
-        env.put(ProxyConfig.ADVERTISE_MODE, "Single");
-        assertEquals(AdvertiseMode.SINGLE, ProxyConfig.from(env).advertiseMode());
+        env.put(ProxyConfig.ADVERTISE_MODE, "Brokers");
+        assertEquals(AdvertiseMode.BROKERS, ProxyConfig.from(env).advertiseMode());
     }
 
     @Test

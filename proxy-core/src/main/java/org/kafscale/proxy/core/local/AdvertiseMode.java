@@ -6,7 +6,8 @@ import java.util.Locale;
 public enum AdvertiseMode {
     /**
      * Every real broker id, each at the proxy's address. Clients group partitions by owner
-     * themselves, so most requests reach the proxy already split.
+     * themselves, so most requests reach the proxy already split. Java clients only: librdkafka
+     * merges brokers that share an address and then fetches from one of them.
      */
     BROKERS,
     /** One node, id 0, that leads every partition and coordinates every group (the original's view). */
