@@ -212,8 +212,10 @@ public final class FetchFanOut {
 
         private void onFailure(BrokerEndpoint broker, List<PartitionRef> parts, Throwable cause) {
             boolean resend = RetryPolicy.mayResend(cause, false, false);
-            LOGGER.warn("Fetch part for {} partitions failed at {}: {}{}", parts.size(), broker, cause.getMessage(),
-                    resend ? "; retrying on a fresh channel" : "");
+            if (!RetryPolicy.cancelled(cause)) {
+                LOGGER.warn("Fetch part for {} partitions failed at {}: {}{}", parts.size(), broker, cause.getMessage(),
+                        resend ? "; retrying on a fresh channel" : "");
+            }
             if (resend) {
                 observer.retried(ApiKeys.FETCH, RoutingObserver.RetryCause.CONNECTION);
                 retryOrFail(parts, Errors.NOT_LEADER_OR_FOLLOWER);

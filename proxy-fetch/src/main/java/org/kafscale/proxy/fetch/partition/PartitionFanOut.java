@@ -145,8 +145,10 @@ public final class PartitionFanOut<Q extends ApiMessage, R extends ApiMessage, P
         }
 
         private void retryLater(BrokerEndpoint broker, List<PartitionRef> parts, Throwable cause) {
-            LOGGER.warn("{} part for {} partitions failed at {}: {}; retrying on a fresh channel", api.name,
-                    parts.size(), broker, cause.getMessage());
+            if (!RetryPolicy.cancelled(cause)) {
+                LOGGER.warn("{} part for {} partitions failed at {}: {}; retrying on a fresh channel", api.name,
+                        parts.size(), broker, cause.getMessage());
+            }
             parts.forEach(ref -> lastError.put(ref, Errors.REQUEST_TIMED_OUT));
             observer.retried(api, RoutingObserver.RetryCause.CONNECTION);
         }

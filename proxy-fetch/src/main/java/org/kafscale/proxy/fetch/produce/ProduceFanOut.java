@@ -199,8 +199,10 @@ public final class ProduceFanOut {
 
         private void onFailure(BrokerEndpoint broker, List<PartitionRef> parts, Throwable cause) {
             boolean resend = !idempotent && RetryPolicy.mayResend(cause, true, false);
-            LOGGER.warn("Produce part for {} partitions failed at {}: {}{}", parts.size(), broker, cause.getMessage(),
-                    resend ? "; retrying on a fresh channel" : "");
+            if (!RetryPolicy.cancelled(cause)) {
+                LOGGER.warn("Produce part for {} partitions failed at {}: {}{}", parts.size(), broker, cause.getMessage(),
+                        resend ? "; retrying on a fresh channel" : "");
+            }
             Errors error = idempotent ? Errors.NETWORK_EXCEPTION : Errors.REQUEST_TIMED_OUT;
             if (resend) {
                 observer.retried(ApiKeys.PRODUCE, RoutingObserver.RetryCause.CONNECTION);

@@ -38,6 +38,11 @@ public final class RetryPolicy {
         return attempt <= 1 ? 0 : FIRST_BACKOFF_MILLIS << (attempt - 2);
     }
 
+    /** The proxy closed the channel itself because the client went away: nothing to retry or report. */
+    public static boolean cancelled(Throwable failure) {
+        return failure instanceof BackendException backend && backend.failure() == BackendException.Cause.CANCELLED;
+    }
+
     /** Whether a failed exchange may be sent again: always for reads; for writes only when unsent or idempotent. */
     public static boolean mayResend(Throwable failure, boolean isWrite, boolean idempotent) {
         if (!(failure instanceof BackendException backend) || backend.failure() == BackendException.Cause.CANCELLED) {
