@@ -102,16 +102,6 @@ public final class BackendChannelPool {
         return connecting;
     }
 
-    /** Whether every open broker channel can take more writes; the client pauses reading if not. */
-    public boolean allWritable() {
-        for (Future<BackendChannel> f : all()) {
-            if (f.isSuccess() && !f.getNow().isWritable()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** Pauses or resumes reading answers from brokers (when the client cannot take more). */
     public void setAutoRead(boolean read) {
         autoRead = read;
@@ -120,16 +110,6 @@ public final class BackendChannelPool {
                 f.getNow().channel().config().setAutoRead(read);
             }
         }
-    }
-
-    public int openChannels() {
-        int open = 0;
-        for (Future<BackendChannel> f : all()) {
-            if (f.isSuccess() && f.getNow().isUsable()) {
-                open++;
-            }
-        }
-        return open;
     }
 
     /** Closes every channel; pending requests fail. */

@@ -15,12 +15,10 @@ public final class KafkaProxyServer implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(KafkaProxyServer.class);
 
     private final EventLoopGroup bossGroup;
-    private final EventLoopGroup workerGroup;
     private final Channel serverChannel;
 
-    private KafkaProxyServer(EventLoopGroup bossGroup, EventLoopGroup workerGroup, Channel serverChannel) {
+    private KafkaProxyServer(EventLoopGroup bossGroup, Channel serverChannel) {
         this.bossGroup = bossGroup;
-        this.workerGroup = workerGroup;
         this.serverChannel = serverChannel;
     }
 
@@ -42,7 +40,7 @@ public final class KafkaProxyServer implements AutoCloseable {
                     .childHandler(new KafkaProxyInitializer(settings, dispatcher, connector, listener))
                     .bind(settings.bindAddress()).sync().channel();
             LOGGER.info("Kafka listener bound to {}", channel.localAddress());
-            return new KafkaProxyServer(boss, workerGroup, channel);
+            return new KafkaProxyServer(boss, channel);
         } catch (InterruptedException | RuntimeException e) {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
@@ -62,9 +60,5 @@ public final class KafkaProxyServer implements AutoCloseable {
     public void close() {
         stopAccepting();
         bossGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-    }
-
-    EventLoopGroup workerGroup() {
-        return workerGroup;
     }
 }

@@ -2,7 +2,6 @@ package org.kafscale.proxy.core.topology;
 
 import java.util.Collections;
 import java.util.Map;
-import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.kafka.common.Uuid;
@@ -24,7 +23,4 @@ public record TopicLayout(String name, Uuid id, boolean internal, SortedMap<Inte
         return new TopicLayout(name, id, internal, new TreeMap<>(partitions));
     }
 
-    public Optional<PartitionLayout> partition(int index) {
-        return Optional.ofNullable(partitions.get(index));
-    }
 }

@@ -51,7 +51,6 @@ public final class KafkaClusterTopology implements TopologySource {
     private final Map<CoordinatorKey, Integer> coordinators = new ConcurrentHashMap<>();
     private final SingleFlight<TopologySnapshot> reads = new SingleFlight<>();
     private final AtomicBoolean earlyRefreshQueued = new AtomicBoolean();
-    private volatile Throwable lastError;
     private volatile long lastGoodReadNanos;
     private volatile boolean everRead;
 
@@ -101,15 +100,9 @@ public final class KafkaClusterTopology implements TopologySource {
         return everRead ? (System.nanoTime() - lastGoodReadNanos) / 1_000_000 : -1;
     }
 
-    /** The last read's failure, or null when it succeeded. */
-    public Throwable lastError() {
-        return lastError;
-    }
-
     /** Reads the full Metadata now; concurrent callers share one read. */
     public CompletableFuture<TopologySnapshot> refresh() {
         return reads.run(() -> readMetadata(MetadataRequest.Builder.allTopics(), candidates(), 0)
-                .whenComplete((response, error) -> lastError = error)
                 .thenApply(response -> {
                     TopologySnapshot snapshot = MetadataSnapshots.fromMetadata(response.data());
                     publish(snapshot);

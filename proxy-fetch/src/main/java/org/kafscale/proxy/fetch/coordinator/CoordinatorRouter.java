@@ -111,7 +111,7 @@ public final class CoordinatorRouter {
             forwarder.exchange(context, broker, frame.retainedDuplicate(), 0, false, api, request.apiVersion(),
                     body -> AbstractResponse.parseResponse(api, body, request.apiVersion())).addListener(f -> {
                 if (!f.isSuccess()) {
-                    boolean resend = RetryPolicy.mayResend(f.cause(), !READS.contains(api), false);
+                    boolean resend = RetryPolicy.mayResend(f.cause(), !READS.contains(api));
                     LOGGER.warn("{} for {} failed at {}: {}{}", api.name, keys, broker, f.cause().getMessage(),
                             resend ? "; retrying on a fresh channel" : "");
                     if (resend && attempt < RetryPolicy.MAX_ATTEMPTS) {

@@ -211,7 +211,7 @@ public final class FetchFanOut {
         }
 
         private void onFailure(BrokerEndpoint broker, List<PartitionRef> parts, Throwable cause) {
-            boolean resend = RetryPolicy.mayResend(cause, false, false);
+            boolean resend = RetryPolicy.mayResend(cause, false);
             if (!RetryPolicy.cancelled(cause)) {
                 LOGGER.warn("Fetch part for {} partitions failed at {}: {}{}", parts.size(), broker, cause.getMessage(),
                         resend ? "; retrying on a fresh channel" : "");
@@ -284,7 +284,7 @@ public final class FetchFanOut {
                     .setErrorCode(Errors.NONE.code()).setSessionId(FetchMetadata.INVALID_SESSION_ID);
             Map<PartitionRef.TopicRef, FetchableTopicResponse> topics = new LinkedHashMap<>();
             for (PartitionRef ref : partitions.keySet()) {
-                PartitionData result = results.getOrDefault(ref, notYetFetched(ref));
+                PartitionData result = results.getOrDefault(ref, errorPartition(ref, Errors.NONE));
                 topics.computeIfAbsent(ref.topic(), t -> new FetchableTopicResponse()
                         .setTopic(t.name() == null ? "" : t.name())
                         .setTopicId(t.topicId() == null ? Uuid.ZERO_UUID : t.topicId()))
@@ -358,13 +358,10 @@ public final class FetchFanOut {
         }
     }
 
-    /** A partition still waiting on its broker: no error, nothing fetched, offsets unknown (-1). */
-    private static PartitionData notYetFetched(PartitionRef ref) {
-        return new PartitionData().setPartitionIndex(ref.partition()).setErrorCode(Errors.NONE.code())
-                .setHighWatermark(-1).setLastStableOffset(-1).setLogStartOffset(-1).setRecords(MemoryRecords.EMPTY);
-    }
-
-    /** A partition result the proxy makes up: the error and Kafka's defaults (-1), never 0. */
+    /**
+     * A partition result the proxy makes up: the error and Kafka's defaults (-1), never 0. With
+     * {@link Errors#NONE} it is a partition still waiting on its broker, which clients ignore.
+     */
     private static PartitionData errorPartition(PartitionRef ref, Errors error) {
         return new PartitionData().setPartitionIndex(ref.partition()).setErrorCode(error.code())
                 .setHighWatermark(-1).setLastStableOffset(-1).setLogStartOffset(-1).setRecords(MemoryRecords.EMPTY);

@@ -198,7 +198,7 @@ public final class ProduceFanOut {
         }
 
         private void onFailure(BrokerEndpoint broker, List<PartitionRef> parts, Throwable cause) {
-            boolean resend = !idempotent && RetryPolicy.mayResend(cause, true, false);
+            boolean resend = !idempotent && RetryPolicy.mayResend(cause, true);
             if (!RetryPolicy.cancelled(cause)) {
                 LOGGER.warn("Produce part for {} partitions failed at {}: {}{}", parts.size(), broker, cause.getMessage(),
                         resend ? "; retrying on a fresh channel" : "");

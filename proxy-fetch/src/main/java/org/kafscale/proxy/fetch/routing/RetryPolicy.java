@@ -43,11 +43,11 @@ public final class RetryPolicy {
         return failure instanceof BackendException backend && backend.failure() == BackendException.Cause.CANCELLED;
     }
 
-    /** Whether a failed exchange may be sent again: always for reads; for writes only when unsent or idempotent. */
-    public static boolean mayResend(Throwable failure, boolean isWrite, boolean idempotent) {
-        if (!(failure instanceof BackendException backend) || backend.failure() == BackendException.Cause.CANCELLED) {
+    /** Whether a failed exchange may be sent again: always for reads; for writes only when never written. */
+    public static boolean mayResend(Throwable failure, boolean isWrite) {
+        if (!(failure instanceof BackendException backend) || cancelled(failure)) {
             return false;
         }
-        return !isWrite || !backend.requestWritten() || idempotent;
+        return !isWrite || !backend.requestWritten();
     }
 }
