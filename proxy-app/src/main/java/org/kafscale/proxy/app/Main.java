@@ -7,12 +7,12 @@ import org.kafscale.proxy.app.config.ConfigException;
 import org.kafscale.proxy.app.config.ConfigHelp;
 import org.kafscale.proxy.app.config.ConfigSources;
 import org.kafscale.proxy.app.config.ProxyConfig;
-import org.kafscale.proxy.app.demo.Demo;
 
 /**
- * Entry point: {@code [run|demo|help] [--config file.yaml] [--KEY=value ...]}. {@code run} (the
+ * Entry point: {@code [run|help] [--config file.yaml] [--KEY=value ...]}. {@code run} (the
  * default) configures the proxy from KafScale's setting names, merged from the file, the
- * environment and the flags; {@code demo} starts an embedded Kafka with the proxy in front of it.
+ * environment and the flags. The demo, with its embedded Kafka, is a separate jar (proxy-demo) so
+ * that none of a broker's code ships in the production image.
  */
 public final class Main {
     private Main() {
@@ -40,7 +40,6 @@ public final class Main {
         try {
             switch (commandLine.command()) {
                 case RUN -> run(ProxyConfig.from(settings));
-                case DEMO -> Demo.run(settings);
                 case HELP -> System.out.println(ConfigHelp.text());
             }
         } catch (ConfigException e) {

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The parsed arguments: {@code [run|demo|help] [--config file.yaml] [--KEY=value | --KEY value ...]},
+ * The parsed arguments: {@code [run|help] [--config file.yaml] [--KEY=value | --KEY value ...]},
  * where KEY is one of the {@link ConfigKey} names.
  *
  * @param command what to do
@@ -27,8 +27,6 @@ public record CommandLine(Command command, Optional<Path> configFile, Map<String
     public enum Command {
         /** Serve Kafka clients (the default). */
         RUN,
-        /** An embedded Kafka with the proxy in front of it. */
-        DEMO,
         /** Print usage and every setting. */
         HELP
     }

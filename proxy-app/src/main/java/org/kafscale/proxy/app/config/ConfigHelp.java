@@ -13,9 +13,8 @@ public final class ConfigHelp {
 
     public static String text() {
         StringBuilder text = new StringBuilder("""
-                Usage: java -jar kafscale-proxy.jar [run|demo|help] [--config file.yaml] [--KEY=value ...]
+                Usage: java -jar kafscale-proxy.jar [run|help] [--config file.yaml] [--KEY=value ...]
                   run   serve Kafka clients (the default)
-                  demo  start an embedded one-broker Kafka and the proxy in front of it on localhost:9092
                   help  print this text (also --help or -h)
 
                 Settings, from lowest to highest precedence: the defaults below, the --config YAML file

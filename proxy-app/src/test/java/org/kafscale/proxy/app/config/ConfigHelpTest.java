@@ -20,7 +20,7 @@ class ConfigHelpTest {
     @Test
     void helpShowsUsageAndPrecedence() {
         String help = ConfigHelp.text();
-        assertTrue(help.startsWith("Usage: java -jar kafscale-proxy.jar [run|demo|help] [--config file.yaml] [--KEY=value ...]"),
+        assertTrue(help.startsWith("Usage: java -jar kafscale-proxy.jar [run|help] [--config file.yaml] [--KEY=value ...]"),
                 help);
         assertTrue(help.contains("the defaults below, the --config YAML file"), help);
     }

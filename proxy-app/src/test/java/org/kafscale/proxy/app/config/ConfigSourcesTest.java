@@ -68,10 +68,10 @@ class ConfigSourcesTest {
     @Test
     void flagsAcceptBothTheEqualsAndTheSeparateValueForm() {
         // When
-        CommandLine commandLine = CommandLine.parse("demo", "--KAFSCALE_PROXY_ADDR", ":9093",
+        CommandLine commandLine = CommandLine.parse("run", "--KAFSCALE_PROXY_ADDR", ":9093",
                 "--KAFSCALE_PROXY_HEALTH_ADDR=:9094", "--config=proxy.yaml");
         // Then
-        assertEquals(CommandLine.Command.DEMO, commandLine.command());
+        assertEquals(CommandLine.Command.RUN, commandLine.command());
         assertEquals(Map.of("KAFSCALE_PROXY_ADDR", ":9093", "KAFSCALE_PROXY_HEALTH_ADDR", ":9094"), commandLine.flags());
         assertEquals(Optional.of(Path.of("proxy.yaml")), commandLine.configFile());
     }

@@ -1,13 +1,17 @@
-package org.kafscale.proxy.app.demo;
+package org.kafscale.proxy.demo;
 
 import java.util.HashMap;
 import java.util.Map;
 import org.kafscale.proxy.app.ProxyRuntime;
+import org.kafscale.proxy.app.config.CommandLine;
+import org.kafscale.proxy.app.config.ConfigException;
+import org.kafscale.proxy.app.config.ConfigSources;
 import org.kafscale.proxy.app.config.ProxyConfig;
 
 /**
- * {@code demo}: an embedded one-broker Kafka and the proxy in front of it on localhost:9092,
- * with nothing else to set up. Prints what to run next and serves until interrupted.
+ * The demo: an embedded one-broker Kafka and the proxy in front of it on localhost:9092, with
+ * nothing else to set up. Prints what to run next and serves until interrupted. Takes the proxy's
+ * own {@code --config} and {@code --KEY=value} arguments.
  */
 public final class Demo {
     static final int BROKER_PORT = 19092;
@@ -15,7 +19,18 @@ public final class Demo {
     private Demo() {
     }
 
-    public static void run(Map<String, String> env) throws Exception {
+    public static void main(String[] args) throws Exception {
+        Map<String, String> settings;
+        try {
+            settings = ConfigSources.resolve(CommandLine.parse(args), System.getenv());
+            run(settings);
+        } catch (ConfigException | IllegalArgumentException e) {
+            System.err.println("Configuration error: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    static void run(Map<String, String> env) throws Exception {
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(BROKER_PORT);
         Map<String, String> settings = new HashMap<>(env);
         settings.putIfAbsent(ProxyConfig.ADDR, "127.0.0.1:9092");

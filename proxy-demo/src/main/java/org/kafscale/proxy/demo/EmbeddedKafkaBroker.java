@@ -1,4 +1,4 @@
-package org.kafscale.proxy.app.demo;
+package org.kafscale.proxy.demo;
 
 import java.io.IOException;
 import java.io.OutputStream;
