@@ -7,6 +7,7 @@ import org.kafscale.proxy.app.config.ConfigException;
 import org.kafscale.proxy.app.config.ConfigHelp;
 import org.kafscale.proxy.app.config.ConfigSources;
 import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.app.logging.LogFormatSwitch;
 
 /**
  * Entry point: {@code [run|help] [--config file.yaml] [--KEY=value ...]}. {@code run} (the
@@ -48,10 +49,12 @@ public final class Main {
     }
 
     private static void run(ProxyConfig config) throws InterruptedException {
+        LogFormatSwitch.apply(config.logging());
         ProxyRuntime proxy = ProxyRuntime.start(config);
         CountDownLatch stopped = new CountDownLatch(1);
+        // SIGTERM and SIGINT run shutdown hooks: drain, so no client loses an answer it was owed.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            proxy.close();
+            proxy.drainAndClose(config.drainTimeout());
             stopped.countDown();
         }, "proxy-shutdown"));
         stopped.await();

@@ -8,8 +8,11 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
+import org.kafscale.proxy.app.health.ReadPathProbe;
+import org.kafscale.proxy.app.health.Readiness;
 import org.kafscale.proxy.app.metrics.ProxyMetrics;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.BrokerApiVersionsProbe;
@@ -49,15 +52,19 @@ public final class ProxyRuntime implements AutoCloseable {
     private final TopologySource topology;
     private final ScheduledExecutorService housekeeping;
     private final KafkaProxyServer kafkaServer;
+    private final Readiness readiness;
     private final HealthServer healthServer;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private ProxyRuntime(EventLoopGroup workers, KafkaRequestClient kafkaClient, TopologySource topology,
-                         ScheduledExecutorService housekeeping, KafkaProxyServer kafkaServer, HealthServer healthServer) {
+                         ScheduledExecutorService housekeeping, KafkaProxyServer kafkaServer, Readiness readiness,
+                         HealthServer healthServer) {
         this.workers = workers;
         this.kafkaClient = kafkaClient;
         this.topology = topology;
         this.housekeeping = housekeeping;
         this.kafkaServer = kafkaServer;
+        this.readiness = readiness;
         this.healthServer = healthServer;
     }
 
@@ -96,14 +103,20 @@ public final class ProxyRuntime implements AutoCloseable {
         KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, dispatcher, connector,
                 proxyMetrics);
 
+        // The probe is a client of the proxy's own listener, so it proves the path clients take.
+        ReadPathProbe readProbe = new ReadPathProbe(kafkaClient, kafkaServer.localAddress(), topology,
+                config.readProbe());
+        readProbe.start(housekeeping);
+        Readiness readiness = new Readiness(gate, topology, readProbe);
+        proxyMetrics.watch(readiness);
         HealthServer health = null;
         if (config.health().isPresent()) {
-            health = HealthServer.start(config.health().get().toBindAddress(), workers,
-                    () -> gate.routable() && topology.snapshot().hasBrokers(), metrics::scrape);
+            health = HealthServer.start(config.health().get().toBindAddress(), workers, readiness::status,
+                    metrics::scrape);
         }
         LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {})", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode());
-        return new ProxyRuntime(workers, kafkaClient, topology, housekeeping, kafkaServer, health);
+        return new ProxyRuntime(workers, kafkaClient, topology, housekeeping, kafkaServer, readiness, health);
     }
 
     /**
@@ -146,13 +159,41 @@ public final class ProxyRuntime implements AutoCloseable {
         return topology;
     }
 
+    /** Whether the proxy should take new clients, and why; what {@code /readyz} reports. */
+    public Readiness.Status readiness() {
+        return readiness.status();
+    }
+
+    /**
+     * Graceful stop (SIGTERM): {@code /readyz} turns 503, the Kafka listener stops accepting, the
+     * requests already read are answered within {@code drainTimeout}, then everything closes.
+     * Blocks: never call it on an event loop.
+     */
+    public void drainAndClose(Duration drainTimeout) {
+        LOGGER.info("Draining: not ready, no new connections, up to {} ms for requests in flight",
+                drainTimeout.toMillis());
+        readiness.startDraining();
+        try {
+            kafkaServer.drain(drainTimeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            close();
+        }
+    }
+
+    /** Closes at once (no drain); the second and later calls do nothing. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         if (healthServer != null) {
             healthServer.close();
         }
-        kafkaServer.close();
+        // The probe first, so it starts no request through a listener that is closing.
         housekeeping.shutdownNow();
+        kafkaServer.close();
         topology.close();
         kafkaClient.close();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

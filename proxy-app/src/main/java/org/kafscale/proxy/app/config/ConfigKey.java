@@ -58,7 +58,22 @@ public enum ConfigKey {
     METADATA_REFRESH_MS("KAFSCALE_PROXY_METADATA_REFRESH_MS", "10000", null, Range.of(100, 3_600_000),
             "Milliseconds between re-reads of the cluster's Metadata."),
     IO_THREADS("KAFSCALE_PROXY_IO_THREADS", "0", "`0` (Netty: 2 × cores)", Range.of(0, 1024),
-            "Netty event loop threads.");
+            "Netty event loop threads."),
+    READY_PROBE_TOPIC("KAFSCALE_PROXY_READY_PROBE_TOPIC", null, "unset (any partition with data)", null,
+            "Topic the readiness probe fetches from, through the proxy's own listener. Unset: the first "
+                    + "partitions with data among the cluster's topics. `/readyz` is 503 while the probe fails."),
+    READY_PROBE_PARTITION("KAFSCALE_PROXY_READY_PROBE_PARTITION", null, "unset (any partition of the topic)",
+            Range.of(0, Integer.MAX_VALUE),
+            "Partition of `KAFSCALE_PROXY_READY_PROBE_TOPIC` the probe fetches from."),
+    READY_PROBE_INTERVAL_MS("KAFSCALE_PROXY_READY_PROBE_INTERVAL_MS", "5000", null, Range.of(100, 600_000),
+            "Milliseconds between the end of one readiness probe and the start of the next."),
+    DRAIN_TIMEOUT_MS("KAFSCALE_PROXY_DRAIN_TIMEOUT_MS", "30000", null, Range.of(0, 3_600_000),
+            "On SIGTERM: `/readyz` turns 503, the listener stops accepting, and requests already read get this many "
+                    + "milliseconds to be answered before the remaining connections close."),
+    LOG_FORMAT("KAFSCALE_PROXY_LOG_FORMAT", "plain", null, null,
+            "`plain`: one line per event; `json`: one JSON object per line (Logback's JSON encoder)."),
+    LOG_LEVEL("KAFSCALE_PROXY_LOG_LEVEL", "INFO", null, null,
+            "Level of the proxy's own loggers: `TRACE`, `DEBUG`, `INFO`, `WARN` or `ERROR`.");
 
     /** The prefix of every name above; unknown names with it are reported. */
     public static final String PREFIX = "KAFSCALE_PROXY_";

@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.nio.file.Path;
+import org.kafscale.proxy.app.health.ReadProbeSettings;
 import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.server.ListenerSettings;
@@ -30,12 +32,16 @@ import org.slf4j.LoggerFactory;
  * @param connectTimeout how long a broker connection may take
  * @param metadataRefresh how often the topology source re-reads the cluster
  * @param ioThreads Netty event loop threads (0: Netty's default)
+ * @param readProbe where and how often the readiness probe fetches
+ * @param drainTimeout how long requests already read may take to be answered on shutdown
+ * @param logging the log format and level
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           Optional<HostPort> health, List<HostPort> backends, Optional<EtcdSettings> etcd,
                           Duration backendCacheTtl, Duration etcdResync,
                           int maxFrameBytes, int maxInFlightPerConnection, Duration requestTimeout,
-                          Duration connectTimeout, Duration metadataRefresh, int ioThreads) {
+                          Duration connectTimeout, Duration metadataRefresh, int ioThreads,
+                          ReadProbeSettings readProbe, Duration drainTimeout, LogSettings logging) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -59,6 +65,12 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String DIAL_TIMEOUT_MS = ConfigKey.DIAL_TIMEOUT_MS.envName();
     public static final String METADATA_REFRESH_MS = ConfigKey.METADATA_REFRESH_MS.envName();
     public static final String IO_THREADS = ConfigKey.IO_THREADS.envName();
+    public static final String READY_PROBE_TOPIC = ConfigKey.READY_PROBE_TOPIC.envName();
+    public static final String READY_PROBE_PARTITION = ConfigKey.READY_PROBE_PARTITION.envName();
+    public static final String READY_PROBE_INTERVAL_MS = ConfigKey.READY_PROBE_INTERVAL_MS.envName();
+    public static final String DRAIN_TIMEOUT_MS = ConfigKey.DRAIN_TIMEOUT_MS.envName();
+    public static final String LOG_FORMAT = ConfigKey.LOG_FORMAT.envName();
+    public static final String LOG_LEVEL = ConfigKey.LOG_LEVEL.envName();
 
     /**
      * Builds the configuration from settings keyed by KafScale's environment variable names
@@ -90,6 +102,12 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         Duration connectTimeout = Duration.ofMillis(s.longValue(ConfigKey.DIAL_TIMEOUT_MS));
         Duration metadataRefresh = Duration.ofMillis(s.longValue(ConfigKey.METADATA_REFRESH_MS));
         int ioThreads = s.intValue(ConfigKey.IO_THREADS);
+        ReadProbeSettings readProbe = readProbeSettings(s);
+        Duration drainTimeout = Duration.ofMillis(s.longValue(ConfigKey.DRAIN_TIMEOUT_MS));
+        LogSettings logging = new LogSettings(
+                LogSettings.Format.valueOf(s.oneOf(ConfigKey.LOG_FORMAT, List.of("plain", "json"))
+                        .toUpperCase(java.util.Locale.ROOT)),
+                s.oneOf(ConfigKey.LOG_LEVEL, LogSettings.LEVELS));
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
             String fallback = listen.host().isEmpty() ? "localhost" : listen.host();
@@ -98,7 +116,18 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         });
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
-                metadataRefresh, ioThreads);
+                metadataRefresh, ioThreads, readProbe, drainTimeout, logging);
+    }
+
+    private static ReadProbeSettings readProbeSettings(Settings s) {
+        Optional<String> topic = s.string(ConfigKey.READY_PROBE_TOPIC);
+        OptionalInt partition = s.string(ConfigKey.READY_PROBE_PARTITION).isEmpty() ? OptionalInt.empty()
+                : OptionalInt.of(s.intValue(ConfigKey.READY_PROBE_PARTITION, 0));
+        if (partition.isPresent() && topic.isEmpty()) {
+            throw new ConfigException(READY_PROBE_PARTITION + " is set but " + READY_PROBE_TOPIC
+                    + " is not: name the topic the partition belongs to");
+        }
+        return new ReadProbeSettings(topic, partition, Duration.ofMillis(s.longValue(ConfigKey.READY_PROBE_INTERVAL_MS)));
     }
 
     private static Optional<EtcdSettings> etcdSettings(Settings s) {

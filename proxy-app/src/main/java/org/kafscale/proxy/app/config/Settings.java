@@ -41,6 +41,13 @@ final class Settings {
                 new IllegalStateException(key.envName() + " has no fixed default")));
     }
 
+    /** One of the allowed words (any case), returned as spelled in {@code allowed}; else the key's default. */
+    String oneOf(ConfigKey key, List<String> allowed) {
+        String value = stringOrDefault(key);
+        return allowed.stream().filter(a -> a.equalsIgnoreCase(value)).findFirst().orElseThrow(() ->
+                ConfigException.invalid(key.envName(), value, "expected one of " + String.join(", ", allowed)));
+    }
+
     /** A whole number within the key's range, else the key's default. */
     long longValue(ConfigKey key) {
         return longValue(key, Long.parseLong(key.defaultValue().orElseThrow(() ->

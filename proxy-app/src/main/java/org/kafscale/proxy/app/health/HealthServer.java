@@ -21,7 +21,6 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.slf4j.Logger;
@@ -29,8 +28,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The health listener: {@code /livez} answers 200 while the process serves, {@code /readyz} 200
- * only while the proxy can route (else 503), as the original's bodies say; {@code /metrics} is
- * the Prometheus exposition.
+ * only while {@link Readiness} says so (else 503), with the reason in the body; {@code /metrics}
+ * is the Prometheus exposition.
  */
 public final class HealthServer implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(HealthServer.class);
@@ -42,7 +41,7 @@ public final class HealthServer implements AutoCloseable {
         this.channel = channel;
     }
 
-    public static HealthServer start(InetSocketAddress bind, EventLoopGroup group, BooleanSupplier ready,
+    public static HealthServer start(InetSocketAddress bind, EventLoopGroup group, Supplier<Readiness.Status> ready,
                                      Supplier<String> metrics)
             throws InterruptedException {
         Channel channel = new ServerBootstrap()
@@ -72,10 +71,10 @@ public final class HealthServer implements AutoCloseable {
     }
 
     private static final class ProbeHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
-        private final BooleanSupplier ready;
+        private final Supplier<Readiness.Status> ready;
         private final Supplier<String> metrics;
 
-        ProbeHandler(BooleanSupplier ready, Supplier<String> metrics) {
+        ProbeHandler(Supplier<Readiness.Status> ready, Supplier<String> metrics) {
             this.ready = ready;
             this.metrics = metrics;
         }
@@ -86,9 +85,11 @@ public final class HealthServer implements AutoCloseable {
             FullHttpResponse response;
             switch (path) {
                 case "/livez" -> response = text(HttpResponseStatus.OK, "ok\n");
-                case "/readyz" -> response = ready.getAsBoolean()
-                        ? text(HttpResponseStatus.OK, "ready\n")
-                        : text(HttpResponseStatus.SERVICE_UNAVAILABLE, "no backends available\n");
+                case "/readyz" -> {
+                    Readiness.Status status = ready.get();
+                    response = text(status.ready() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+                            status.body());
+                }
                 case "/metrics" -> response = text(HttpResponseStatus.OK, metrics.get());
                 default -> response = text(HttpResponseStatus.NOT_FOUND, "not found\n");
             }

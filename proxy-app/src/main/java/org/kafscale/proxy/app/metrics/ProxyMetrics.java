@@ -3,6 +3,7 @@ package org.kafscale.proxy.app.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
+import org.kafscale.proxy.app.health.Readiness;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -32,6 +33,7 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
     private final MeterRegistry registry;
     private final ConcurrentHashMap<Integer, Timer> requestTimers = new ConcurrentHashMap<>();
     private final AtomicInteger clientConnections = new AtomicInteger();
+    private final AtomicInteger requestsInFlight = new AtomicInteger();
     private final Counter bytesIn;
     private final Counter bytesOut;
     private final Counter refusals;
@@ -50,6 +52,8 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
                 .register(registry);
         Gauge.builder("kafscale_proxy_client_connections", clientConnections, AtomicInteger::get)
                 .description("Open client connections").register(registry);
+        Gauge.builder("kafscale_proxy_requests_in_flight", requestsInFlight, AtomicInteger::get)
+                .description("Client requests read and not yet answered").register(registry);
         Gauge.builder("kafscale_proxy_routable", gate, g -> g.routable() ? 1 : 0)
                 .description("1 while the proxy may route (topology fresh), else 0").register(registry);
         Gauge.builder("kafscale_proxy_brokers_known", topology, t -> t.snapshot().brokers().size())
@@ -68,6 +72,13 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
         new ProcessorMetrics().bindTo(registry);
     }
 
+    /** Exposes what {@code /readyz} reports, so a dashboard shows when and why replicas left the Service. */
+    public void watch(Readiness readiness) {
+        Gauge.builder("kafscale_proxy_ready", readiness, r -> r.status().ready() ? 1 : 0)
+                .description("1 while /readyz answers 200 (routable, read path probed, not draining), else 0")
+                .register(registry);
+    }
+
     @Override
     public void opened() {
         clientConnections.incrementAndGet();
@@ -79,8 +90,14 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
     }
 
     @Override
+    public void requestStarted(short apiKey) {
+        requestsInFlight.incrementAndGet();
+    }
+
+    @Override
     public void requestCompleted(short apiKey, short apiVersion, long nanos, int requestBytes, int answerBytes,
                                  boolean closedConnection) {
+        requestsInFlight.decrementAndGet();
         requestTimer(apiKey, apiVersion).record(nanos, TimeUnit.NANOSECONDS);
         bytesIn.increment(requestBytes);
         bytesOut.increment(answerBytes);

@@ -3,10 +3,6 @@ package org.kafscale.proxy.app.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,7 +99,7 @@ class BrokenBrokerIT {
     void consumerReceivesEveryRecordWhenTheBrokerConnectionBreaksDuringAFetch(Fault fault, String mode) {
         // Given: a proxy routing from etcd, the second broker's next Fetch answer due to break
         try (RunningProxy proxy = proxyOnEtcd(mode)) {
-            Eventually.await(DEADLINE, "/readyz turns 200", () -> status(proxy, "/readyz") == 200);
+            Eventually.await(DEADLINE, "/readyz turns 200", () -> proxy.healthStatus("/readyz") == 200);
             relay.arm(fault);
             // When
             Map<Integer, List<String>> received = consumeFromStart(proxy);
@@ -156,12 +152,4 @@ class BrokenBrokerIT {
         return counts;
     }
 
-    private static int status(RunningProxy proxy, String path) {
-        try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(proxy.healthUrl(path))).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (Exception e) {
-            throw new IllegalStateException("health request failed", e);
-        }
-    }
 }

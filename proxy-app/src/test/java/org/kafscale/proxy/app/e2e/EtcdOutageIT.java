@@ -94,7 +94,7 @@ class EtcdOutageIT {
             producer.send(new ProducerRecord<>(TOPIC, 0, "k", "within-ttl")).get(TTL.toSeconds() - 1, TimeUnit.SECONDS);
 
             // Then: past it, not ready
-            Eventually.await(DEADLINE, "/readyz 503 past the TTL", () -> EtcdTopologyIT.status(proxy, "/readyz") == 503);
+            Eventually.await(DEADLINE, "/readyz 503 past the TTL", () -> proxy.healthStatus("/readyz") == 503);
             assertRefused(proxy, new MetadataRequest.Builder(List.of(TOPIC), false).build((short) 12),
                     (MetadataResponse r) -> r.data().brokers().isEmpty() && r.data().controllerId() == -1
                             ? r.data().topics().find(TOPIC).errorCode() : -1);
@@ -111,7 +111,7 @@ class EtcdOutageIT {
             // When: etcd is back
             etcd.start();
             // Then: the same proxy serves again
-            Eventually.await(DEADLINE, "/readyz 200 after etcd returns", () -> EtcdTopologyIT.status(proxy, "/readyz") == 200);
+            Eventually.await(DEADLINE, "/readyz 200 after etcd returns", () -> proxy.healthStatus("/readyz") == 200);
             producer.send(new ProducerRecord<>(TOPIC, 0, "k", "after")).get(60, TimeUnit.SECONDS);
         }
     }

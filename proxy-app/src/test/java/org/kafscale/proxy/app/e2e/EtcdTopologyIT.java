@@ -3,10 +3,6 @@ package org.kafscale.proxy.app.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -126,11 +122,11 @@ class EtcdTopologyIT {
         // Given: a proxy started before etcd holds any KafScale keys
         spreadLeaders("late");
         try (RunningProxy proxy = proxyOnEtcd()) {
-            assertEquals(503, status(proxy, "/readyz"), "no broker known yet");
+            assertEquals(503, proxy.healthStatus("/readyz"), "no broker known yet");
             // When
             publish(List.of("late"), "late-group");
             // Then
-            Eventually.await(DEADLINE, "/readyz turns 200", () -> status(proxy, "/readyz") == 200);
+            Eventually.await(DEADLINE, "/readyz turns 200", () -> proxy.healthStatus("/readyz") == 200);
             Map<Integer, List<String>> sent = RecordRoundTrip.produce(proxy.bootstrap(), "late", 3, 30);
             RecordRoundTrip.assertExactlyOnceInOrder(sent,
                     RecordRoundTrip.consumeAsGroup(proxy.bootstrap(), "late", "late-group", 30));
@@ -143,11 +139,11 @@ class EtcdTopologyIT {
         spreadLeaders("emptied");
         publish(List.of("emptied"), null);
         try (RunningProxy proxy = proxyOnEtcd()) {
-            Eventually.await(DEADLINE, "/readyz 200", () -> status(proxy, "/readyz") == 200);
+            Eventually.await(DEADLINE, "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
             // When: a successful read lists no broker
             kafscale.publishSnapshotJson("{\"Brokers\":[],\"ControllerID\":-1,\"Topics\":[],\"ClusterID\":\"empty\"}");
             // Then: "no backend", never "use the cache"
-            Eventually.await(DEADLINE, "/readyz 503", () -> status(proxy, "/readyz") == 503);
+            Eventually.await(DEADLINE, "/readyz 503", () -> proxy.healthStatus("/readyz") == 503);
             try (RawKafkaConnection connection = new RawKafkaConnection(proxy.port())) {
                 MetadataResponse metadata = connection.send(new MetadataRequest.Builder(List.of("emptied"), false)
                         .build((short) 12));
@@ -171,8 +167,8 @@ class EtcdTopologyIT {
             // Then: logged and ignored; the proxy keeps routing on the last good snapshot
             logs.awaitLine(DEADLINE, "does not parse");
             producer.send(new ProducerRecord<>("sturdy", 0, "k", "second")).get(30, TimeUnit.SECONDS);
-            assertEquals(200, status(proxy, "/readyz"));
-            assertTrue(body(proxy, "/metrics").contains("kafscale_proxy_etcd_bad_data_total{kind=\"snapshot\"} 1.0"),
+            Eventually.await(DEADLINE, "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
+            assertTrue(proxy.healthBody("/metrics").contains("kafscale_proxy_etcd_bad_data_total{kind=\"snapshot\"} 1.0"),
                     "the bad snapshot is counted once");
             assertEquals(List.of("first", "second"),
                     RecordRoundTrip.consumeFromStart(proxy.bootstrap(), "sturdy", 1, 2).get(0));
@@ -195,18 +191,6 @@ class EtcdTopologyIT {
         return new KafkaProducer<>(props);
     }
 
-    static int status(RunningProxy proxy, String path) {
-        try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(proxy.healthUrl(path))).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (Exception e) {
-            throw new IllegalStateException("health request failed", e);
-        }
-    }
 
-    static String body(RunningProxy proxy, String path) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(proxy.healthUrl(path))).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-    }
 
 }

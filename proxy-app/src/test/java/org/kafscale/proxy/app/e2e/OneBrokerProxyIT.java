@@ -3,12 +3,10 @@ package org.kafscale.proxy.app.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.Kcat;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -65,48 +63,34 @@ class OneBrokerProxyIT {
         try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "brokers")) {
             // When: real traffic through the proxy
             RecordRoundTrip.produce(proxy.bootstrap(), "metered", 1, 100);
-            String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(proxy.healthUrl("/metrics")))
-                    .build(), HttpResponse.BodyHandlers.ofString()).body();
+            String metrics = proxy.healthBody("/metrics");
             // Then: the series a user would chart, with values that reflect the traffic
-            assertTrue(valueOf(metrics, "kafscale_proxy_requests_seconds_count{api=\"Produce\"") >= 1, metrics);
-            assertTrue(valueOf(metrics, "kafscale_proxy_requests_seconds_count{api=\"Metadata\"") >= 1, metrics);
-            assertTrue(valueOf(metrics, "kafscale_proxy_client_bytes_in_bytes_total") > 100, metrics);
-            assertTrue(valueOf(metrics, "kafscale_proxy_client_bytes_out_bytes_total") > 0, metrics);
-            assertEquals(1.0, valueOf(metrics, "kafscale_proxy_routable"));
-            assertEquals(1.0, valueOf(metrics, "kafscale_proxy_brokers_known"));
-            assertTrue(valueOf(metrics, "kafscale_proxy_fan_out_width_count{api=\"Produce\"") >= 1, metrics);
-            assertEquals(1.0, valueOf(metrics, "kafscale_proxy_fan_out_width_max{api=\"Produce\""), "one broker, no split");
-            assertTrue(valueOf(metrics, "kafscale_proxy_backend_channels{broker=") >= 0, metrics);
-            assertTrue(valueOf(metrics, "kafscale_proxy_topology_age_seconds") >= 0, metrics);
+            assertTrue(RunningProxy.metricValue(metrics, "kafscale_proxy_requests_seconds_count{api=\"Produce\"") >= 1, metrics);
+            assertTrue(RunningProxy.metricValue(metrics, "kafscale_proxy_requests_seconds_count{api=\"Metadata\"") >= 1, metrics);
+            assertTrue(RunningProxy.metricValue(metrics, "kafscale_proxy_client_bytes_in_bytes_total") > 100, metrics);
+            assertTrue(RunningProxy.metricValue(metrics, "kafscale_proxy_client_bytes_out_bytes_total") > 0, metrics);
+            assertEquals(1.0, RunningProxy.metricValue(metrics, "kafscale_proxy_routable"));
+            assertEquals(1.0, RunningProxy.metricValue(metrics, "kafscale_proxy_brokers_known"));
+            assertTrue(RunningProxy.metricValue(metrics, "kafscale_proxy_fan_out_width_count{api=\"Produce\"") >= 1, metrics);
+            assertEquals(1.0, RunningProxy.metricValue(metrics, "kafscale_proxy_fan_out_width_max{api=\"Produce\""), "one broker, no split");
+            assertTrue(RunningProxy.metricValue(metrics, "kafscale_proxy_backend_channels{broker=") >= 0, metrics);
+            assertTrue(RunningProxy.metricValue(metrics, "kafscale_proxy_topology_age_seconds") >= 0, metrics);
             assertTrue(metrics.contains("jvm_memory_used_bytes"), "JVM memory");
             assertTrue(metrics.contains("kafscale_proxy_netty_direct_memory_bytes"), "Netty memory");
         }
     }
 
-    /** The value of the first sample whose line starts with {@code prefix} (name, or name and first labels). */
-    private static double valueOf(String metrics, String prefix) {
-        return metrics.lines().filter(l -> l.startsWith(prefix)).findFirst()
-                .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
-                .orElseThrow(() -> new AssertionError("no series " + prefix + " in:\n" + metrics));
-    }
 
     @Test
-    void healthEndpointsReportLiveAndReadyWhileBrokersAreKnown() throws Exception {
+    void healthEndpointsReportLiveAndReadyWhileBrokersAreKnown() {
         // Given
         try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "brokers")) {
-            HttpClient http = HttpClient.newHttpClient();
-            // When
-            HttpResponse<String> live = http.send(HttpRequest.newBuilder(URI.create(proxy.healthUrl("/livez"))).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create(proxy.healthUrl("/readyz"))).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            HttpResponse<String> other = http.send(HttpRequest.newBuilder(URI.create(proxy.healthUrl("/nope"))).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            // When: the first read-path probe has run
+            Eventually.await(Duration.ofSeconds(10), "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
             // Then
-            assertEquals(200, live.statusCode());
-            assertEquals(200, ready.statusCode());
-            assertEquals("ready\n", ready.body());
-            assertEquals(404, other.statusCode());
+            assertEquals(200, proxy.healthStatus("/livez"));
+            assertTrue(proxy.healthBody("/readyz").startsWith("ready\nread path "), "the body says what was proven");
+            assertEquals(404, proxy.healthStatus("/nope"));
         }
     }
 }

@@ -32,13 +32,23 @@ final class RawKafkaConnection implements AutoCloseable {
     }
 
     /** Sends the request and reads its answer, checking the correlation id. */
-    @SuppressWarnings("unchecked")
     <R extends AbstractResponse> R send(AbstractRequest request) throws IOException {
+        return read(write(request));
+    }
+
+    /** Sends the request without waiting; {@link #read} takes its answer. */
+    RequestHeader write(AbstractRequest request) throws IOException {
         RequestHeader header = new RequestHeader(request.apiKey(), request.version(), "raw-test", nextCorrelationId++);
         ByteBuffer bytes = request.serializeWithHeader(header);
         out.writeInt(bytes.remaining());
         out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
         out.flush();
+        return header;
+    }
+
+    /** Reads the answer to the request sent with {@code header}, which must be the next one. */
+    @SuppressWarnings("unchecked")
+    <R extends AbstractResponse> R read(RequestHeader header) throws IOException {
         byte[] answer = new byte[in.readInt()];
         in.readFully(answer);
         return (R) AbstractResponse.parseResponse(ByteBuffer.wrap(answer), header);

@@ -1,5 +1,11 @@
 package org.kafscale.proxy.app.e2e;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.Map;
 import org.kafscale.proxy.app.ProxyRuntime;
@@ -34,6 +40,8 @@ final class RunningProxy implements AutoCloseable {
         env.put(ProxyConfig.HEALTH_ADDR, "127.0.0.1:" + FreePorts.next());
         env.put(ProxyConfig.BACKENDS, cluster.bootstrapServers());
         env.put(ProxyConfig.METADATA_REFRESH_MS, "1000");
+        // Tests wait for /readyz; a short probe interval keeps them quick.
+        env.put(ProxyConfig.READY_PROBE_INTERVAL_MS, "300");
         env.putAll(extra);
         try {
             return new RunningProxy(ProxyRuntime.start(ProxyConfig.from(env)));
@@ -62,6 +70,43 @@ final class RunningProxy implements AutoCloseable {
 
     String healthUrl(String path) {
         return "http://127.0.0.1:" + runtime.healthAddress().orElseThrow().getPort() + path;
+    }
+
+    /** GET on the health listener; the status code and body. */
+    HttpResponse<String> health(String path) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(healthUrl(path))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("health request " + path + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    int healthStatus(String path) {
+        return health(path).statusCode();
+    }
+
+    String healthBody(String path) {
+        return health(path).body();
+    }
+
+    /** The value of the first {@code /metrics} sample whose line starts with {@code prefix} (name, or name and first labels). */
+    double metric(String prefix) {
+        return metricValue(healthBody("/metrics"), prefix);
+    }
+
+    /** The value of the first sample in {@code metrics} whose line starts with {@code prefix}. */
+    static double metricValue(String metrics, String prefix) {
+        return metrics.lines().filter(l -> l.startsWith(prefix)).findFirst()
+                .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .orElseThrow(() -> new AssertionError("no series " + prefix + " in:\n" + metrics));
+    }
+
+    ProxyRuntime runtime() {
+        return runtime;
     }
 
     @Override

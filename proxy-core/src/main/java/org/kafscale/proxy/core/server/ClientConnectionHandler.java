@@ -1,6 +1,7 @@
 package org.kafscale.proxy.core.server;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -19,6 +20,10 @@ import org.slf4j.LoggerFactory;
  * <p>Backpressure: reading from the client pauses while {@code maxInFlight} requests wait for
  * answers or while the client cannot take more bytes; reading from brokers pauses while the client
  * is unwritable.
+ *
+ * <p>Drain ({@link #DRAIN}, sent by the listener on shutdown): stop reading, answer every request
+ * already read, and close once the last answer is flushed, so no answer is cut in half and the
+ * client retries whatever it sent after that on another proxy.
  */
 public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOGGER = LoggerFactory.getLogger(ClientConnectionHandler.class);
@@ -32,6 +37,15 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     private ConnectionContext context;
     private ChannelHandlerContext ctx;
     private boolean closing;
+    private boolean draining;
+
+    /** The user event that starts a drain of this connection. */
+    public static final Object DRAIN = new Object() {
+        @Override
+        public String toString() {
+            return "DRAIN";
+        }
+    };
 
     public ClientConnectionHandler(RequestHandler dispatcher, BackendConnector connector, int maxInFlight,
                                    ConnectionListener listener) {
@@ -61,6 +75,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
             return;
         }
         ResponseOrderer.Slot slot = orderer.reserve(request.correlationId());
+        listener.requestStarted(request.apiKey());
         long started = System.nanoTime();
         int requestBytes = FRAME_SIZE_BYTES + request.frame().readableBytes();
         Future<Reply> reply;
@@ -94,6 +109,29 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         orderer.complete(slot, reply, this::write);
         ctx.flush();
         updateReading();
+        closeIfDrained();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event == DRAIN) {
+            draining = true;
+            updateReading();
+            closeIfDrained();
+            return;
+        }
+        ctx.fireUserEventTriggered(event);
+    }
+
+    /** During a drain: once every request read has its answer written, close after the flush. */
+    private void closeIfDrained() {
+        if (draining && !closing && orderer.waiting() == 0) {
+            LOGGER.debug("Drained connection from client {}", context.clientAddress());
+            closing = true;
+            // An empty write completes after every earlier write; it starts at the head of the
+            // pipeline so the size prepender does not turn it into a zero-length frame.
+            ctx.pipeline().firstContext().writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
     }
 
     private void write(ResponseOrderer.Slot slot) {
@@ -145,7 +183,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     }
 
     private void updateReading() {
-        boolean read = !closing && orderer.waiting() < maxInFlight && ctx.channel().isWritable();
+        boolean read = !closing && !draining && orderer.waiting() < maxInFlight && ctx.channel().isWritable();
         if (ctx.channel().config().isAutoRead() != read) {
             ctx.channel().config().setAutoRead(read);
         }
@@ -176,6 +214,10 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         }
 
         default void closed() {
+        }
+
+        /** A request was read and is being handled; {@link #requestCompleted} follows for each. */
+        default void requestStarted(short apiKey) {
         }
 
         /**

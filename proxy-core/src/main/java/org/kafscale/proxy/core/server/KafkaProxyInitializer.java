@@ -16,17 +16,22 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
     private final RequestHandler dispatcher;
     private final BackendConnector connector;
     private final ClientConnectionHandler.ConnectionListener listener;
+    private final ClientConnections clients;
 
-    public KafkaProxyInitializer(ListenerSettings settings, RequestHandler dispatcher, BackendConnector connector,
-                                 ClientConnectionHandler.ConnectionListener listener) {
+    KafkaProxyInitializer(ListenerSettings settings, RequestHandler dispatcher, BackendConnector connector,
+                          ClientConnectionHandler.ConnectionListener listener, ClientConnections clients) {
         this.settings = settings;
         this.dispatcher = dispatcher;
         this.connector = connector;
         this.listener = listener;
+        this.clients = clients;
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
+        if (!clients.admit(ch)) {
+            return;
+        }
         ch.pipeline()
                 .addLast("frameDecoder", new KafkaFrameDecoder(settings.maxFrameBytes(), "client"))
                 .addLast("framePrepender", new LengthFieldPrepender(4))

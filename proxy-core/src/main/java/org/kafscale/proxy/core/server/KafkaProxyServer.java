@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.slf4j.Logger;
@@ -16,10 +17,12 @@ public final class KafkaProxyServer implements AutoCloseable {
 
     private final EventLoopGroup bossGroup;
     private final Channel serverChannel;
+    private final ClientConnections clients;
 
-    private KafkaProxyServer(EventLoopGroup bossGroup, Channel serverChannel) {
+    private KafkaProxyServer(EventLoopGroup bossGroup, Channel serverChannel, ClientConnections clients) {
         this.bossGroup = bossGroup;
         this.serverChannel = serverChannel;
+        this.clients = clients;
     }
 
     /**
@@ -31,16 +34,17 @@ public final class KafkaProxyServer implements AutoCloseable {
                                          BackendConnector connector,
                                          ClientConnectionHandler.ConnectionListener listener) throws InterruptedException {
         EventLoopGroup boss = NettyTransport.newEventLoopGroup(1, "kafka-accept");
+        ClientConnections clients = new ClientConnections();
         try {
             Channel channel = new ServerBootstrap()
                     .group(boss, workerGroup)
                     .channel(NettyTransport.serverChannelClass())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new KafkaProxyInitializer(settings, dispatcher, connector, listener))
+                    .childHandler(new KafkaProxyInitializer(settings, dispatcher, connector, listener, clients))
                     .bind(settings.bindAddress()).sync().channel();
             LOGGER.info("Kafka listener bound to {}", channel.localAddress());
-            return new KafkaProxyServer(boss, channel);
+            return new KafkaProxyServer(boss, channel, clients);
         } catch (InterruptedException | RuntimeException e) {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
@@ -56,9 +60,23 @@ public final class KafkaProxyServer implements AutoCloseable {
         serverChannel.close().syncUninterruptibly();
     }
 
+    /**
+     * Graceful shutdown of the client side: stops accepting, lets every connection answer the
+     * requests it has read (reading no more), and closes each once its last answer is flushed;
+     * connections still busy after {@code timeout} are closed. Blocks: never call it on an event loop.
+     *
+     * @return whether every connection finished within the timeout
+     */
+    public boolean drain(Duration timeout) throws InterruptedException {
+        stopAccepting();
+        return clients.drain(timeout);
+    }
+
+    /** Stops at once: no more connections, and the open ones closed without waiting for answers. */
     @Override
     public void close() {
         stopAccepting();
+        clients.closeAll();
         bossGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

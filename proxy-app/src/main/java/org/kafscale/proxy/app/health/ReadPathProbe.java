@@ -1,0 +1,305 @@
+package org.kafscale.proxy.app.health;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsPartition;
+import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsTopic;
+import org.apache.kafka.common.message.ListOffsetsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.BaseRecords;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.Records;
+import org.apache.kafka.common.requests.FetchRequest;
+import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.requests.ListOffsetsRequest;
+import org.apache.kafka.common.requests.ListOffsetsResponse;
+import org.kafscale.proxy.core.backend.KafkaRequestClient;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.kafscale.proxy.core.topology.Topology;
+import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.core.topology.TopicLayout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Proves the read path the way a client would: connects to the proxy's own Kafka listener and
+ * fetches real records from a partition that has data, so the request goes through the proxy's
+ * routing, a broker, and the proxy's answer on the way back.
+ *
+ * <p>A Fetch of an empty or unknown partition answers cleanly even when real reads fail (the
+ * field report behind this probe), so it never counts as proof: when no partition has data the
+ * result says so and is only "unproven". Each probe asks ListOffsets for the latest offsets (a
+ * broker round trip through the proxy), picks partitions with data (the last proven one first),
+ * asks for their earliest offsets, and fetches from there.
+ */
+public final class ReadPathProbe {
+    private static final Logger LOGGER = LoggerFactory.getLogger(ReadPathProbe.class);
+    /** Bounds the ListOffsets of an automatic probe on a cluster with many partitions. */
+    private static final int MAX_CANDIDATES = 64;
+    /** Partitions with data fetched per probe; one good answer is enough. */
+    private static final int MAX_FETCHED = 3;
+    private static final int FETCH_MAX_BYTES = 1024 * 1024;
+    /** The highest Fetch version that names topics rather than topic ids. */
+    private static final short LAST_FETCH_VERSION_BY_NAME = 12;
+
+    private final KafkaRequestClient client;
+    private final BrokerEndpoint proxyListener;
+    private final Topology topology;
+    private final ReadProbeSettings settings;
+    private volatile TopicPartition lastProven;
+    private volatile ProbeResult latest;
+
+    public ReadPathProbe(KafkaRequestClient client, InetSocketAddress proxyListener, Topology topology,
+                         ReadProbeSettings settings) {
+        this.client = client;
+        // The proxy's own listener, reached over loopback when it listens on every interface.
+        String host = proxyListener.getAddress() == null || proxyListener.getAddress().isAnyLocalAddress()
+                ? "127.0.0.1" : proxyListener.getAddress().getHostAddress();
+        this.proxyListener = new BrokerEndpoint(-1, host, proxyListener.getPort(), null);
+        this.topology = topology;
+        this.settings = settings;
+    }
+
+    /** Probes now and then again {@code interval} after each probe ends; probes never overlap. */
+    public void start(ScheduledExecutorService scheduler) {
+        scheduler.execute(() -> runAndReschedule(scheduler));
+    }
+
+    private void runAndReschedule(ScheduledExecutorService scheduler) {
+        probe().whenComplete((result, error) -> {
+            if (!scheduler.isShutdown()) {
+                scheduler.schedule(() -> runAndReschedule(scheduler), settings.interval().toMillis(),
+                        TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    /** The last finished probe, if any. */
+    public Optional<ProbeResult> latest() {
+        return Optional.ofNullable(latest);
+    }
+
+    /** The time after which a probe result is too old to stand for the present. */
+    public Duration staleAfter() {
+        return settings.interval().plus(settings.timeout()).multipliedBy(2);
+    }
+
+    /** Runs one probe; the result also becomes {@link #latest()}. Never completes exceptionally. */
+    public CompletableFuture<ProbeResult> probe() {
+        CompletableFuture<ProbeResult> result;
+        try {
+            result = probeCandidates(topology.snapshot());
+        } catch (RuntimeException e) {
+            result = CompletableFuture.failedFuture(e);
+        }
+        return result
+                .orTimeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                .exceptionally(e -> ProbeResult.failed(describe(e)))
+                .thenApply(this::record);
+    }
+
+    private ProbeResult record(ProbeResult result) {
+        ProbeResult previous = latest;
+        latest = result;
+        if (previous == null || previous.verdict() != result.verdict()) {
+            LOGGER.info("Read-path probe: {} ({})", result.verdict(), result.detail());
+        }
+        return result;
+    }
+
+    private CompletableFuture<ProbeResult> probeCandidates(TopologySnapshot snapshot) {
+        if (!snapshot.hasBrokers()) {
+            return CompletableFuture.completedFuture(ProbeResult.failed("no broker known"));
+        }
+        Map<TopicPartition, Uuid> candidates = candidates(snapshot);
+        if (candidates.isEmpty()) {
+            if (settings.topic().isPresent()) {
+                return CompletableFuture.completedFuture(ProbeResult.failed("probe topic " + settings.topic().get()
+                        + settings.partition().stream().mapToObj(p -> " partition " + p).findFirst().orElse("")
+                        + " is not in the cluster's metadata"));
+            }
+            return brokerRoundTrip(snapshot);
+        }
+        return listOffsets(candidates.keySet(), ListOffsetsRequest.LATEST_TIMESTAMP).thenCompose(latestOffsets -> {
+            List<TopicPartition> withData = latestOffsets.entrySet().stream()
+                    .filter(e -> e.getValue().error() == Errors.NONE && e.getValue().offset() > 0)
+                    .map(Map.Entry::getKey)
+                    .sorted(Comparator.comparing((TopicPartition tp) -> !tp.equals(lastProven)))
+                    .limit(MAX_FETCHED)
+                    .toList();
+            if (!withData.isEmpty()) {
+                return fetchFromEarliest(withData, candidates);
+            }
+            List<String> errors = latestOffsets.entrySet().stream()
+                    .filter(e -> e.getValue().error() != Errors.NONE)
+                    .map(e -> e.getKey() + " " + e.getValue().error().name()).toList();
+            if (errors.size() == latestOffsets.size()) {
+                return CompletableFuture.completedFuture(
+                        ProbeResult.failed("ListOffsets through the proxy failed: " + summary(errors)));
+            }
+            return CompletableFuture.completedFuture(ProbeResult.unproven("no partition has data yet ("
+                    + latestOffsets.size() + " checked); metadata and a ListOffsets round trip through the proxy "
+                    + "succeeded, which proves less than a Fetch of real records"));
+        });
+    }
+
+    /**
+     * The partitions to consider, with their topic ids: the configured topic or partition, else
+     * up to {@value #MAX_CANDIDATES} partitions of the cluster's non-internal topics.
+     */
+    private Map<TopicPartition, Uuid> candidates(TopologySnapshot snapshot) {
+        Map<TopicPartition, Uuid> candidates = new LinkedHashMap<>();
+        List<TopicLayout> topics = settings.topic()
+                .map(name -> snapshot.topic(name).stream().toList())
+                .orElseGet(() -> snapshot.topics().values().stream().filter(t -> !t.internal())
+                        .sorted(Comparator.comparing(TopicLayout::name)).toList());
+        for (TopicLayout topic : topics) {
+            for (int partition : topic.partitions().keySet()) {
+                if (settings.partition().isEmpty() || settings.partition().getAsInt() == partition) {
+                    candidates.put(new TopicPartition(topic.name(), partition), topic.id());
+                }
+                if (candidates.size() == MAX_CANDIDATES) {
+                    return candidates;
+                }
+            }
+        }
+        return candidates;
+    }
+
+    /** With no topic at all, the best that can be shown: a broker answers a request. */
+    private CompletableFuture<ProbeResult> brokerRoundTrip(TopologySnapshot snapshot) {
+        BrokerEndpoint broker = snapshot.brokers().values().iterator().next();
+        return client.apiVersions(broker).thenApply(versions -> ProbeResult.unproven(
+                "no topic has partitions yet; metadata is known and broker " + broker.id()
+                        + " answered ApiVersions, which proves less than a Fetch of real records"));
+    }
+
+    private CompletableFuture<ProbeResult> fetchFromEarliest(List<TopicPartition> partitions,
+                                                            Map<TopicPartition, Uuid> topicIds) {
+        return listOffsets(partitions, ListOffsetsRequest.EARLIEST_TIMESTAMP).thenCompose(earliest -> {
+            Map<TopicPartition, FetchRequest.PartitionData> fetchData = new LinkedHashMap<>();
+            for (TopicPartition tp : partitions) {
+                PartitionOffset start = earliest.get(tp);
+                if (start != null && start.error() == Errors.NONE) {
+                    fetchData.put(tp, new FetchRequest.PartitionData(topicIds.get(tp), start.offset(), -1,
+                            FETCH_MAX_BYTES, Optional.empty()));
+                }
+            }
+            if (fetchData.isEmpty()) {
+                return CompletableFuture.completedFuture(ProbeResult.failed("ListOffsets (earliest) through the proxy "
+                        + "failed for " + partitions));
+            }
+            boolean everyIdKnown = fetchData.values().stream().allMatch(d -> !Uuid.ZERO_UUID.equals(d.topicId));
+            short maxVersion = everyIdKnown ? ApiKeys.FETCH.latestVersion() : LAST_FETCH_VERSION_BY_NAME;
+            FetchRequest.Builder fetch = FetchRequest.Builder.forConsumer(maxVersion, 0, 1, fetchData)
+                    .isolationLevel(IsolationLevel.READ_UNCOMMITTED)
+                    .setMaxBytes(FETCH_MAX_BYTES);
+            return client.<FetchResponse>send(proxyListener, fetch)
+                    .thenApply(response -> judgeFetch(response, fetchData, topicIds));
+        });
+    }
+
+    private ProbeResult judgeFetch(FetchResponse response, Map<TopicPartition, FetchRequest.PartitionData> asked,
+                                   Map<TopicPartition, Uuid> topicIds) {
+        Map<Uuid, String> namesById = new HashMap<>();
+        topicIds.forEach((tp, id) -> namesById.put(id, tp.topic()));
+        List<String> problems = new ArrayList<>();
+        for (FetchResponseData.FetchableTopicResponse topic : response.data().responses()) {
+            String name = topic.topic() == null || topic.topic().isEmpty() ? namesById.get(topic.topicId())
+                    : topic.topic();
+            for (FetchResponseData.PartitionData partition : topic.partitions()) {
+                TopicPartition tp = new TopicPartition(name, partition.partitionIndex());
+                Errors error = Errors.forCode(partition.errorCode());
+                if (error != Errors.NONE) {
+                    problems.add(tp + " " + error.name());
+                    continue;
+                }
+                int records = countRecords(partition.records());
+                if (records > 0) {
+                    lastProven = tp;
+                    return ProbeResult.proven("fetched " + records + " records from " + tp + " at offset "
+                            + asked.get(tp).fetchOffset + " through the proxy");
+                }
+                problems.add(tp + " returned no records although it has data");
+            }
+        }
+        return ProbeResult.failed("Fetch through the proxy returned no records: " + summary(problems));
+    }
+
+    /** Data records in the answer, each batch checked against its CRC; transaction markers do not count. */
+    private static int countRecords(BaseRecords records) {
+        if (!(records instanceof Records batches)) {
+            return 0;
+        }
+        int count = 0;
+        for (RecordBatch batch : batches.batches()) {
+            batch.ensureValid();
+            if (batch.isControlBatch()) {
+                continue;
+            }
+            for (Record ignored : batch) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private CompletableFuture<Map<TopicPartition, PartitionOffset>> listOffsets(
+            java.util.Collection<TopicPartition> partitions, long timestamp) {
+        Map<String, List<TopicPartition>> byTopic = partitions.stream()
+                .collect(Collectors.groupingBy(TopicPartition::topic, LinkedHashMap::new, Collectors.toList()));
+        List<ListOffsetsTopic> topics = new ArrayList<>();
+        byTopic.forEach((topic, tps) -> topics.add(new ListOffsetsTopic().setName(topic).setPartitions(
+                tps.stream().map(tp -> new ListOffsetsPartition().setPartitionIndex(tp.partition())
+                        .setTimestamp(timestamp)).toList())));
+        ListOffsetsRequest.Builder request = ListOffsetsRequest.Builder
+                .forConsumer(false, IsolationLevel.READ_UNCOMMITTED)
+                .setTargetTimes(topics);
+        return client.<ListOffsetsResponse>send(proxyListener, request).thenApply(response -> {
+            Map<TopicPartition, PartitionOffset> offsets = new LinkedHashMap<>();
+            for (ListOffsetsResponseData.ListOffsetsTopicResponse topic : response.data().topics()) {
+                for (ListOffsetsResponseData.ListOffsetsPartitionResponse p : topic.partitions()) {
+                    offsets.put(new TopicPartition(topic.name(), p.partitionIndex()),
+                            new PartitionOffset(Errors.forCode(p.errorCode()), p.offset()));
+                }
+            }
+            return offsets;
+        });
+    }
+
+    private static String summary(List<String> items) {
+        int shown = Math.min(items.size(), 5);
+        String text = String.join(", ", items.subList(0, shown));
+        return items.size() > shown ? text + " and " + (items.size() - shown) + " more" : text;
+    }
+
+    private static String describe(Throwable error) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+        if (cause instanceof TimeoutException) {
+            return "no answer through the proxy in time";
+        }
+        return "request through the proxy failed: " + cause;
+    }
+
+    private record PartitionOffset(Errors error, long offset) {
+    }
+}
