@@ -57,6 +57,19 @@ class ConfigErrorsTest {
     }
 
     @Test
+    void wordOutsideTheAllowedOnesListsThem() {
+        assertEquals("KAFSCALE_PROXY_LOG_FORMAT=xml is invalid: expected one of plain, json",
+                failure(withBackends("KAFSCALE_PROXY_LOG_FORMAT", "xml")));
+    }
+
+    @Test
+    void probePartitionWithoutItsTopicSaysWhatIsMissing() {
+        assertEquals("KAFSCALE_PROXY_READY_PROBE_PARTITION is set but KAFSCALE_PROXY_READY_PROBE_TOPIC is not: "
+                + "name the topic the partition belongs to",
+                failure(withBackends("KAFSCALE_PROXY_READY_PROBE_PARTITION", "0")));
+    }
+
+    @Test
     void malformedListenAddressNamesKeyValueAndForm() {
         assertEquals("KAFSCALE_PROXY_ADDR=localhost is invalid: expected host:port or :port with a port from 1 to 65535",
                 failure(withBackends("KAFSCALE_PROXY_ADDR", "localhost")));
