@@ -99,7 +99,8 @@ public final class ProxyRuntime implements AutoCloseable {
                 new MetadataResponder(topology, advertised),
                 new FindCoordinatorResponder(topology, advertised),
                 gate,
-                new ForwardingRouter(topology, advertised, config.requestTimeout().toMillis(), proxyMetrics));
+                new ForwardingRouter(topology, advertised, config.requestTimeout().toMillis(),
+                        config.anyBrokerConnect(), proxyMetrics));
         KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, dispatcher, connector,
                 proxyMetrics);
 

@@ -35,6 +35,11 @@ public enum ConfigKey {
                     + "`KAFSCALE_PROXY_ETCD_ENDPOINTS` is required."),
     BACKEND_CACHE_TTL_SEC("KAFSCALE_PROXY_BACKEND_CACHE_TTL_SEC", "60", null, Range.of(1, 86_400),
             "Seconds the proxy routes on etcd's last good read; past it, it refuses requests until etcd answers."),
+    BACKEND_RETRIES("KAFSCALE_PROXY_BACKEND_RETRIES", "6", null, Range.of(1, 100),
+            "Connection attempts, one broker after another, for a request any broker can answer (admin and "
+                    + "unknown APIs). Partition and coordinator requests retry by their own rules."),
+    BACKEND_BACKOFF_MS("KAFSCALE_PROXY_BACKEND_BACKOFF_MS", "500", null, Range.of(0, 60_000),
+            "Milliseconds between those connection attempts."),
     ETCD_USERNAME("KAFSCALE_PROXY_ETCD_USERNAME", null, null, null, "etcd user name."),
     ETCD_PASSWORD("KAFSCALE_PROXY_ETCD_PASSWORD", null, null, null,
             "etcd password (prefer the environment or the file to a flag, which `ps` shows)."),

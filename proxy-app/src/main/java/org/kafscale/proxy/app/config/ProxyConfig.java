@@ -8,6 +8,7 @@ import java.util.OptionalInt;
 import java.nio.file.Path;
 import org.kafscale.proxy.app.health.ReadProbeSettings;
 import org.kafscale.proxy.core.local.AdvertiseMode;
+import org.kafscale.proxy.fetch.routing.ConnectAttempts;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.slf4j.Logger;
@@ -32,6 +33,7 @@ import org.slf4j.LoggerFactory;
  * @param connectTimeout how long a broker connection may take
  * @param metadataRefresh how often the topology source re-reads the cluster
  * @param ioThreads Netty event loop threads (0: Netty's default)
+ * @param anyBrokerConnect connection attempts for requests any broker can answer
  * @param readProbe where and how often the readiness probe fetches
  * @param drainTimeout how long requests already read may take to be answered on shutdown
  * @param logging the log format and level
@@ -41,7 +43,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           Duration backendCacheTtl, Duration etcdResync,
                           int maxFrameBytes, int maxInFlightPerConnection, Duration requestTimeout,
                           Duration connectTimeout, Duration metadataRefresh, int ioThreads,
-                          ReadProbeSettings readProbe, Duration drainTimeout, LogSettings logging) {
+                          ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe, Duration drainTimeout, LogSettings logging) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -65,6 +67,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String DIAL_TIMEOUT_MS = ConfigKey.DIAL_TIMEOUT_MS.envName();
     public static final String METADATA_REFRESH_MS = ConfigKey.METADATA_REFRESH_MS.envName();
     public static final String IO_THREADS = ConfigKey.IO_THREADS.envName();
+    public static final String BACKEND_RETRIES = ConfigKey.BACKEND_RETRIES.envName();
+    public static final String BACKEND_BACKOFF_MS = ConfigKey.BACKEND_BACKOFF_MS.envName();
     public static final String READY_PROBE_TOPIC = ConfigKey.READY_PROBE_TOPIC.envName();
     public static final String READY_PROBE_PARTITION = ConfigKey.READY_PROBE_PARTITION.envName();
     public static final String READY_PROBE_INTERVAL_MS = ConfigKey.READY_PROBE_INTERVAL_MS.envName();
@@ -102,6 +106,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         Duration connectTimeout = Duration.ofMillis(s.longValue(ConfigKey.DIAL_TIMEOUT_MS));
         Duration metadataRefresh = Duration.ofMillis(s.longValue(ConfigKey.METADATA_REFRESH_MS));
         int ioThreads = s.intValue(ConfigKey.IO_THREADS);
+        ConnectAttempts anyBrokerConnect = new ConnectAttempts(s.intValue(ConfigKey.BACKEND_RETRIES),
+                Duration.ofMillis(s.longValue(ConfigKey.BACKEND_BACKOFF_MS)));
         ReadProbeSettings readProbe = readProbeSettings(s);
         Duration drainTimeout = Duration.ofMillis(s.longValue(ConfigKey.DRAIN_TIMEOUT_MS));
         LogSettings logging = new LogSettings(
@@ -116,7 +122,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         });
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
-                metadataRefresh, ioThreads, readProbe, drainTimeout, logging);
+                metadataRefresh, ioThreads, anyBrokerConnect, readProbe, drainTimeout, logging);
     }
 
     private static ReadProbeSettings readProbeSettings(Settings s) {

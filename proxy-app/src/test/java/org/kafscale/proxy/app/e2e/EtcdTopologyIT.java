@@ -9,6 +9,15 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.message.DescribeConfigsRequestData;
+import org.apache.kafka.common.message.DescribeConfigsRequestData.DescribeConfigsResource;
+import org.apache.kafka.common.requests.DescribeConfigsRequest;
+import org.apache.kafka.common.requests.DescribeConfigsResponse;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.testkit.FreePorts;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -172,6 +181,34 @@ class EtcdTopologyIT {
                     "the bad snapshot is counted once");
             assertEquals(List.of("first", "second"),
                     RecordRoundTrip.consumeFromStart(proxy.bootstrap(), "sturdy", 1, 2).get(0));
+        }
+    }
+
+    @ParameterizedTest(name = "{0} connection attempts: {1} of three requests refused")
+    @CsvSource({"6, 0", "1, 1"})
+    void requestsForAnyBrokerMoveOnFromAnUnreachableBrokerWithinTheConnectAttempts(String attempts, int refused)
+            throws Exception {
+        // Given: etcd lists a broker at an address where nothing listens
+        List<Integer> brokers = spreadLeaders("any-broker-" + attempts);
+        kafscale.publishSnapshot(cluster, List.of("any-broker-" + attempts),
+                Map.of(brokers.get(2), "127.0.0.1:" + FreePorts.next()));
+        try (RunningProxy proxy = RunningProxy.start(cluster, "brokers", Map.of(ProxyConfig.BACKENDS, "",
+                ProxyConfig.ETCD_ENDPOINTS, etcd.endpoint(), ProxyConfig.BACKEND_RETRIES, attempts,
+                ProxyConfig.BACKEND_BACKOFF_MS, "50"));
+             RawKafkaConnection client = new RawKafkaConnection(proxy.port())) {
+            // When: three requests that any broker answers, one starting at each broker in turn
+            int refusedCount = 0;
+            for (int i = 0; i < 3; i++) {
+                DescribeConfigsResponse answer = client.send(new DescribeConfigsRequest.Builder(
+                        new DescribeConfigsRequestData().setResources(List.of(new DescribeConfigsResource()
+                                .setResourceType(ConfigResource.Type.TOPIC.id())
+                                .setResourceName("any-broker-" + attempts)))).build((short) 4));
+                if (answer.data().results().get(0).errorCode() == Errors.REQUEST_TIMED_OUT.code()) {
+                    refusedCount++;
+                }
+            }
+            // Then
+            assertEquals(refused, refusedCount);
         }
     }
 

@@ -3,6 +3,8 @@ package org.kafscale.proxy.fetch.routing;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
@@ -41,26 +43,59 @@ public final class BackendForwarder {
      */
     Future<Reply> forward(ConnectionContext context, RequestFrame request, BrokerEndpoint broker, ByteBuf frame,
                           long extraWaitMillis, Errors failureError) {
+        return forwardToFirstReachable(context, request, List.of(broker), ConnectAttempts.ONCE, frame, extraWaitMillis,
+                failureError);
+    }
+
+    /**
+     * Sends the frame to the first of {@code brokers} that a connection can be made to, trying them
+     * in turn (wrapping around) for up to {@code connect.attempts()} connection attempts. Only the
+     * connection is retried: once the frame is written, its answer or failure is final.
+     *
+     * @param frame the bytes to send; ownership passes here
+     */
+    Future<Reply> forwardToFirstReachable(ConnectionContext context, RequestFrame request, List<BrokerEndpoint> brokers,
+                                          ConnectAttempts connect, ByteBuf frame, long extraWaitMillis,
+                                          Errors failureError) {
         Promise<Reply> reply = context.newReply();
+        connectAndSend(context, request, brokers, connect, 0, frame, extraWaitMillis, failureError, reply);
+        return reply;
+    }
+
+    private void connectAndSend(ConnectionContext context, RequestFrame request, List<BrokerEndpoint> brokers,
+                                ConnectAttempts connect, int attempt, ByteBuf frame, long extraWaitMillis,
+                                Errors failureError, Promise<Reply> reply) {
+        BrokerEndpoint broker = brokers.get(attempt % brokers.size());
         context.backends().acquire(broker).addListener(acquired -> {
             if (!acquired.isSuccess()) {
+                if (attempt + 1 < connect.attempts() && !reply.isDone()) {
+                    LOGGER.debug("{} from client {}: no connection to {} ({}); trying again", request.describe(),
+                            context.clientAddress(), broker, acquired.cause().getMessage());
+                    context.loop().schedule(() -> connectAndSend(context, request, brokers, connect, attempt + 1, frame,
+                            extraWaitMillis, failureError, reply), connect.backoff().toMillis(), TimeUnit.MILLISECONDS);
+                    return;
+                }
                 frame.release();
-                reply.setSuccess(failed(context, request, broker, acquired.cause(), failureError));
+                settle(reply, failed(context, request, broker, acquired.cause(), failureError));
                 return;
             }
             BackendChannel channel = (BackendChannel) acquired.getNow();
             Future<ByteBuf> answer = channel.request(frame, requestTimeoutMillis + extraWaitMillis);
             answer.addListener(done -> {
                 if (done.isSuccess()) {
-                    if (!reply.trySuccess(Reply.send(answer.getNow()))) {
-                        answer.getNow().release();
-                    }
+                    settle(reply, Reply.send(answer.getNow()));
                 } else {
-                    reply.setSuccess(failed(context, request, broker, done.cause(), failureError));
+                    settle(reply, failed(context, request, broker, done.cause(), failureError));
                 }
             });
         });
-        return reply;
+    }
+
+    /** Completes the reply unless it already is (the client went away); a reply not taken is released. */
+    private static void settle(Promise<Reply> reply, Reply result) {
+        if (!reply.trySuccess(result)) {
+            result.discard();
+        }
     }
 
     /**

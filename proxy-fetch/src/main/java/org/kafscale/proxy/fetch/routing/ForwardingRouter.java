@@ -2,6 +2,7 @@ package org.kafscale.proxy.fetch.routing;
 
 import io.netty.util.concurrent.Future;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -52,6 +53,7 @@ public final class ForwardingRouter implements RequestHandler {
     private final Topology topology;
     private final BackendForwarder forwarder;
     private final AtomicInteger anyBrokerCursor = new AtomicInteger();
+    private final ConnectAttempts anyBrokerConnect;
 
     private final ProduceFanOut produce;
     private final FetchFanOut fetch;
@@ -61,12 +63,16 @@ public final class ForwardingRouter implements RequestHandler {
     private final ListGroupsFanOut listGroups;
 
     public ForwardingRouter(Topology topology, AdvertisedListener advertised, long requestTimeoutMillis) {
-        this(topology, advertised, requestTimeoutMillis, RoutingObserver.NONE);
+        this(topology, advertised, requestTimeoutMillis, ConnectAttempts.ONCE, RoutingObserver.NONE);
     }
 
+    /**
+     * @param anyBrokerConnect connection attempts for requests any broker can answer
+     */
     public ForwardingRouter(Topology topology, AdvertisedListener advertised, long requestTimeoutMillis,
-                            RoutingObserver observer) {
+                            ConnectAttempts anyBrokerConnect, RoutingObserver observer) {
         this.topology = topology;
+        this.anyBrokerConnect = anyBrokerConnect;
         this.forwarder = new BackendForwarder(requestTimeoutMillis);
         LeaderHints hints = new LeaderHints(advertised);
         this.produce = new ProduceFanOut(topology, forwarder, hints, observer);
@@ -115,9 +121,10 @@ public final class ForwardingRouter implements RequestHandler {
         if (brokers.isEmpty()) {
             return Replies.now(context.loop(), Replies.error(request, Errors.REQUEST_TIMED_OUT));
         }
-        BrokerEndpoint broker = brokers.get(Math.floorMod(anyBrokerCursor.getAndIncrement(), brokers.size()));
-        return forwarder.forward(context, request, broker, request.frame().retainedDuplicate(), 0,
-                Errors.REQUEST_TIMED_OUT);
+        // Round robin: each request starts at the next broker, and a retry moves on to the one after.
+        Collections.rotate(brokers, -Math.floorMod(anyBrokerCursor.getAndIncrement(), brokers.size()));
+        return forwarder.forwardToFirstReachable(context, request, brokers, anyBrokerConnect,
+                request.frame().retainedDuplicate(), 0, Errors.REQUEST_TIMED_OUT);
     }
 
     private Future<Reply> toPartitionOwner(ConnectionContext context, RequestFrame request, AbstractRequest body) {
