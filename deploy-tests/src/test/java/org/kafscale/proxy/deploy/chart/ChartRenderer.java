@@ -1,6 +1,7 @@
 package org.kafscale.proxy.deploy.chart;
 
 import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.InstallCommand;
 import com.marcnuri.helm.TemplateCommand;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,6 +68,26 @@ public final class ChartRenderer {
             template = template.set(set.getKey(), set.getValue());
         }
         return template.call();
+    }
+
+    /**
+     * What `helm install` prints, NOTES.txt included (`helm template` leaves NOTES out): a
+     * client-only dry run, so no cluster is needed.
+     */
+    public String installOutput() {
+        InstallCommand install = new Helm(RepoPaths.chart()).install()
+                .withName(RELEASE)
+                .withNamespace(NAMESPACE)
+                .withKubeVersion(KUBE_VERSION)
+                .clientOnly()
+                .dryRun();
+        if (valuesFile != null) {
+            install = install.withValuesFile(valuesFile);
+        }
+        for (Map.Entry<String, Object> set : sets.entrySet()) {
+            install = install.set(set.getKey(), set.getValue());
+        }
+        return install.call().getOutput();
     }
 
     public RenderedChart render() {
