@@ -167,6 +167,10 @@ Secret, never to the ConfigMap.
 {{- if and .Values.existingSecret (gt (len $inline) 0) -}}
 {{- fail (printf "existingSecret is set, so the secret values %s must be keys of that Secret, not values" (keys $inline | sortAlpha | join ", ")) -}}
 {{- end -}}
+{{- $pdb := .Values.podDisruptionBudget -}}
+{{- if and $pdb.enabled (kindIs "invalid" $pdb.minAvailable) (kindIs "invalid" $pdb.maxUnavailable) -}}
+{{- fail "podDisruptionBudget.enabled needs minAvailable or maxUnavailable" -}}
+{{- end -}}
 {{- $drainSeconds := div (add (include "kafscale-proxy.envValue" .Values.drainTimeoutMs | int64) 999) 1000 -}}
 {{- $needed := add $drainSeconds .Values.preStopSleepSeconds -}}
 {{- if and (not (kindIs "invalid" .Values.terminationGracePeriodSeconds)) (le (int64 .Values.terminationGracePeriodSeconds) (int64 $needed)) -}}

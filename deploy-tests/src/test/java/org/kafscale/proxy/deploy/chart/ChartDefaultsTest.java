@@ -80,6 +80,13 @@ class ChartDefaultsTest {
     }
 
     @Test
+    void rolloutNeverGoesBelowTheDesiredCount() {
+        JsonNode rollingUpdate = rendered.get("Deployment").path("spec").path("strategy").path("rollingUpdate");
+        assertEquals(0, rollingUpdate.path("maxUnavailable").asInt(-1));
+        assertEquals(1, rollingUpdate.path("maxSurge").asInt());
+    }
+
+    @Test
     void podOutlivesTheDrainDeadline() {
         int drainMs = Integer.parseInt(rendered.effectiveSetting("KAFSCALE_PROXY_DRAIN_TIMEOUT_MS").orElseThrow());
         int preStopSeconds = Integer.parseInt(

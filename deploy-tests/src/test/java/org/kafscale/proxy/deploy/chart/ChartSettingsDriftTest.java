@@ -105,8 +105,10 @@ class ChartSettingsDriftTest {
     /** A value the schema accepts and the proxy could take: a number in range, an enum value, or text. */
     private static String sampleValue(ConfigKey key) throws IOException {
         JsonNode property = configSchema().path("properties").path(key.envName());
-        if (property.has("enum")) {
-            return property.path("enum").get(property.path("enum").size() - 1).asText();
+        for (JsonNode allowed : property.path("enum")) {
+            if (!allowed.asText().isEmpty()) {
+                return allowed.asText();
+            }
         }
         return key.range().map(range -> String.valueOf(Math.min(range.max(), range.min() + 7)))
                 .orElse("drift-" + key.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));

@@ -73,6 +73,15 @@ class ChartValuesValidationTest {
                 "KAFSCALE_PROXY_ETCD_PASSWORD");
     }
 
+    @Test
+    void disruptionBudgetWithoutABoundIsRefused() {
+        assertRefused(ChartRenderer.chart().valuesYaml("""
+                podDisruptionBudget:
+                  enabled: true
+                  minAvailable: null
+                """), "needs minAvailable or maxUnavailable");
+    }
+
     private static void assertRefused(ChartRenderer chart, String messagePart) {
         RuntimeException refused = assertThrows(RuntimeException.class, chart::renderText);
         assertTrue(refused.getMessage().contains(messagePart),
