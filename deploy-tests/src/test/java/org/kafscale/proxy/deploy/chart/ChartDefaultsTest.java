@@ -98,8 +98,9 @@ class ChartDefaultsTest {
     }
 
     @Test
-    void imageIsTheChartsAppVersion() {
-        assertEquals("ghcr.io/kafscale/kafscale-proxy-jvm:0.1.0", rendered.container().path("image").asText());
+    void imageIsTheChartsAppVersionWhichIsTheProjectsVersion() throws Exception {
+        String projectVersion = ProjectVersion.read().replace("-SNAPSHOT", "");
+        assertEquals("ghcr.io/kafscale/kafscale-proxy-jvm:" + projectVersion, rendered.container().path("image").asText());
     }
 
     @Test
