@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.StreamSupport;
@@ -130,7 +131,7 @@ class ChartDefaultsTest {
     }
 
     static Map<String, Integer> servicePorts(JsonNode serviceSpec) {
-        Map<String, Integer> ports = new java.util.LinkedHashMap<>();
+        Map<String, Integer> ports = new LinkedHashMap<>();
         serviceSpec.path("ports").forEach(p -> {
             assertEquals(p.path("name").asText(), p.path("targetPort").asText(), "targetPort by name");
             ports.put(p.path("name").asText(), p.path("port").asInt());

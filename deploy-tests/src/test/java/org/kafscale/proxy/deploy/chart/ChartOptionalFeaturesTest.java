@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.StreamSupport;
@@ -123,7 +124,7 @@ class ChartOptionalFeaturesTest {
     }
 
     private Map<String, String> mounts() {
-        Map<String, String> mounts = new java.util.HashMap<>();
+        Map<String, String> mounts = new HashMap<>();
         rendered.container().path("volumeMounts").forEach(m -> mounts.put(m.path("name").asText(),
                 m.path("mountPath").asText()));
         return mounts;

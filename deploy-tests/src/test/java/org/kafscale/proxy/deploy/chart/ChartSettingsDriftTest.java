@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -29,12 +30,6 @@ class ChartSettingsDriftTest {
      * with the proxy) or keeps in the Secret: how a user sets each, and what the container gets.
      */
     private static final Map<String, Owned> OWNED = owned();
-
-    /** Read by the proxy's LFS module, which takes its settings itself (see ConfigSources). */
-    private static boolean readByLfsModule(String name) {
-        return name.startsWith("KAFSCALE_LFS_") || name.equals("KAFSCALE_S3_NAMESPACE")
-                || name.equals("KAFSCALE_PROXY_LFS_ENABLED");
-    }
 
     /** The drain deadline the chart already sets; the proxy's drain setting is being added. */
     private static final Set<String> PENDING_IN_PROXY = Set.of("KAFSCALE_PROXY_DRAIN_TIMEOUT_MS");
@@ -102,6 +97,12 @@ class ChartSettingsDriftTest {
         }
     }
 
+    /** Read by the proxy's LFS module, which takes its settings itself (see ConfigSources). */
+    private static boolean readByLfsModule(String name) {
+        return name.startsWith("KAFSCALE_LFS_") || name.equals("KAFSCALE_S3_NAMESPACE")
+                || name.equals("KAFSCALE_PROXY_LFS_ENABLED");
+    }
+
     /** A value the schema accepts and the proxy could take: a number in range, an enum value, or text. */
     private static String sampleValue(ConfigKey key) throws IOException {
         JsonNode property = configSchema().path("properties").path(key.envName());
@@ -111,7 +112,7 @@ class ChartSettingsDriftTest {
             }
         }
         return key.range().map(range -> String.valueOf(Math.min(range.max(), range.min() + 7)))
-                .orElse("drift-" + key.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+                .orElse("drift-" + key.name().toLowerCase(Locale.ROOT).replace('_', '-'));
     }
 
     private static Set<String> configNamesInSchema() throws IOException {
