@@ -24,6 +24,16 @@ class ChartOptionalFeaturesTest {
     }
 
     @Test
+    void podStaysRestrictedWithEveryFeatureOn() {
+        RenderedChart defaults = ChartRenderer.chart().render();
+        assertEquals(defaults.podSpec().path("securityContext"), rendered.podSpec().path("securityContext"));
+        assertEquals(defaults.container().path("securityContext"), rendered.container().path("securityContext"));
+        rendered.container().path("volumeMounts").forEach(mount -> assertTrue(
+                mount.path("mountPath").asText().equals("/tmp") || mount.path("readOnly").asBoolean(),
+                "writable mount " + mount));
+    }
+
+    @Test
     void lfsPortIsOnTheContainerAndTheService() {
         assertEquals(8080, ChartDefaultsTest.containerPort(rendered.container(), "lfs"));
         assertEquals(Map.of("kafka", 9092, "health", 9094, "lfs", 8080),
