@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Makes sure the native tools that the integration tests start as processes are installed:
-#   etcd (Debian package etcd-server; etcd-client brings etcdctl for debugging) and kcat.
-# Idempotent: does nothing when both are present. As root with apt-get it installs what is
+#   etcd (Debian package etcd-server; etcd-client brings etcdctl for debugging), kcat, and
+#   yamllint (deploy-tests lints the rendered Helm chart with it).
+# Idempotent: does nothing when all are present. As root with apt-get it installs what is
 # missing; otherwise it prints the command to run and fails, so the build stops with a clear
 # message instead of tests failing one by one.
 set -euo pipefail
 
-PACKAGES=(etcd-server etcd-client kcat)
+PACKAGES=(etcd-server etcd-client kcat yamllint)
 
 have() {
   command -v "$1" >/dev/null 2>&1 || [ -x "/usr/bin/$1" ]
@@ -16,6 +17,7 @@ missing_tools() {
   local missing=()
   have etcd || missing+=(etcd)
   have kcat || missing+=(kcat)
+  have yamllint || missing+=(yamllint)
   echo "${missing[*]:-}"
 }
 

@@ -1,0 +1,189 @@
+{{/*
+Names and labels.
+*/}}
+{{- define "kafscale-proxy.name" -}}
+{{- .Values.nameOverride | default .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* The release name alone when it already says what this is, so "kafscale-proxy" stays short. */}}
+{{- define "kafscale-proxy.fullname" -}}
+{{- $name := include "kafscale-proxy.name" . -}}
+{{- $full := .Values.fullnameOverride -}}
+{{- if not $full -}}
+{{- $full = ternary .Release.Name (printf "%s-%s" .Release.Name $name) (contains $name .Release.Name) -}}
+{{- end -}}
+{{- $full | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "kafscale-proxy.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "kafscale-proxy.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "kafscale-proxy.labels" -}}
+{{ include "kafscale-proxy.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Values.image.tag | default .Chart.AppVersion | quote }}
+app.kubernetes.io/component: proxy
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{- end -}}
+
+{{- define "kafscale-proxy.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- .Values.serviceAccount.name | default (include "kafscale-proxy.fullname" .) -}}
+{{- else -}}
+{{- .Values.serviceAccount.name | default "default" -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+A value as the proxy reads it. Numbers from values.yaml reach templates as float64, which
+would print 5368709120 as 5.36870912e+09: whole numbers are printed as integers.
+*/}}
+{{- define "kafscale-proxy.envValue" -}}
+{{- if and (kindIs "float64" .) (eq (floor .) .) -}}
+{{- int64 . -}}
+{{- else -}}
+{{- toString . -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "kafscale-proxy.advertisedHost" -}}
+{{- if .Values.advertisedHost -}}
+{{- .Values.advertisedHost -}}
+{{- else if .Values.service.externalHostname -}}
+{{- .Values.service.externalHostname -}}
+{{- else -}}
+{{- printf "%s.%s.svc.%s" (include "kafscale-proxy.fullname" .) .Release.Namespace .Values.clusterDomain -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "kafscale-proxy.lfsTlsDir" -}}/etc/kafscale/lfs-tls{{- end -}}
+{{- define "kafscale-proxy.etcdTlsDir" -}}/etc/kafscale/etcd-tls{{- end -}}
+
+{{/*
+Every plain setting, as a YAML map of variable name to string: first the chart's own (listen
+addresses from the ports, so probes and Service agree), then the first-class values, then
+.Values.config, which wins. The ConfigMap and the Deployment's env are both built from it.
+*/}}
+{{- define "kafscale-proxy.settings" -}}
+{{- $v := .Values -}}
+{{- $s := dict -}}
+{{- $_ := set $s "KAFSCALE_PROXY_ADVERTISED_HOST" (include "kafscale-proxy.advertisedHost" .) -}}
+{{- $_ := set $s "KAFSCALE_PROXY_ADVERTISED_PORT" (include "kafscale-proxy.envValue" ($v.advertisedPort | default $v.service.ports.kafka)) -}}
+{{- $_ := set $s "KAFSCALE_PROXY_ADVERTISE_MODE" $v.advertiseMode -}}
+{{- $_ := set $s "KAFSCALE_PROXY_BACKEND_CACHE_TTL_SEC" (include "kafscale-proxy.envValue" $v.backendCacheTTLSeconds) -}}
+{{- with $v.etcd.endpoints }}{{ $_ := set $s "KAFSCALE_PROXY_ETCD_ENDPOINTS" (join "," .) }}{{ end -}}
+{{- with $v.etcd.username }}{{ $_ := set $s "KAFSCALE_PROXY_ETCD_USERNAME" . }}{{ end -}}
+{{- if $v.etcd.tls.enabled -}}
+{{- $dir := include "kafscale-proxy.etcdTlsDir" . -}}
+{{- $_ := set $s "KAFSCALE_PROXY_ETCD_CA_FILE" (printf "%s/ca.crt" $dir) -}}
+{{- if $v.etcd.tls.mutual -}}
+{{- $_ := set $s "KAFSCALE_PROXY_ETCD_CERT_FILE" (printf "%s/tls.crt" $dir) -}}
+{{- $_ := set $s "KAFSCALE_PROXY_ETCD_KEY_FILE" (printf "%s/tls.key" $dir) -}}
+{{- end -}}
+{{- end -}}
+{{- with $v.backends }}{{ $_ := set $s "KAFSCALE_PROXY_BACKENDS" (join "," .) }}{{ end -}}
+{{- if $v.lfs.enabled -}}
+{{- $s3 := $v.lfs.s3 -}}
+{{- with $s3.bucket }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_BUCKET" . }}{{ end -}}
+{{- with $s3.region }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_REGION" . }}{{ end -}}
+{{- with $s3.endpoint }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_ENDPOINT" . }}{{ end -}}
+{{- with $s3.publicEndpoint }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_PUBLIC_ENDPOINT" . }}{{ end -}}
+{{- if not (kindIs "invalid" $s3.forcePathStyle) }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_FORCE_PATH_STYLE" (toString $s3.forcePathStyle) }}{{ end -}}
+{{- $_ := set $s "KAFSCALE_S3_NAMESPACE" ($s3.namespace | default .Release.Namespace) -}}
+{{- with $v.lfs.backendSasl.mechanism }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_BACKEND_SASL_MECHANISM" . }}{{ end -}}
+{{- with $v.lfs.backendSasl.username }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_BACKEND_SASL_USERNAME" . }}{{ end -}}
+{{- if $v.lfs.tls.enabled -}}
+{{- $dir := include "kafscale-proxy.lfsTlsDir" . -}}
+{{- $_ := set $s "KAFSCALE_LFS_PROXY_HTTP_TLS_ENABLED" "true" -}}
+{{- $_ := set $s "KAFSCALE_LFS_PROXY_HTTP_TLS_CERT_FILE" (printf "%s/tls.crt" $dir) -}}
+{{- $_ := set $s "KAFSCALE_LFS_PROXY_HTTP_TLS_KEY_FILE" (printf "%s/tls.key" $dir) -}}
+{{- if $v.lfs.tls.verifyClientCert -}}
+{{- $_ := set $s "KAFSCALE_LFS_PROXY_HTTP_TLS_CLIENT_CA_FILE" (printf "%s/ca.crt" $dir) -}}
+{{- $_ := set $s "KAFSCALE_LFS_PROXY_HTTP_TLS_REQUIRE_CLIENT_CERT" (toString $v.lfs.tls.requireClientCert) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- range $name, $value := $v.config -}}
+{{- if and (not (kindIs "invalid" $value)) (ne (toString $value) "") -}}
+{{- $_ := set $s $name (include "kafscale-proxy.envValue" $value) -}}
+{{- end -}}
+{{- end -}}
+{{- /* Owned by the chart: the Service, the probes and the grace period depend on them. */ -}}
+{{- $_ := set $s "KAFSCALE_PROXY_ADDR" (printf ":%s" (include "kafscale-proxy.envValue" $v.ports.kafka)) -}}
+{{- $_ := set $s "KAFSCALE_PROXY_HEALTH_ADDR" (printf ":%s" (include "kafscale-proxy.envValue" $v.ports.health)) -}}
+{{- $_ := set $s "KAFSCALE_PROXY_DRAIN_TIMEOUT_MS" (include "kafscale-proxy.envValue" $v.drainTimeoutMs) -}}
+{{- if $v.lfs.enabled -}}
+{{- $_ := set $s "KAFSCALE_PROXY_LFS_ENABLED" "true" -}}
+{{- $_ := set $s "KAFSCALE_LFS_PROXY_HTTP_ADDR" (printf ":%s" (include "kafscale-proxy.envValue" $v.ports.lfs)) -}}
+{{- end -}}
+{{- toYaml $s -}}
+{{- end -}}
+
+{{/*
+Secret settings given inline, as a YAML map of variable name to value. They go to the chart's
+Secret, never to the ConfigMap.
+*/}}
+{{- define "kafscale-proxy.secretSettings" -}}
+{{- $v := .Values -}}
+{{- $s := dict -}}
+{{- with $v.etcd.password }}{{ $_ := set $s "KAFSCALE_PROXY_ETCD_PASSWORD" . }}{{ end -}}
+{{- with $v.lfs.apiKey }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_HTTP_API_KEY" . }}{{ end -}}
+{{- with $v.lfs.s3.accessKey }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_ACCESS_KEY" . }}{{ end -}}
+{{- with $v.lfs.s3.secretKey }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_SECRET_KEY" . }}{{ end -}}
+{{- with $v.lfs.s3.sessionToken }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_SESSION_TOKEN" . }}{{ end -}}
+{{- with $v.lfs.backendSasl.password }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_BACKEND_SASL_PASSWORD" . }}{{ end -}}
+{{- toYaml $s -}}
+{{- end -}}
+
+{{/* The secret names that can come from existingSecret: the LFS ones only with LFS on. */}}
+{{- define "kafscale-proxy.existingSecretNames" -}}
+{{- $names := list "KAFSCALE_PROXY_ETCD_PASSWORD" -}}
+{{- if .Values.lfs.enabled -}}
+{{- $names = concat $names (list "KAFSCALE_LFS_PROXY_HTTP_API_KEY" "KAFSCALE_LFS_PROXY_S3_ACCESS_KEY" "KAFSCALE_LFS_PROXY_S3_SECRET_KEY" "KAFSCALE_LFS_PROXY_S3_SESSION_TOKEN" "KAFSCALE_LFS_PROXY_BACKEND_SASL_PASSWORD") -}}
+{{- end -}}
+{{- toYaml $names -}}
+{{- end -}}
+
+{{/* Refuses value combinations that would render a pod that cannot work. */}}
+{{- define "kafscale-proxy.validate" -}}
+{{- $settings := include "kafscale-proxy.settings" . | fromYaml -}}
+{{- if .Values.lfs.enabled -}}
+{{- if not (hasKey $settings "KAFSCALE_LFS_PROXY_S3_BUCKET") -}}
+{{- fail "lfs.enabled needs lfs.s3.bucket" -}}
+{{- end -}}
+{{- if not (hasKey $settings "KAFSCALE_LFS_PROXY_S3_REGION") -}}
+{{- fail "lfs.enabled needs lfs.s3.region" -}}
+{{- end -}}
+{{- if and .Values.lfs.tls.enabled (not .Values.lfs.tls.secretName) -}}
+{{- fail "lfs.tls.enabled needs lfs.tls.secretName" -}}
+{{- end -}}
+{{- end -}}
+{{- if and .Values.etcd.tls.enabled (not .Values.etcd.tls.secretName) -}}
+{{- fail "etcd.tls.enabled needs etcd.tls.secretName" -}}
+{{- end -}}
+{{- $inline := include "kafscale-proxy.secretSettings" . | fromYaml -}}
+{{- if and .Values.existingSecret (gt (len $inline) 0) -}}
+{{- fail (printf "existingSecret is set, so the secret values %s must be keys of that Secret, not values" (keys $inline | sortAlpha | join ", ")) -}}
+{{- end -}}
+{{- $pdb := .Values.podDisruptionBudget -}}
+{{- if and $pdb.enabled (kindIs "invalid" $pdb.minAvailable) (kindIs "invalid" $pdb.maxUnavailable) -}}
+{{- fail "podDisruptionBudget.enabled needs minAvailable or maxUnavailable" -}}
+{{- end -}}
+{{- $drainSeconds := div (add (include "kafscale-proxy.envValue" .Values.drainTimeoutMs | int64) 999) 1000 -}}
+{{- $needed := add $drainSeconds .Values.preStopSleepSeconds -}}
+{{- if and (not (kindIs "invalid" .Values.terminationGracePeriodSeconds)) (le (int64 .Values.terminationGracePeriodSeconds) (int64 $needed)) -}}
+{{- fail (printf "terminationGracePeriodSeconds (%v) must be longer than preStopSleepSeconds plus drainTimeoutMs (%d s), or in-flight requests are cut" .Values.terminationGracePeriodSeconds $needed) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The pod's grace period: the preStop sleep, the drain deadline, then 10 s to close. */}}
+{{- define "kafscale-proxy.terminationGracePeriodSeconds" -}}
+{{- if not (kindIs "invalid" .Values.terminationGracePeriodSeconds) -}}
+{{- include "kafscale-proxy.envValue" .Values.terminationGracePeriodSeconds -}}
+{{- else -}}
+{{- $drainSeconds := div (add (include "kafscale-proxy.envValue" .Values.drainTimeoutMs | int64) 999) 1000 -}}
+{{- add $drainSeconds .Values.preStopSleepSeconds 10 -}}
+{{- end -}}
+{{- end -}}
