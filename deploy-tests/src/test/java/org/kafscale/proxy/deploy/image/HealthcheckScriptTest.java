@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.kafscale.proxy.app.health.HealthServer;
+import org.kafscale.proxy.app.health.Readiness;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.deploy.RepoPaths;
 
@@ -27,7 +28,8 @@ class HealthcheckScriptTest {
     @BeforeAll
     void startHealthListener() throws InterruptedException {
         group = NettyTransport.newEventLoopGroup(1, "health-test");
-        server = HealthServer.start(new InetSocketAddress("127.0.0.1", 0), group, ready::get, () -> "");
+        server = HealthServer.start(new InetSocketAddress("127.0.0.1", 0), group,
+                () -> new Readiness.Status(ready.get(), "set by the test"), () -> "");
     }
 
     @AfterAll
