@@ -94,7 +94,8 @@ class EtcdOutageIT {
             producer.send(new ProducerRecord<>(TOPIC, 0, "k", "within-ttl")).get(TTL.toSeconds() - 1, TimeUnit.SECONDS);
 
             // Then: past it, not ready
-            Eventually.await(DEADLINE, "/readyz 503 past the TTL", () -> proxy.healthStatus("/readyz") == 503);
+            Eventually.await(DEADLINE, "/readyz 503 past the TTL", () -> proxy.healthStatus("/readyz") == 503
+                    && proxy.healthBody("/readyz").contains("not routing"));
             assertRefused(proxy, new MetadataRequest.Builder(List.of(TOPIC), false).build((short) 12),
                     (MetadataResponse r) -> r.data().brokers().isEmpty() && r.data().controllerId() == -1
                             ? r.data().topics().find(TOPIC).errorCode() : -1);

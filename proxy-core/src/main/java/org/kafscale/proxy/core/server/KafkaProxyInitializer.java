@@ -23,7 +23,7 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
         this.settings = settings;
         this.dispatcher = dispatcher;
         this.connector = connector;
-        this.listener = listener;
+        this.listener = clients.counting(listener);
         this.clients = clients;
     }
 
