@@ -1,0 +1,123 @@
+package org.kafscale.proxy.lfs.uploads;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+
+import org.kafscale.proxy.lfs.metrics.LfsMetrics;
+import org.kafscale.proxy.lfs.http.LfsException;
+import org.reactivestreams.Publisher;
+
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+
+/**
+ * {@code PUT /lfs/uploads/{id}/parts/{n}}: streams a part to S3 while continuing the session's
+ * digests, then records it with a compare-and-set so that two replicas cannot both record a part.
+ *
+ * <p>Part n is taken only when parts 1..n-1 are recorded, because the running SHA-256 can only
+ * continue in order. A recorded part sent again is drained and recognised by its size and SHA-256:
+ * the same bytes get the recorded ETag (a retry), other bytes 409.
+ */
+final class PartReceiver {
+
+    private final UploadSessionStore store;
+    private final LiveSessions sessions;
+    private final S3AsyncClient s3;
+    private final LfsMetrics metrics;
+
+    PartReceiver(UploadSessionStore store, LiveSessions sessions, S3AsyncClient s3, LfsMetrics metrics) {
+        this.store = store;
+        this.sessions = sessions;
+        this.s3 = s3;
+        this.metrics = metrics;
+    }
+
+    /**
+     * @param contentLength the body's length (the request's Content-Length): S3 needs it up front
+     * @param body the part's bytes, read at most once and only when the part is acceptable
+     */
+    CompletableFuture<PartReceipt> receive(String id, int partNumber, long contentLength, Publisher<ByteBuffer> body) {
+        if (partNumber < 1) {
+            return CompletableFuture.failedFuture(UploadErrors.invalidPart("invalid part number"));
+        }
+        return sessions.find(id).thenCompose(stored -> {
+            UploadSession session = stored.session();
+            if (session.part(partNumber).isPresent()) {
+                return recognise(session.part(partNumber).get(), id, contentLength, body);
+            }
+            if (partNumber != session.nextPartNumber()) {
+                throw UploadErrors.outOfOrder(session.nextPartNumber(), partNumber);
+            }
+            checkSize(session, contentLength);
+            return upload(stored, partNumber, contentLength, body);
+        });
+    }
+
+    private CompletableFuture<PartReceipt> recognise(UploadedPart recorded, String id, long contentLength,
+                                                     Publisher<ByteBuffer> body) {
+        HashingBody hashing = new HashingBody(body, contentLength, null);
+        return hashing.drain().thenApply(v -> {
+            if (!recorded.sameBody(hashing.seen(), hashing.partSha256())) {
+                throw UploadErrors.partConflict(recorded.partNumber());
+            }
+            return new PartReceipt(id, recorded.partNumber(), recorded.etag());
+        });
+    }
+
+    private static void checkSize(UploadSession session, long length) {
+        if (length <= 0) {
+            throw UploadErrors.invalidPart("empty part");
+        }
+        if (length > session.partSize()) {
+            throw UploadErrors.invalidPart("part too large");
+        }
+        long after = session.uploadedBytes() + length;
+        if (after > session.sizeBytes()) {
+            throw UploadErrors.invalidPart("part exceeds declared size");
+        }
+        if (length < UploadSettings.MIN_PART_SIZE && after != session.sizeBytes()) {
+            throw UploadErrors.invalidPart("part too small");
+        }
+    }
+
+    private CompletableFuture<PartReceipt> upload(StoredSession stored, int partNumber, long length,
+                                                  Publisher<ByteBuffer> body) {
+        UploadSession session = stored.session();
+        SessionDigests digests = SessionDigests.resume(session);
+        HashingBody hashing = new HashingBody(body, length, digests);
+        UploadPartRequest request = UploadPartRequest.builder()
+                .bucket(session.bucket()).key(session.objectKey()).uploadId(session.s3UploadId())
+                .partNumber(partNumber).contentLength(length).build();
+        return s3.uploadPart(request, hashing)
+                .exceptionally(error -> {
+                    metrics.s3Error();
+                    throw UploadErrors.s3Failed("upload of part " + partNumber + " failed", error);
+                })
+                .thenCompose(uploaded -> {
+                    if (hashing.seen() != length) {
+                        throw UploadErrors.invalidPart("part body has " + hashing.seen() + " bytes, Content-Length said " + length);
+                    }
+                    UploadedPart part = new UploadedPart(partNumber, length, hashing.partSha256(), uploaded.eTag());
+                    return store.replace(stored, session.withPart(part, digests.state()))
+                            .thenCompose(recorded -> recorded
+                                    ? CompletableFuture.completedFuture(new PartReceipt(session.id(), partNumber, part.etag()))
+                                    : afterLostRace(session.id(), part));
+                });
+    }
+
+    /**
+     * Another replica changed the session while this part was uploading: most likely the same
+     * part arrived twice (a client retry) and the other copy was recorded first.
+     */
+    private CompletableFuture<PartReceipt> afterLostRace(String id, UploadedPart mine) {
+        return store.find(id).thenApply(found -> {
+            UploadedPart recorded = found.flatMap(stored -> stored.session().part(mine.partNumber()))
+                    .orElseThrow(() -> new LfsException(409, "out_of_order",
+                            "upload " + id + " changed while part " + mine.partNumber() + " was uploading; send it again"));
+            if (!recorded.sameBody(mine.size(), mine.sha256())) {
+                throw UploadErrors.partConflict(mine.partNumber());
+            }
+            return new PartReceipt(id, recorded.partNumber(), recorded.etag());
+        });
+    }
+}
