@@ -1,0 +1,245 @@
+package org.kafscale.proxy.lfs.uploads;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.kafscale.proxy.lfs.uploads.UploadsTestbed.MIB;
+import static org.kafscale.proxy.lfs.uploads.UploadsTestbed.payload;
+import static org.kafscale.proxy.lfs.uploads.UploadsTestbed.sha256;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.kafscale.proxy.lfs.LfsModule;
+import org.kafscale.proxy.lfs.envelope.Envelope;
+import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
+import org.kafscale.proxy.lfs.http.LfsException;
+import org.kafscale.proxy.lfs.uploads.UploadsTestbed.StoreKind;
+import org.kafscale.proxy.testkit.Eventually;
+
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+
+/**
+ * The multipart service without HTTP, on both session stores, with two replicas that share only
+ * the store and the bucket: real S3Proxy, real Kafka, real etcd.
+ */
+class UploadServiceIT {
+
+    private static final String TOPIC = "uploads-core";
+    private static final Duration TTL = Duration.ofHours(1);
+
+    private static UploadsTestbed testbed;
+    private static LfsModule replicaA;
+    private static LfsModule replicaB;
+
+    @BeforeAll
+    static void start() throws Exception {
+        testbed = UploadsTestbed.start(TOPIC);
+        replicaA = testbed.startReplica(TTL, List.of());
+        replicaB = testbed.startReplica(TTL, List.of());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        testbed.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void partsAlternatingBetweenTwoReplicasCompleteWithTheSha256OfTheWholeBody(StoreKind kind) throws Exception {
+        // Given two replicas sharing the store
+        MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
+        MultipartUploads b = testbed.uploads(replicaB, kind, Clock.systemUTC());
+        byte[] part1 = payload(5 * MIB, 11);
+        byte[] part2 = payload(5 * MIB, 12);
+        byte[] part3 = payload(123_457, 13);
+        long size = (long) part1.length + part2.length + part3.length;
+        InitResponse init = a.init(request(size, null), "req-1", "127.0.0.1").join();
+
+        // When the parts go to A, B, A and B completes
+        PartReceipt r1 = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1)).join();
+        PartReceipt r2 = b.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2)).join();
+        PartReceipt r3 = a.putPart(init.uploadId(), 3, part3.length, AsyncRequestBody.fromBytes(part3)).join();
+        Envelope envelope = b.complete(init.uploadId(), List.of(listed(r1), listed(r2), listed(r3)), "req-2").join();
+
+        // Then the envelope names the whole body, the object is the body, and Kafka has the record
+        assertEquals(sha256(part1, part2, part3), envelope.sha256());
+        assertEquals(size, envelope.size());
+        assertEquals(init.s3Key(), envelope.key());
+        assertEquals(sha256(part1, part2, part3), sha256(testbed.object(init.s3Key())));
+        assertTrue(testbed.recordValues(TOPIC, 1).stream().map(EnvelopeCodec::decode)
+                .anyMatch(e -> e.key().equals(init.s3Key()) && e.sha256().equals(envelope.sha256())));
+        assertThrows(LfsException.class, () -> rethrow(a.cancel(init.uploadId())), "the session is gone");
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void aRetriedPartGetsTheSameEtagAndADifferentBodyIsAConflict(StoreKind kind) throws Exception {
+        MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
+        MultipartUploads b = testbed.uploads(replicaB, kind, Clock.systemUTC());
+        byte[] part1 = payload(5 * MIB, 21);
+        InitResponse init = a.init(request(part1.length + 10L, null), "r", "").join();
+        PartReceipt first = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1)).join();
+
+        PartReceipt retried = b.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1)).join();
+
+        assertEquals(first, retried);
+        byte[] other = payload(5 * MIB, 22);
+        assertError(409, "part_conflict", b.putPart(init.uploadId(), 1, other.length, AsyncRequestBody.fromBytes(other)));
+        a.cancel(init.uploadId()).join();
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void aPartAheadOfTheNextExpectedOneIsRefusedOutOfOrder(StoreKind kind) {
+        MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
+        InitResponse init = a.init(request(11L * MIB, null), "r", "").join();
+        byte[] part2 = payload(5 * MIB, 31);
+
+        assertError(409, "out_of_order", a.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2)));
+        a.cancel(init.uploadId()).join();
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void completeRefusesAnUnfinishedUploadAndAListThatLeavesAPartOut(StoreKind kind) {
+        MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
+        byte[] part1 = payload(5 * MIB, 41);
+        byte[] part2 = payload(1000, 42);
+        InitResponse init = a.init(request(part1.length + part2.length, null), "r", "").join();
+        PartReceipt r1 = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1)).join();
+
+        assertError(400, "incomplete_upload", a.complete(init.uploadId(), List.of(listed(r1)), "r"));
+
+        PartReceipt r2 = a.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2)).join();
+        assertError(400, "invalid_part", a.complete(init.uploadId(), List.of(listed(r2)), "r"));
+        assertError(400, "invalid_part", a.complete(init.uploadId(), List.of(listed(r2), listed(r1)), "r"));
+        assertFalse(testbed.objectExists(init.s3Key()));
+        a.cancel(init.uploadId()).join();
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void aChecksumMismatchLeavesNoObjectAndNoOpenUpload(StoreKind kind) {
+        MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
+        byte[] body = payload(2000, 51);
+        InitResponse init = a.init(request(body.length, "0".repeat(64)), "r", "").join();
+        PartReceipt r1 = a.putPart(init.uploadId(), 1, body.length, AsyncRequestBody.fromBytes(body)).join();
+
+        assertError(400, "checksum_mismatch", a.complete(init.uploadId(), List.of(listed(r1)), "r"));
+
+        assertFalse(testbed.objectExists(init.s3Key()));
+        assertEquals(List.of(), testbed.openUploads(init.s3Key()));
+        assertError(404, "upload_not_found", a.complete(init.uploadId(), List.of(listed(r1)), "r"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void cancelAbortsTheS3Upload(StoreKind kind) {
+        MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
+        MultipartUploads b = testbed.uploads(replicaB, kind, Clock.systemUTC());
+        InitResponse init = a.init(request(10, null), "r", "").join();
+        assertEquals(1, testbed.openUploads(init.s3Key()).size());
+
+        b.cancel(init.uploadId()).join();
+
+        assertEquals(List.of(), testbed.openUploads(init.s3Key()));
+        assertError(404, "upload_not_found", a.cancel(init.uploadId()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void aPartForAnExpiredSessionGets410AndEndsIt(StoreKind kind) {
+        MutableClock clock = new MutableClock();
+        MultipartUploads a = testbed.uploads(replicaA, kind, clock);
+        InitResponse init = a.init(request(10, null), "r", "").join();
+
+        clock.advance(TTL.plusSeconds(1));
+
+        byte[] body = payload(10, 61);
+        assertError(410, "upload_expired", a.putPart(init.uploadId(), 1, body.length, AsyncRequestBody.fromBytes(body)));
+        assertEquals(List.of(), testbed.openUploads(init.s3Key()));
+        assertError(404, "upload_not_found", a.cancel(init.uploadId()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void twoReplicasSweepingTheSameExpiredSessionAtOnceAbortItOnceWithoutErrors(StoreKind kind) {
+        MutableClock clock = new MutableClock();
+        MultipartUploads a = testbed.uploads(replicaA, kind, clock);
+        MultipartUploads b = testbed.uploads(replicaB, kind, clock);
+        InitResponse init = a.init(request(10, null), "r", "").join();
+        double orphansBefore = replicaA.context().metrics().orphanCount() + replicaB.context().metrics().orphanCount();
+        clock.advance(TTL.plusSeconds(1));
+
+        CompletableFuture<Integer> sweepA = a.sweepExpired();
+        CompletableFuture<Integer> sweepB = b.sweepExpired();
+        CompletableFuture.allOf(sweepA, sweepB).join();
+
+        assertEquals(List.of(), testbed.openUploads(init.s3Key()));
+        assertError(404, "upload_not_found", a.cancel(init.uploadId()));
+        assertEquals(orphansBefore,
+                replicaA.context().metrics().orphanCount() + replicaB.context().metrics().orphanCount());
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void thePeriodicSweepAbortsTheUploadOfAnExpiredSession(StoreKind kind) throws Exception {
+        // Given a replica whose sessions live one second, with its sweeper running
+        Duration shortTtl = Duration.ofSeconds(1);
+        LfsModule shortLived = testbed.startReplica(shortTtl, List.of());
+        MultipartUploads uploads = testbed.uploads(shortLived, kind, Clock.systemUTC());
+        try (ExpiredUploadSweeper sweeper = new ExpiredUploadSweeper(uploads)) {
+            java.util.concurrent.ScheduledExecutorService scheduler =
+                    java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+            try {
+                sweeper.start(scheduler, ExpiredUploadSweeper.intervalFor(shortTtl));
+                InitResponse init = uploads.init(request(10, null), "r", "").join();
+                assertEquals(1, testbed.openUploads(init.s3Key()).size());
+
+                // Then the sweep aborts its S3 upload once it has expired, and forgets it
+                Eventually.await(Duration.ofSeconds(30), "the expired upload to be aborted",
+                        () -> testbed.openUploads(init.s3Key()).isEmpty());
+                assertError(404, "upload_not_found", uploads.cancel(init.uploadId()));
+            } finally {
+                scheduler.shutdownNow();
+            }
+        }
+    }
+
+    private static InitRequest request(long size, String checksum) {
+        return new InitRequest(TOPIC, "a2V5", java.util.OptionalInt.of(0), "application/octet-stream", size,
+                checksum, org.kafscale.proxy.lfs.checksum.ChecksumAlg.SHA256);
+    }
+
+    private static ListedPart listed(PartReceipt receipt) {
+        return new ListedPart(receipt.partNumber(), receipt.etag());
+    }
+
+    private static void assertError(int status, String code, CompletableFuture<?> outcome) {
+        LfsException error = assertThrows(LfsException.class, () -> rethrow(outcome));
+        assertEquals(code, error.code(), error.getMessage());
+        assertEquals(status, error.status(), error.getMessage());
+    }
+
+    private static void rethrow(CompletableFuture<?> outcome) throws Throwable {
+        try {
+            outcome.join();
+        } catch (CompletionException e) {
+            throw MultipartUploads.answerFor(e);
+        }
+    }
+
+    static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}
