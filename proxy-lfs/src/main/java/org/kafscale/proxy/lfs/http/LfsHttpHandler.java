@@ -44,6 +44,7 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
         this.ctx = context;
         awaitHead();
         context.fireChannelActive();
+        readMore();
     }
 
     @Override

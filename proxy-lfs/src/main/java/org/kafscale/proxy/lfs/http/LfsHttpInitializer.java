@@ -3,7 +3,6 @@ package org.kafscale.proxy.lfs.http;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -32,8 +31,6 @@ final class LfsHttpInitializer extends ChannelInitializer<SocketChannel> {
                 .addLast("idle", new IdleStateHandler(settings.readIdleTimeout().toMillis(),
                         settings.writeIdleTimeout().toMillis(), 0, TimeUnit.MILLISECONDS))
                 .addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, settings.maxHeaderBytes(), 64 * 1024))
-                // curl sends "Expect: 100-continue" before large bodies and waits a second without it.
-                .addLast("continue", new HttpServerExpectContinueHandler())
                 .addLast("chunked", new ChunkedWriteHandler())
                 .addLast("lfs", new LfsHttpHandler(router, settings.headerTimeout(), settings.idleTimeout()));
     }

@@ -48,6 +48,8 @@ final class NettyExchange implements LfsExchange {
     private static final Logger LOGGER = LoggerFactory.getLogger(NettyExchange.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int FILE_CHUNK = 64 * 1024;
+    /** Like Go's net/http: after an early answer, read and drop this much of the unread body so the client sees the answer. */
+    private static final long MAX_DRAIN_BYTES = 4L * 1024 * 1024;
 
     private final LfsHttpHandler connection;
     private final ChannelHandlerContext ctx;
@@ -63,6 +65,8 @@ final class NettyExchange implements LfsExchange {
     private boolean done;
     private boolean paused;
     private boolean discarding;
+    private boolean draining;
+    private long drained;
     private BodySink sink;
     private ByteArrayOutputStream aggregate;
     private int aggregateLimit;
@@ -146,7 +150,7 @@ final class NettyExchange implements LfsExchange {
 
     /** Whether the connection should read more for this request. */
     boolean wantsBody() {
-        return claimed && !done && !paused && !responded.get();
+        return claimed && !done && !paused && !responded.get() || draining && !done;
     }
 
     boolean bodyDone() {
@@ -167,6 +171,11 @@ final class NettyExchange implements LfsExchange {
             throw new IllegalStateException("the request body can be read only once");
         }
         claimed = true;
+        if (HttpUtil.is100ContinueExpected(request) && !responded.get()) {
+            // As Go does: the client is told to send the body only once a route wants it.
+            ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
+                    Unpooled.EMPTY_BUFFER));
+        }
         while (!early.isEmpty()) {
             deliver(early.poll());
         }
@@ -174,6 +183,15 @@ final class NettyExchange implements LfsExchange {
     }
 
     private void deliver(HttpContent content) {
+        if (draining) {
+            drained += content.content().readableBytes();
+            content.release();
+            if (content instanceof LastHttpContent || drained > MAX_DRAIN_BYTES) {
+                done = true;
+                ctx.close();
+            }
+            return;
+        }
         try {
             ByteBuf bytes = content.content();
             if (!discarding && bytes.isReadable()) {
@@ -370,11 +388,33 @@ final class NettyExchange implements LfsExchange {
     }
 
     private void finish(io.netty.channel.ChannelFuture written, boolean keepAlive) {
-        releaseEarly();
         written.addListener(f -> connection.responseWritten(this, keepAlive && f.isSuccess()));
-        if (!keepAlive) {
-            written.addListener(ChannelFutureListener.CLOSE);
+        if (keepAlive) {
+            return;
         }
+        boolean bodyMayFollow = !done && !(HttpUtil.is100ContinueExpected(request) && !claimed);
+        if (!bodyMayFollow) {
+            releaseEarly();
+            written.addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        // The client may still be sending the body; a close now could reset the connection before
+        // it read the answer. Drop the rest (up to a limit), then close.
+        written.addListener(f -> {
+            if (!f.isSuccess()) {
+                ctx.close();
+                return;
+            }
+            draining = true;
+            discarding = true;
+            while (!early.isEmpty() && !done) {
+                deliver(early.poll());
+            }
+            releaseEarly();
+            if (!done) {
+                connection.readMore();
+            }
+        });
     }
 
     private void onLoop(Runnable task) {
