@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
+import org.kafscale.proxy.app.lfs.LfsRuntime;
 import org.kafscale.proxy.app.metrics.ProxyMetrics;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.BrokerApiVersionsProbe;
@@ -50,15 +51,18 @@ public final class ProxyRuntime implements AutoCloseable {
     private final ScheduledExecutorService housekeeping;
     private final KafkaProxyServer kafkaServer;
     private final HealthServer healthServer;
+    private final LfsRuntime lfs;
 
     private ProxyRuntime(EventLoopGroup workers, KafkaRequestClient kafkaClient, TopologySource topology,
-                         ScheduledExecutorService housekeeping, KafkaProxyServer kafkaServer, HealthServer healthServer) {
+                         ScheduledExecutorService housekeeping, KafkaProxyServer kafkaServer, HealthServer healthServer,
+                         LfsRuntime lfs) {
         this.workers = workers;
         this.kafkaClient = kafkaClient;
         this.topology = topology;
         this.housekeeping = housekeeping;
         this.kafkaServer = kafkaServer;
         this.healthServer = healthServer;
+        this.lfs = lfs;
     }
 
     public static ProxyRuntime start(ProxyConfig config) throws InterruptedException {
@@ -101,9 +105,13 @@ public final class ProxyRuntime implements AutoCloseable {
             health = HealthServer.start(config.health().get().toBindAddress(), workers,
                     () -> gate.routable() && topology.snapshot().hasBrokers(), metrics::scrape);
         }
+        LfsRuntime lfs = null;
+        if (config.lfs().isPresent()) {
+            lfs = LfsRuntime.start(config, config.lfs().get(), topology, workers, metrics);
+        }
         LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {})", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode());
-        return new ProxyRuntime(workers, kafkaClient, topology, housekeeping, kafkaServer, health);
+        return new ProxyRuntime(workers, kafkaClient, topology, housekeeping, kafkaServer, health, lfs);
     }
 
     /**
@@ -142,12 +150,20 @@ public final class ProxyRuntime implements AutoCloseable {
         return Optional.ofNullable(healthServer).map(HealthServer::localAddress);
     }
 
+    /** Where the LFS HTTP API listens, when it is on. */
+    public Optional<InetSocketAddress> lfsAddress() {
+        return Optional.ofNullable(lfs).map(LfsRuntime::httpAddress);
+    }
+
     public TopologySource topology() {
         return topology;
     }
 
     @Override
     public void close() {
+        if (lfs != null) {
+            lfs.close();
+        }
         if (healthServer != null) {
             healthServer.close();
         }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.server.ListenerSettings;
+import org.kafscale.proxy.lfs.LfsSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,12 +31,14 @@ import org.slf4j.LoggerFactory;
  * @param connectTimeout how long a broker connection may take
  * @param metadataRefresh how often the topology source re-reads the cluster
  * @param ioThreads Netty event loop threads (0: Netty's default)
+ * @param lfs the LFS HTTP API, when enabled and given an address ({@link LfsConfig})
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           Optional<HostPort> health, List<HostPort> backends, Optional<EtcdSettings> etcd,
                           Duration backendCacheTtl, Duration etcdResync,
                           int maxFrameBytes, int maxInFlightPerConnection, Duration requestTimeout,
-                          Duration connectTimeout, Duration metadataRefresh, int ioThreads) {
+                          Duration connectTimeout, Duration metadataRefresh, int ioThreads,
+                          Optional<LfsSettings> lfs) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -90,6 +93,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         Duration connectTimeout = Duration.ofMillis(s.longValue(ConfigKey.DIAL_TIMEOUT_MS));
         Duration metadataRefresh = Duration.ofMillis(s.longValue(ConfigKey.METADATA_REFRESH_MS));
         int ioThreads = s.intValue(ConfigKey.IO_THREADS);
+        Optional<LfsSettings> lfs = LfsConfig.from(s);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
             String fallback = listen.host().isEmpty() ? "localhost" : listen.host();
@@ -98,7 +102,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         });
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
-                metadataRefresh, ioThreads);
+                metadataRefresh, ioThreads, lfs);
     }
 
     private static Optional<EtcdSettings> etcdSettings(Settings s) {
