@@ -45,16 +45,7 @@ final class ExchangeBodyPublisher implements Publisher<ByteBuffer>, BodySink {
     @Override
     public void subscribe(Subscriber<? super ByteBuffer> s) {
         if (!subscribed.compareAndSet(false, true)) {
-            s.onSubscribe(new Subscription() {
-                @Override
-                public void request(long n) {
-                }
-
-                @Override
-                public void cancel() {
-                }
-            });
-            s.onError(new IllegalStateException("a request body can be read only once"));
+            ReadOnce.refuse(s);
             return;
         }
         onLoop(() -> {

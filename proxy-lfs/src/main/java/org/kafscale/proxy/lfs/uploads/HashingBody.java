@@ -88,16 +88,7 @@ final class HashingBody implements AsyncRequestBody {
     @Override
     public void subscribe(Subscriber<? super ByteBuffer> downstream) {
         if (!subscribed.compareAndSet(false, true)) {
-            downstream.onSubscribe(new Subscription() {
-                @Override
-                public void request(long n) {
-                }
-
-                @Override
-                public void cancel() {
-                }
-            });
-            downstream.onError(new IllegalStateException("a part body can be read only once"));
+            ReadOnce.refuse(downstream);
             return;
         }
         source.subscribe(new Subscriber<ByteBuffer>() {

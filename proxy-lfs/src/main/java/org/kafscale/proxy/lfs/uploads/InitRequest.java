@@ -3,12 +3,12 @@ package org.kafscale.proxy.lfs.uploads;
 import java.io.IOException;
 import java.util.Base64;
 import java.util.OptionalInt;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.http.LfsException;
+import org.kafscale.proxy.lfs.http.TopicNames;
 
 /**
  * A validated {@code POST /lfs/uploads} body (spec §4.4).
@@ -25,7 +25,6 @@ public record InitRequest(String topic, String recordKey, OptionalInt partition,
                           String checksum, ChecksumAlg checksumAlg) {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Pattern TOPIC = Pattern.compile("^[a-zA-Z0-9._-]+$");
 
     /** The record key's bytes, or null. */
     byte[] keyBytes() {
@@ -44,12 +43,7 @@ public record InitRequest(String topic, String recordKey, OptionalInt partition,
             throw invalidJson();
         }
         String topic = text(body, "topic");
-        if (topic == null || topic.isEmpty()) {
-            throw LfsException.badRequest("missing_topic", "topic is required");
-        }
-        if (topic.length() > settings.topicMaxLength() || !TOPIC.matcher(topic).matches()) {
-            throw LfsException.badRequest("invalid_topic", "invalid topic " + topic);
-        }
+        new TopicNames(settings.topicMaxLength()).check(topic);
         String contentType = text(body, "content_type");
         if (contentType == null || contentType.isBlank()) {
             throw LfsException.badRequest("missing_content_type", "content_type is required");

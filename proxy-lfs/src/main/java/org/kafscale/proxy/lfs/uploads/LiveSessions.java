@@ -15,10 +15,10 @@ final class LiveSessions {
     private final UploadEnder ender;
     private final Clock clock;
 
-    LiveSessions(UploadSessionStore store, UploadEnder ender, Clock clock) {
-        this.store = store;
+    LiveSessions(UploadServices services, UploadEnder ender) {
+        this.store = services.store();
+        this.clock = services.clock();
         this.ender = ender;
-        this.clock = clock;
     }
 
     CompletableFuture<StoredSession> find(String id) {

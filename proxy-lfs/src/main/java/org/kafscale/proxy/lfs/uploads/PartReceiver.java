@@ -3,11 +3,9 @@ package org.kafscale.proxy.lfs.uploads;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
-import org.kafscale.proxy.lfs.metrics.LfsMetrics;
 import org.kafscale.proxy.lfs.http.LfsException;
 import org.reactivestreams.Publisher;
 
-import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 
 /**
@@ -20,23 +18,23 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
  */
 final class PartReceiver {
 
+    private final UploadServices services;
     private final UploadSessionStore store;
     private final LiveSessions sessions;
-    private final S3AsyncClient s3;
-    private final LfsMetrics metrics;
 
-    PartReceiver(UploadSessionStore store, LiveSessions sessions, S3AsyncClient s3, LfsMetrics metrics) {
-        this.store = store;
+    PartReceiver(UploadServices services, LiveSessions sessions) {
+        this.services = services;
+        this.store = services.store();
         this.sessions = sessions;
-        this.s3 = s3;
-        this.metrics = metrics;
     }
 
     /**
      * @param contentLength the body's length (the request's Content-Length): S3 needs it up front
      * @param body the part's bytes, read at most once and only when the part is acceptable
+     * @param requestId for the ops event of a failed upload
      */
-    CompletableFuture<PartReceipt> receive(String id, int partNumber, long contentLength, Publisher<ByteBuffer> body) {
+    CompletableFuture<PartReceipt> receive(String id, int partNumber, long contentLength, Publisher<ByteBuffer> body,
+                                           String requestId) {
         if (partNumber < 1) {
             return CompletableFuture.failedFuture(UploadErrors.invalidPart("invalid part number"));
         }
@@ -49,7 +47,7 @@ final class PartReceiver {
                 throw UploadErrors.outOfOrder(session.nextPartNumber(), partNumber);
             }
             checkSize(session, contentLength);
-            return upload(stored, partNumber, contentLength, body);
+            return upload(stored, partNumber, contentLength, body, requestId);
         });
     }
 
@@ -81,17 +79,22 @@ final class PartReceiver {
     }
 
     private CompletableFuture<PartReceipt> upload(StoredSession stored, int partNumber, long length,
-                                                  Publisher<ByteBuffer> body) {
+                                                  Publisher<ByteBuffer> body, String requestId) {
+        long started = System.nanoTime();
         UploadSession session = stored.session();
         SessionDigests digests = SessionDigests.resume(session);
         HashingBody hashing = new HashingBody(body, length, digests);
         UploadPartRequest request = UploadPartRequest.builder()
                 .bucket(session.bucket()).key(session.objectKey()).uploadId(session.s3UploadId())
                 .partNumber(partNumber).contentLength(length).build();
-        return s3.uploadPart(request, hashing)
+        return services.s3().uploadPart(request, hashing)
                 .exceptionally(error -> {
-                    metrics.s3Error();
-                    throw UploadErrors.s3Failed("upload of part " + partNumber + " failed", error);
+                    LfsException answer = UploadErrors.s3Failed("upload of part " + partNumber + " failed", error);
+                    services.metrics().s3Error();
+                    services.tracker().emit(services.events().uploadFailed(requestId, session.topic(),
+                            session.objectKey(), answer.code(), answer.getMessage(), "upload_part",
+                            session.uploadedBytes(), (System.nanoTime() - started) / 1_000_000));
+                    throw answer;
                 })
                 .thenCompose(uploaded -> {
                     if (hashing.seen() != length) {
@@ -111,9 +114,9 @@ final class PartReceiver {
      */
     private CompletableFuture<PartReceipt> afterLostRace(String id, UploadedPart mine) {
         return store.find(id).thenApply(found -> {
-            UploadedPart recorded = found.flatMap(stored -> stored.session().part(mine.partNumber()))
-                    .orElseThrow(() -> new LfsException(409, "out_of_order",
-                            "upload " + id + " changed while part " + mine.partNumber() + " was uploading; send it again"));
+            UploadSession now = found.orElseThrow(() -> UploadErrors.notFound(id)).session();
+            UploadedPart recorded = now.part(mine.partNumber())
+                    .orElseThrow(() -> UploadErrors.outOfOrder(now.nextPartNumber(), mine.partNumber()));
             if (!recorded.sameBody(mine.size(), mine.sha256())) {
                 throw UploadErrors.partConflict(mine.partNumber());
             }

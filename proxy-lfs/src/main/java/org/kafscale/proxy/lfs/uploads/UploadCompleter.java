@@ -1,6 +1,5 @@
 package org.kafscale.proxy.lfs.uploads;
 
-import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.List;
@@ -10,15 +9,11 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.Uuid;
 import org.kafscale.proxy.lfs.envelope.Envelope;
 import org.kafscale.proxy.lfs.http.LfsException;
-import org.kafscale.proxy.lfs.metrics.LfsMetrics;
 import org.kafscale.proxy.lfs.publish.EnvelopePublisher;
 import org.kafscale.proxy.lfs.publish.PublishTarget;
-import org.kafscale.proxy.lfs.tracker.LfsTracker;
-import org.kafscale.proxy.lfs.tracker.TrackerEvents;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 
 /**
@@ -36,30 +31,18 @@ final class UploadCompleter {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(UploadCompleter.class);
 
+    private final UploadServices services;
     private final UploadSessionStore store;
+    private final EnvelopePublisher publisher;
     private final LiveSessions sessions;
     private final UploadEnder ender;
-    private final S3AsyncClient s3;
-    private final EnvelopePublisher publisher;
-    private final UploadSettings settings;
-    private final LfsMetrics metrics;
-    private final LfsTracker tracker;
-    private final TrackerEvents events;
-    private final Clock clock;
 
-    UploadCompleter(UploadSessionStore store, LiveSessions sessions, UploadEnder ender, S3AsyncClient s3,
-                    EnvelopePublisher publisher, UploadSettings settings, LfsMetrics metrics, LfsTracker tracker,
-                    TrackerEvents events, Clock clock) {
-        this.store = store;
+    UploadCompleter(UploadServices services, LiveSessions sessions, UploadEnder ender) {
+        this.services = services;
+        this.store = services.store();
+        this.publisher = services.publisher();
         this.sessions = sessions;
         this.ender = ender;
-        this.s3 = s3;
-        this.publisher = publisher;
-        this.settings = settings;
-        this.metrics = metrics;
-        this.tracker = tracker;
-        this.events = events;
-        this.clock = clock;
     }
 
     CompletableFuture<Envelope> complete(String id, List<ListedPart> listed, String requestId) {
@@ -86,11 +69,11 @@ final class UploadCompleter {
             }
             Envelope envelope = Envelope.of(session.bucket(), session.objectKey(), session.sizeBytes(),
                     digests.sha256Hex(), actual, session.checksumAlg(), session.contentType(),
-                    clock.instant().truncatedTo(ChronoUnit.SECONDS).toString(), settings.proxyId());
-            return completeAndPublish(stored, envelope, requestId).thenApply(published -> {
-                metrics.request(session.topic(), true);
-                metrics.addUploadBytes(session.sizeBytes());
-                tracker.emit(events.uploadCompleted(requestId, session.topic(), session.partition(), session.bucket(),
+                    services.clock().instant().truncatedTo(ChronoUnit.SECONDS).toString(), services.settings().proxyId());
+            return completeAndPublish(stored, envelope, requestId, started).thenApply(published -> {
+                services.metrics().request(session.topic(), true);
+                services.metrics().addUploadBytes(session.sizeBytes());
+                services.tracker().emit(services.events().uploadCompleted(requestId, session.topic(), session.partition(), session.bucket(),
                         session.objectKey(), session.sizeBytes(), published.sha256(), published.checksum(),
                         published.checksumAlg(), (System.nanoTime() - started) / 1_000_000, session.contentType()));
                 return published;
@@ -98,7 +81,8 @@ final class UploadCompleter {
         });
     }
 
-    private CompletableFuture<Envelope> completeAndPublish(StoredSession stored, Envelope envelope, String requestId) {
+    private CompletableFuture<Envelope> completeAndPublish(StoredSession stored, Envelope envelope, String requestId,
+                                                          long started) {
         UploadSession session = stored.session();
         byte[] key = session.recordKey() == null ? null : Base64.getDecoder().decode(session.recordKey());
         return publisher.prepare(session.topic(), OptionalInt.of(session.partition()), key)
@@ -106,7 +90,7 @@ final class UploadCompleter {
                     if (!claimed) {
                         throw UploadErrors.completing(session.id());
                     }
-                    return completeS3(session)
+                    return completeS3(session, requestId, started)
                             .thenCompose(v -> publisher.publish(initTarget(session, target), envelope, key, requestId)
                                     // Past S3's completion the session is spent either way: the publisher
                                     // has produced the record, or deleted the object, or counted an orphan.
@@ -124,15 +108,18 @@ final class UploadCompleter {
         return new PublishTarget(now.topic(), now.partition(), atInit, now.broker());
     }
 
-    private CompletableFuture<Void> completeS3(UploadSession session) {
+    private CompletableFuture<Void> completeS3(UploadSession session, String requestId, long started) {
         List<CompletedPart> parts = session.parts().stream()
                 .map(p -> CompletedPart.builder().partNumber(p.partNumber()).eTag(p.etag()).build()).toList();
-        return s3.completeMultipartUpload(b -> b.bucket(session.bucket()).key(session.objectKey())
+        return services.s3().completeMultipartUpload(b -> b.bucket(session.bucket()).key(session.objectKey())
                         .uploadId(session.s3UploadId()).multipartUpload(m -> m.parts(parts)))
                 .<Void>thenApply(done -> null)
                 .exceptionallyCompose(error -> {
-                    metrics.s3Error();
                     LfsException answer = UploadErrors.s3Failed("cannot complete the multipart upload", error);
+                    services.metrics().s3Error();
+                    services.tracker().emit(services.events().uploadFailed(requestId, session.topic(),
+                            session.objectKey(), answer.code(), answer.getMessage(), "upload_complete",
+                            session.uploadedBytes(), (System.nanoTime() - started) / 1_000_000));
                     // Let the client try again: the parts are still in S3.
                     return reopen(session.id()).thenCompose(v -> CompletableFuture.failedFuture(answer));
                 });

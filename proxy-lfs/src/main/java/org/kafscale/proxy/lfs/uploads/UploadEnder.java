@@ -27,10 +27,10 @@ final class UploadEnder {
     private final S3AsyncClient s3;
     private final ObjectJanitor janitor;
 
-    UploadEnder(UploadSessionStore store, S3AsyncClient s3, ObjectJanitor janitor) {
-        this.store = store;
-        this.s3 = s3;
-        this.janitor = janitor;
+    UploadEnder(UploadServices services) {
+        this.store = services.store();
+        this.s3 = services.s3();
+        this.janitor = services.janitor();
     }
 
     /** Aborts the S3 upload and deletes the session (DELETE, checksum mismatch). */

@@ -55,8 +55,9 @@ public final class UploadRoutes implements LfsRouteFactory, AutoCloseable {
                 .orElseGet(() -> new S3UploadSessionStore(context.s3(), context.settings().s3().bucket(),
                         context.settings().namespace()));
         LOGGER.info("lfs upload sessions kept in {}", store.describe());
-        return new MultipartUploads(store, context.s3(), context.keys(), context.publisher(), context.janitor(),
-                UploadSettings.from(context.settings()), context.metrics(), context.tracker(), context.events(), clock);
+        return new MultipartUploads(new UploadServices(store, context.s3(), context.keys(), context.publisher(),
+                context.janitor(), UploadSettings.from(context.settings()), context.metrics(), context.tracker(),
+                context.events(), clock));
     }
 
     private ScheduledExecutorService scheduler() {

@@ -1,20 +1,14 @@
 package org.kafscale.proxy.lfs.uploads;
 
-import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
-import org.kafscale.proxy.lfs.metrics.LfsMetrics;
-import org.kafscale.proxy.lfs.publish.EnvelopePublisher;
 import org.kafscale.proxy.lfs.publish.PublishTarget;
-import org.kafscale.proxy.lfs.s3.ObjectKeys;
-import org.kafscale.proxy.lfs.tracker.LfsTracker;
 import org.kafscale.proxy.lfs.tracker.TrackerEvents;
 
-import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
  * {@code POST /lfs/uploads}: connects to the partition's owner first (no broker, no S3 upload),
@@ -22,36 +16,18 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
  */
 final class UploadStarter {
 
-    private final UploadSessionStore store;
-    private final S3AsyncClient s3;
-    private final ObjectKeys keys;
-    private final EnvelopePublisher publisher;
+    private final UploadServices services;
     private final UploadEnder ender;
-    private final UploadSettings settings;
-    private final LfsMetrics metrics;
-    private final LfsTracker tracker;
-    private final TrackerEvents events;
-    private final Clock clock;
 
-    UploadStarter(UploadSessionStore store, S3AsyncClient s3, ObjectKeys keys, EnvelopePublisher publisher,
-                  UploadEnder ender, UploadSettings settings, LfsMetrics metrics, LfsTracker tracker,
-                  TrackerEvents events, Clock clock) {
-        this.store = store;
-        this.s3 = s3;
-        this.keys = keys;
-        this.publisher = publisher;
+    UploadStarter(UploadServices services, UploadEnder ender) {
+        this.services = services;
         this.ender = ender;
-        this.settings = settings;
-        this.metrics = metrics;
-        this.tracker = tracker;
-        this.events = events;
-        this.clock = clock;
     }
 
     CompletableFuture<InitResponse> start(InitRequest request, String requestId, String clientIp) {
-        return publisher.prepare(request.topic(), request.partition(), request.keyBytes())
-                .thenCompose(target -> startS3Upload(request, target, keys.newKey(request.topic())))
-                .thenCompose(session -> store.create(session)
+        return services.publisher().prepare(request.topic(), request.partition(), request.keyBytes())
+                .thenCompose(target -> startS3Upload(request, target, services.keys().newKey(request.topic())))
+                .thenCompose(session -> services.store().create(session)
                         .handle((created, error) -> {
                             if (error == null && created) {
                                 return CompletableFuture.completedFuture(session);
@@ -63,7 +39,7 @@ final class UploadStarter {
                         })
                         .thenCompose(f -> f))
                 .thenApply(session -> {
-                    tracker.emit(events.uploadStarted(requestId, session.topic(), session.partition(),
+                    services.tracker().emit(services.events().uploadStarted(requestId, session.topic(), session.partition(),
                             session.objectKey(), session.contentType(), session.sizeBytes(), clientIp,
                             TrackerEvents.API_HTTP_CHUNKED));
                     return new InitResponse(session.id(), session.objectKey(), session.partSize(), session.expiresAt());
@@ -71,13 +47,14 @@ final class UploadStarter {
     }
 
     private CompletableFuture<UploadSession> startS3Upload(InitRequest request, PublishTarget target, String objectKey) {
-        return s3.createMultipartUpload(b -> b.bucket(settings.bucket()).key(objectKey).contentType(request.contentType()))
+        UploadSettings settings = services.settings();
+        return services.s3().createMultipartUpload(b -> b.bucket(settings.bucket()).key(objectKey).contentType(request.contentType()))
                 .exceptionally(error -> {
-                    metrics.s3Error();
+                    services.metrics().s3Error();
                     throw UploadErrors.s3Failed("cannot start the multipart upload", error);
                 })
                 .thenApply(created -> {
-                    Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+                    Instant now = services.clock().instant().truncatedTo(ChronoUnit.SECONDS);
                     SessionDigests.State digests = SessionDigests.start(request.checksumAlg()).state();
                     return new UploadSession(UUID.randomUUID().toString(), settings.bucket(), objectKey,
                             created.uploadId(), request.topic(), target.partition(), target.topicId().toString(),

@@ -88,7 +88,8 @@ final class UploadsRoute implements LfsRoute {
         } catch (NumberFormatException e) {
             throw UploadErrors.invalidPart("invalid Content-Length");
         }
-        answer(exchange, uploads.putPart(path.uploadId(), partNumber, contentLength, new ExchangeBodyPublisher(exchange)),
+        answer(exchange, uploads.putPart(path.uploadId(), partNumber, contentLength, new ExchangeBodyPublisher(exchange),
+                        exchange.requestId()),
                 receipt -> exchange.respondJson(200, receipt));
     }
 

@@ -8,7 +8,6 @@ import static org.kafscale.proxy.lfs.uploads.UploadsTestbed.MIB;
 import static org.kafscale.proxy.lfs.uploads.UploadsTestbed.payload;
 import static org.kafscale.proxy.lfs.uploads.UploadsTestbed.sha256;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -66,9 +65,9 @@ class UploadServiceIT {
         InitResponse init = a.init(request(size, null), "req-1", "127.0.0.1").join();
 
         // When the parts go to A, B, A and B completes
-        PartReceipt r1 = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1)).join();
-        PartReceipt r2 = b.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2)).join();
-        PartReceipt r3 = a.putPart(init.uploadId(), 3, part3.length, AsyncRequestBody.fromBytes(part3)).join();
+        PartReceipt r1 = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r").join();
+        PartReceipt r2 = b.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2), "r").join();
+        PartReceipt r3 = a.putPart(init.uploadId(), 3, part3.length, AsyncRequestBody.fromBytes(part3), "r").join();
         Envelope envelope = b.complete(init.uploadId(), List.of(listed(r1), listed(r2), listed(r3)), "req-2").join();
 
         // Then the envelope names the whole body, the object is the body, and Kafka has the record
@@ -88,13 +87,13 @@ class UploadServiceIT {
         MultipartUploads b = testbed.uploads(replicaB, kind, Clock.systemUTC());
         byte[] part1 = payload(5 * MIB, 21);
         InitResponse init = a.init(request(part1.length + 10L, null), "r", "").join();
-        PartReceipt first = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1)).join();
+        PartReceipt first = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r").join();
 
-        PartReceipt retried = b.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1)).join();
+        PartReceipt retried = b.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r").join();
 
         assertEquals(first, retried);
         byte[] other = payload(5 * MIB, 22);
-        assertError(409, "part_conflict", b.putPart(init.uploadId(), 1, other.length, AsyncRequestBody.fromBytes(other)));
+        assertError(409, "part_conflict", b.putPart(init.uploadId(), 1, other.length, AsyncRequestBody.fromBytes(other), "r"));
         a.cancel(init.uploadId()).join();
     }
 
@@ -105,7 +104,7 @@ class UploadServiceIT {
         InitResponse init = a.init(request(11L * MIB, null), "r", "").join();
         byte[] part2 = payload(5 * MIB, 31);
 
-        assertError(409, "out_of_order", a.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2)));
+        assertError(409, "out_of_order", a.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2), "r"));
         a.cancel(init.uploadId()).join();
     }
 
@@ -116,11 +115,11 @@ class UploadServiceIT {
         byte[] part1 = payload(5 * MIB, 41);
         byte[] part2 = payload(1000, 42);
         InitResponse init = a.init(request(part1.length + part2.length, null), "r", "").join();
-        PartReceipt r1 = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1)).join();
+        PartReceipt r1 = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r").join();
 
         assertError(400, "incomplete_upload", a.complete(init.uploadId(), List.of(listed(r1)), "r"));
 
-        PartReceipt r2 = a.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2)).join();
+        PartReceipt r2 = a.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2), "r").join();
         assertError(400, "invalid_part", a.complete(init.uploadId(), List.of(listed(r2)), "r"));
         assertError(400, "invalid_part", a.complete(init.uploadId(), List.of(listed(r2), listed(r1)), "r"));
         assertFalse(testbed.objectExists(init.s3Key()));
@@ -133,7 +132,7 @@ class UploadServiceIT {
         MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
         byte[] body = payload(2000, 51);
         InitResponse init = a.init(request(body.length, "0".repeat(64)), "r", "").join();
-        PartReceipt r1 = a.putPart(init.uploadId(), 1, body.length, AsyncRequestBody.fromBytes(body)).join();
+        PartReceipt r1 = a.putPart(init.uploadId(), 1, body.length, AsyncRequestBody.fromBytes(body), "r").join();
 
         assertError(400, "checksum_mismatch", a.complete(init.uploadId(), List.of(listed(r1)), "r"));
 
@@ -166,7 +165,7 @@ class UploadServiceIT {
         clock.advance(TTL.plusSeconds(1));
 
         byte[] body = payload(10, 61);
-        assertError(410, "upload_expired", a.putPart(init.uploadId(), 1, body.length, AsyncRequestBody.fromBytes(body)));
+        assertError(410, "upload_expired", a.putPart(init.uploadId(), 1, body.length, AsyncRequestBody.fromBytes(body), "r"));
         assertEquals(List.of(), testbed.openUploads(init.s3Key()));
         assertError(404, "upload_not_found", a.cancel(init.uploadId()));
     }
@@ -237,9 +236,5 @@ class UploadServiceIT {
         } catch (CompletionException e) {
             throw MultipartUploads.answerFor(e);
         }
-    }
-
-    static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 }

@@ -103,16 +103,15 @@ final class UploadsTestbed implements AutoCloseable {
         return routes.uploads(replica.context());
     }
 
-    UploadSessionStore store(StoreKind kind, LfsModule replica, Clock clock) {
-        return kind == StoreKind.ETCD
-                ? new EtcdUploadSessionStore(etcdClient, Duration.ofMinutes(10), clock)
-                : new S3UploadSessionStore(replica.context().s3(), BUCKET, NAMESPACE);
-    }
-
     LfsSettings settings(Duration sessionTtl) {
         S3Settings s3Settings = new S3Settings(BUCKET, "us-east-1", Optional.of(s3.endpoint()), Optional.empty(),
                 s3.accessKey(), s3.secretKey(), "", true, false, Duration.ofSeconds(30));
-        return new LfsSettings(s3Settings, HttpSettings.defaults(new InetSocketAddress("127.0.0.1", 0)),
+        HttpSettings defaults = HttpSettings.defaults(new InetSocketAddress("127.0.0.1", 0));
+        // Idle keep-alive connections of the test's HTTP client would hold every shutdown for the full default.
+        HttpSettings http = new HttpSettings(defaults.address(), "", defaults.readIdleTimeout(),
+                defaults.writeIdleTimeout(), defaults.idleTimeout(), defaults.headerTimeout(), defaults.maxHeaderBytes(),
+                Duration.ofMillis(200), Optional.empty());
+        return new LfsSettings(s3Settings, http,
                 new PublishSettings(3, Duration.ofMillis(100), Duration.ofSeconds(15), PublishSettings.DEFAULT_MAX_BROKERS),
                 TrackerSettings.disabled(), NAMESPACE, "uploads-test", LfsSettings.DEFAULT_MAX_BLOB_SIZE,
                 LfsSettings.MIN_CHUNK_SIZE, ChecksumAlg.SHA256, 249, Duration.ofSeconds(120), false, sessionTtl,
