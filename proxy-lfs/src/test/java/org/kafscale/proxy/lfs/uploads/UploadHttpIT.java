@@ -105,6 +105,12 @@ class UploadHttpIT {
         String key = envelope.get("key").asText();
         assertEquals(init.get("s3_key").asText(), key);
         assertEquals(sha256(parts), sha256(testbed.object(key)));
+        HttpResponse<byte[]> download = HTTP.send(HttpRequest.newBuilder(a.resolve("/lfs/download"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"bucket\":\"" + UploadsTestbed.BUCKET + "\",\"key\":\""
+                        + key + "\",\"mode\":\"stream\",\"integrity\":{\"sha256\":\"" + sha256(parts)
+                        + "\",\"size\":" + size + "}}")).build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, download.statusCode());
+        assertEquals(sha256(parts), sha256(download.body()));
         String expectedSha = sha256(parts);
         assertTrue(testbed.recordValues(TOPIC, 1).stream().map(EnvelopeCodec::decode)
                 .anyMatch(e -> e.key().equals(key) && e.sha256().equals(expectedSha)));
