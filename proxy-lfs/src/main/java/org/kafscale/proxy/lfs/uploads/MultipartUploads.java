@@ -45,8 +45,8 @@ public final class MultipartUploads {
     }
 
     /** Completes the upload and produces the envelope, which is the answer to the client. */
-    public CompletableFuture<Envelope> complete(String id, List<ListedPart> listed, String requestId) {
-        return completer.complete(id, listed, requestId);
+    public CompletableFuture<Envelope> complete(String id, CompleteRequest request, String requestId) {
+        return completer.complete(id, request, requestId);
     }
 
     /** {@code DELETE}: aborts the S3 upload (errors ignored) and forgets the session. */

@@ -45,7 +45,7 @@ final class UploadCompleter {
         this.ender = ender;
     }
 
-    CompletableFuture<Envelope> complete(String id, List<ListedPart> listed, String requestId) {
+    CompletableFuture<Envelope> complete(String id, CompleteRequest request, String requestId) {
         long started = System.nanoTime();
         return sessions.find(id).thenCompose(stored -> {
             UploadSession session = stored.session();
@@ -56,10 +56,7 @@ final class UploadCompleter {
                 throw LfsException.badRequest("incomplete_upload", "uploaded " + session.uploadedBytes()
                         + " of " + session.sizeBytes() + " bytes");
             }
-            if (listed.isEmpty()) {
-                throw LfsException.badRequest("invalid_request", "parts required");
-            }
-            checkListed(session, listed);
+            checkListed(session, request.parts());
             SessionDigests digests = SessionDigests.resume(session);
             String actual = digests.checksumHex().orElse("");
             if (session.expectedChecksum() != null && !session.expectedChecksum().equalsIgnoreCase(actual)) {

@@ -1,13 +1,8 @@
 package org.kafscale.proxy.lfs.uploads;
 
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
@@ -25,7 +20,6 @@ final class UploadsRoute implements LfsRoute {
 
     /** An init or complete document is small; this only bounds a hostile one. */
     private static final int MAX_JSON_BYTES = 1024 * 1024;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final MultipartUploads uploads;
 
@@ -95,30 +89,8 @@ final class UploadsRoute implements LfsRoute {
 
     private void complete(LfsExchange exchange, String id) {
         answer(exchange, exchange.readBody(MAX_JSON_BYTES)
-                        .thenApply(UploadsRoute::listedParts)
-                        .thenCompose(parts -> uploads.complete(id, parts, exchange.requestId())),
+                        .thenCompose(body -> uploads.complete(id, CompleteRequest.parse(body), exchange.requestId())),
                 envelope -> exchange.respondBytes(200, "application/json", withNewline(EnvelopeCodec.encode(envelope))));
-    }
-
-    /** {@code {"parts":[{"part_number":1,"etag":"..."}, ...]}}; invalid or empty is 400 invalid_request. */
-    static List<ListedPart> listedParts(byte[] body) {
-        JsonNode parts;
-        try {
-            parts = MAPPER.readTree(body).path("parts");
-        } catch (IOException | RuntimeException e) {
-            throw LfsException.badRequest("invalid_request", "invalid JSON body");
-        }
-        if (!parts.isArray() || parts.isEmpty()) {
-            throw LfsException.badRequest("invalid_request", "parts required");
-        }
-        List<ListedPart> listed = new ArrayList<>();
-        for (JsonNode part : parts) {
-            if (!part.path("part_number").canConvertToInt() || !part.path("etag").isTextual()) {
-                throw LfsException.badRequest("invalid_request", "each part needs part_number and etag");
-            }
-            listed.add(new ListedPart(part.get("part_number").asInt(), part.get("etag").asText()));
-        }
-        return listed;
     }
 
     private static <T> void answer(LfsExchange exchange, CompletableFuture<T> outcome, Consumer<T> respond) {

@@ -128,7 +128,8 @@ class UploadHttpIT {
         assertEquals("out_of_order", json(put(b, "/lfs/uploads/" + id + "/parts/2", payload(5 * MIB, 1)), 409).get("code").asText());
         assertEquals("invalid_part", json(put(b, "/lfs/uploads/" + id + "/parts/x", new byte[1]), 400).get("code").asText());
         assertEquals("invalid_part", json(put(b, "/lfs/uploads/" + id + "/parts/1", payload(1000, 2)), 400).get("code").asText());
-        assertEquals("invalid_request", json(post(b, "/lfs/uploads/" + id + "/complete", "{\"parts\":[]}"), 400).get("code").asText());
+        assertEquals("incomplete_upload", json(post(b, "/lfs/uploads/" + id + "/complete", "{\"parts\":[]}"), 400).get("code").asText());
+        assertEquals("upload_not_found", json(post(b, "/lfs/uploads/nope/complete", "{oops"), 404).get("code").asText());
         assertEquals("upload_not_found", json(put(a, "/lfs/uploads/nope/parts/1", new byte[1]), 404).get("code").asText());
         assertEquals("method_not_allowed", json(send(a, "/lfs/uploads", "GET", HttpRequest.BodyPublishers.noBody()), 405).get("code").asText());
         assertEquals("not_found", json(send(a, "/lfs/uploads/" + id + "/complete", "GET", HttpRequest.BodyPublishers.noBody()), 404).get("code").asText());

@@ -68,7 +68,7 @@ class UploadServiceIT {
         PartReceipt r1 = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r").join();
         PartReceipt r2 = b.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2), "r").join();
         PartReceipt r3 = a.putPart(init.uploadId(), 3, part3.length, AsyncRequestBody.fromBytes(part3), "r").join();
-        Envelope envelope = b.complete(init.uploadId(), List.of(listed(r1), listed(r2), listed(r3)), "req-2").join();
+        Envelope envelope = b.complete(init.uploadId(), CompleteRequest.of(List.of(listed(r1), listed(r2), listed(r3))), "req-2").join();
 
         // Then the envelope names the whole body, the object is the body, and Kafka has the record
         assertEquals(sha256(part1, part2, part3), envelope.sha256());
@@ -117,11 +117,14 @@ class UploadServiceIT {
         InitResponse init = a.init(request(part1.length + part2.length, null), "r", "").join();
         PartReceipt r1 = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r").join();
 
-        assertError(400, "incomplete_upload", a.complete(init.uploadId(), List.of(listed(r1)), "r"));
+        assertError(400, "incomplete_upload", a.complete(init.uploadId(), CompleteRequest.of(List.of(listed(r1))), "r"));
 
         PartReceipt r2 = a.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2), "r").join();
-        assertError(400, "invalid_part", a.complete(init.uploadId(), List.of(listed(r2)), "r"));
-        assertError(400, "invalid_part", a.complete(init.uploadId(), List.of(listed(r2), listed(r1)), "r"));
+        assertError(400, "invalid_request", a.complete(init.uploadId(), CompleteRequest.parse("{oops".getBytes(
+                java.nio.charset.StandardCharsets.UTF_8)), "r"));
+        assertError(400, "invalid_request", a.complete(init.uploadId(), CompleteRequest.of(List.of()), "r"));
+        assertError(400, "invalid_part", a.complete(init.uploadId(), CompleteRequest.of(List.of(listed(r2))), "r"));
+        assertError(400, "invalid_part", a.complete(init.uploadId(), CompleteRequest.of(List.of(listed(r2), listed(r1))), "r"));
         assertFalse(testbed.objectExists(init.s3Key()));
         a.cancel(init.uploadId()).join();
     }
@@ -134,11 +137,11 @@ class UploadServiceIT {
         InitResponse init = a.init(request(body.length, "0".repeat(64)), "r", "").join();
         PartReceipt r1 = a.putPart(init.uploadId(), 1, body.length, AsyncRequestBody.fromBytes(body), "r").join();
 
-        assertError(400, "checksum_mismatch", a.complete(init.uploadId(), List.of(listed(r1)), "r"));
+        assertError(400, "checksum_mismatch", a.complete(init.uploadId(), CompleteRequest.of(List.of(listed(r1))), "r"));
 
         assertFalse(testbed.objectExists(init.s3Key()));
         assertEquals(List.of(), testbed.openUploads(init.s3Key()));
-        assertError(404, "upload_not_found", a.complete(init.uploadId(), List.of(listed(r1)), "r"));
+        assertError(404, "upload_not_found", a.complete(init.uploadId(), CompleteRequest.of(List.of(listed(r1))), "r"));
     }
 
     @ParameterizedTest
