@@ -218,9 +218,84 @@ class UploadServiceIT {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void theSamePartSentToTwoReplicasAtOnceIsRecordedOnceAndBothGetItsEtag(StoreKind kind) {
+        MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
+        MultipartUploads b = testbed.uploads(replicaB, kind, Clock.systemUTC());
+        byte[] part1 = payload(5 * MIB, 71);
+        byte[] part2 = payload(10, 72);
+        InitResponse init = a.init(request(part1.length + part2.length, null), "r", "").join();
+
+        // Whichever records first, the other recognises the same bytes (before or after its own upload)
+        CompletableFuture<PartReceipt> viaA = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r");
+        CompletableFuture<PartReceipt> viaB = b.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r");
+
+        assertEquals(viaA.join(), viaB.join());
+        PartReceipt r2 = b.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2), "r").join();
+        Envelope envelope = a.complete(init.uploadId(), CompleteRequest.of(List.of(listed(viaA.join()), listed(r2))), "r").join();
+        assertEquals(sha(part1, part2), envelope.sha256());
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void theRequestedCrc32CoversPartsTakenByDifferentReplicas(StoreKind kind) {
+        MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
+        MultipartUploads b = testbed.uploads(replicaB, kind, Clock.systemUTC());
+        byte[] part1 = payload(5 * MIB, 81);
+        byte[] part2 = payload(999, 82);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(part1);
+        crc.update(part2);
+        String expected = String.format("%08x", crc.getValue());
+        InitResponse init = a.init(new InitRequest(TOPIC, null, java.util.OptionalInt.empty(), "text/plain",
+                part1.length + part2.length, expected, org.kafscale.proxy.lfs.checksum.ChecksumAlg.CRC32), "r", "").join();
+
+        PartReceipt r1 = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r").join();
+        PartReceipt r2 = b.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2), "r").join();
+        Envelope envelope = a.complete(init.uploadId(), CompleteRequest.of(List.of(listed(r1), listed(r2))), "r").join();
+
+        assertEquals("crc32", envelope.checksumAlg());
+        assertEquals(expected, envelope.checksum());
+        assertEquals(sha(part1, part2), envelope.sha256());
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void initForATopicThatDoesNotExistStartsNoS3Upload(StoreKind kind) {
+        MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
+
+        assertError(400, "invalid_topic", a.init(new InitRequest("no-such-topic", null, java.util.OptionalInt.empty(),
+                "a/b", 10, null, org.kafscale.proxy.lfs.checksum.ChecksumAlg.SHA256), "r", ""));
+
+        assertEquals(List.of(), testbed.openUploads(UploadsTestbed.NAMESPACE + "/no-such-topic/"));
+    }
+
+    @org.junit.jupiter.api.Test
+    void withEtcdDownInitAnswers503AndLeavesNoS3UploadBehind() {
+        MultipartUploads a = testbed.uploads(replicaA, StoreKind.ETCD, Clock.systemUTC());
+        String topicPrefix = UploadsTestbed.NAMESPACE + "/" + TOPIC + "/";
+        List<String> openBefore = testbed.openUploads(topicPrefix);
+        testbed.etcd.stop();
+        try {
+            assertError(503, "session_store_unavailable", a.init(request(10, null), "r", ""));
+            assertEquals(openBefore, testbed.openUploads(topicPrefix));
+        } finally {
+            testbed.etcd.start();
+        }
+    }
+
     private static InitRequest request(long size, String checksum) {
         return new InitRequest(TOPIC, "a2V5", java.util.OptionalInt.of(0), "application/octet-stream", size,
                 checksum, org.kafscale.proxy.lfs.checksum.ChecksumAlg.SHA256);
+    }
+
+    private static String sha(byte[]... pieces) {
+        try {
+            return sha256(pieces);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static ListedPart listed(PartReceipt receipt) {
