@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 import io.etcd.jetcd.ByteSequence;
@@ -131,7 +130,7 @@ public final class EtcdUploadSessionStore implements UploadSessionStore {
     /** An etcd call with a deadline, its failure turned into {@link SessionStoreException}. */
     private static <T> CompletableFuture<T> call(CompletableFuture<T> call, String what) {
         return call.orTimeout(CALL_DEADLINE.toMillis(), TimeUnit.MILLISECONDS).exceptionally(error -> {
-            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            Throwable cause = UploadErrors.unwrap(error);
             throw new SessionStoreException("cannot " + what + " in etcd: " + cause, cause);
         });
     }

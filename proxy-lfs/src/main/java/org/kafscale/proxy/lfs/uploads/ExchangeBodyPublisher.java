@@ -102,7 +102,8 @@ final class ExchangeBodyPublisher implements Publisher<ByteBuffer>, BodySink {
         }
         finished = true;
         queue.clear();
-        subscriber.onError(new LfsException(400, "invalid_part", "the part body did not arrive whole: " + cause, cause));
+        subscriber.onError(new LfsException(400, "invalid_part", "the part body did not arrive whole: " + cause,
+                cause));
     }
 
     private void drain() {

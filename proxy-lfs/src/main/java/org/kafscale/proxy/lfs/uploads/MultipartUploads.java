@@ -39,8 +39,8 @@ public final class MultipartUploads {
     }
 
     /** See {@link PartReceiver#receive}. */
-    public CompletableFuture<PartReceipt> putPart(String id, int partNumber, long contentLength, Publisher<ByteBuffer> body,
-                                                  String requestId) {
+    public CompletableFuture<PartReceipt> putPart(String id, int partNumber, long contentLength,
+                                                  Publisher<ByteBuffer> body, String requestId) {
         return parts.receive(id, partNumber, contentLength, body, requestId);
     }
 

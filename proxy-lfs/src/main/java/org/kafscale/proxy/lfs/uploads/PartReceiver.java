@@ -58,7 +58,7 @@ final class PartReceiver {
             if (!recorded.sameBody(hashing.seen(), hashing.partSha256())) {
                 throw UploadErrors.partConflict(recorded.partNumber());
             }
-            return new PartReceipt(id, recorded.partNumber(), recorded.etag());
+            return receipt(id, recorded);
         });
     }
 
@@ -98,12 +98,13 @@ final class PartReceiver {
                 })
                 .thenCompose(uploaded -> {
                     if (hashing.seen() != length) {
-                        throw UploadErrors.invalidPart("part body has " + hashing.seen() + " bytes, Content-Length said " + length);
+                        throw UploadErrors.invalidPart("part body has " + hashing.seen()
+                                + " bytes, Content-Length said " + length);
                     }
                     UploadedPart part = new UploadedPart(partNumber, length, hashing.partSha256(), uploaded.eTag());
                     return store.replace(stored, session.withPart(part, digests.state()))
                             .thenCompose(recorded -> recorded
-                                    ? CompletableFuture.completedFuture(new PartReceipt(session.id(), partNumber, part.etag()))
+                                    ? CompletableFuture.completedFuture(receipt(session.id(), part))
                                     : afterLostRace(session.id(), part));
                 });
     }
@@ -120,7 +121,11 @@ final class PartReceiver {
             if (!recorded.sameBody(mine.size(), mine.sha256())) {
                 throw UploadErrors.partConflict(mine.partNumber());
             }
-            return new PartReceipt(id, recorded.partNumber(), recorded.etag());
+            return receipt(id, recorded);
         });
+    }
+
+    private static PartReceipt receipt(String id, UploadedPart part) {
+        return new PartReceipt(id, part.partNumber(), part.etag());
     }
 }

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,7 +81,8 @@ public final class S3UploadSessionStore implements UploadSessionStore {
                     List<CompletableFuture<Optional<StoredSession>>> reads = keys.stream().map(this::read).toList();
                     return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
                             // A session deleted between the listing and the read is simply gone.
-                            .thenApply(all -> reads.stream().map(CompletableFuture::join).flatMap(Optional::stream).toList());
+                            .thenApply(all -> reads.stream().map(CompletableFuture::join)
+                                    .flatMap(Optional::stream).toList());
                 });
     }
 
@@ -104,7 +104,7 @@ public final class S3UploadSessionStore implements UploadSessionStore {
         }, AsyncRequestBody.fromBytes(UploadSessionCodec.encode(session)))
                 .thenApply(response -> true)
                 .exceptionally(error -> {
-                    if (unwrap(error) instanceof S3Exception e
+                    if (UploadErrors.unwrap(error) instanceof S3Exception e
                             && (e.statusCode() == PRECONDITION_FAILED || e.statusCode() == CONFLICT)) {
                         LOGGER.debug("upload session {} changed under us ({})", session.id(), e.statusCode());
                         return false;
@@ -118,7 +118,7 @@ public final class S3UploadSessionStore implements UploadSessionStore {
                 .thenApply(object -> Optional.of(new StoredSession(UploadSessionCodec.decode(object.asByteArray()),
                         object.response().eTag())))
                 .exceptionally(error -> {
-                    if (unwrap(error) instanceof NoSuchKeyException) {
+                    if (UploadErrors.unwrap(error) instanceof NoSuchKeyException) {
                         return Optional.empty();
                     }
                     throw failure("read", key, error);
@@ -126,12 +126,9 @@ public final class S3UploadSessionStore implements UploadSessionStore {
     }
 
     private SessionStoreException failure(String verb, String key, Throwable error) {
-        Throwable cause = unwrap(error);
-        return new SessionStoreException("cannot " + verb + " upload session s3://" + bucket + "/" + key + ": " + cause, cause);
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = UploadErrors.unwrap(error);
+        return new SessionStoreException("cannot " + verb + " upload session s3://" + bucket + "/" + key + ": " + cause,
+                cause);
     }
 
     private String objectKey(String id) {

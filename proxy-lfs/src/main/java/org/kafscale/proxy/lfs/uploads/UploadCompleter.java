@@ -49,14 +49,7 @@ final class UploadCompleter {
         long started = System.nanoTime();
         return sessions.find(id).thenCompose(stored -> {
             UploadSession session = stored.session();
-            if (session.completing()) {
-                throw UploadErrors.completing(id);
-            }
-            if (session.uploadedBytes() != session.sizeBytes()) {
-                throw LfsException.badRequest("incomplete_upload", "uploaded " + session.uploadedBytes()
-                        + " of " + session.sizeBytes() + " bytes");
-            }
-            checkListed(session, request.parts());
+            checkCompletable(session, request);
             SessionDigests digests = SessionDigests.resume(session);
             String actual = digests.checksumHex().orElse("");
             if (session.expectedChecksum() != null && !session.expectedChecksum().equalsIgnoreCase(actual)) {
@@ -66,16 +59,32 @@ final class UploadCompleter {
             }
             Envelope envelope = Envelope.of(session.bucket(), session.objectKey(), session.sizeBytes(),
                     digests.sha256Hex(), actual, session.checksumAlg(), session.contentType(),
-                    services.clock().instant().truncatedTo(ChronoUnit.SECONDS).toString(), services.settings().proxyId());
-            return completeAndPublish(stored, envelope, requestId, started).thenApply(published -> {
-                services.metrics().request(session.topic(), true);
-                services.metrics().addUploadBytes(session.sizeBytes());
-                services.tracker().emit(services.events().uploadCompleted(requestId, session.topic(), session.partition(), session.bucket(),
-                        session.objectKey(), session.sizeBytes(), published.sha256(), published.checksum(),
-                        published.checksumAlg(), (System.nanoTime() - started) / 1_000_000, session.contentType()));
-                return published;
-            });
+                    services.clock().instant().truncatedTo(ChronoUnit.SECONDS).toString(),
+                    services.settings().proxyId());
+            return completeAndPublish(stored, envelope, requestId, started)
+                    .thenApply(published -> reportCompleted(session, published, requestId, started));
         });
+    }
+
+    /** In the spec's order: not already completing, every byte uploaded, every part listed in order. */
+    private static void checkCompletable(UploadSession session, CompleteRequest request) {
+        if (session.completing()) {
+            throw UploadErrors.completing(session.id());
+        }
+        if (session.uploadedBytes() != session.sizeBytes()) {
+            throw LfsException.badRequest("incomplete_upload", "uploaded " + session.uploadedBytes()
+                    + " of " + session.sizeBytes() + " bytes");
+        }
+        checkListed(session, request.parts());
+    }
+
+    private Envelope reportCompleted(UploadSession session, Envelope published, String requestId, long started) {
+        services.metrics().request(session.topic(), true);
+        services.metrics().addUploadBytes(session.sizeBytes());
+        services.tracker().emit(services.events().uploadCompleted(requestId, session.topic(), session.partition(),
+                session.bucket(), session.objectKey(), session.sizeBytes(), published.sha256(), published.checksum(),
+                published.checksumAlg(), (System.nanoTime() - started) / 1_000_000, session.contentType()));
+        return published;
     }
 
     private CompletableFuture<Envelope> completeAndPublish(StoredSession stored, Envelope envelope, String requestId,
@@ -143,7 +152,8 @@ final class UploadCompleter {
 
     private CompletableFuture<Void> reopen(String id) {
         return store.find(id).thenCompose(found -> found
-                        .map(stored -> store.replace(stored, stored.session().withCompleting(false)).<Void>thenApply(ok -> null))
+                        .map(stored -> store.replace(stored, stored.session().withCompleting(false))
+                                .<Void>thenApply(ok -> null))
                         .orElse(CompletableFuture.completedFuture(null)))
                 .exceptionally(error -> {
                     LOGGER.warn("upload {} stays marked as completing: {}", id, UploadErrors.unwrap(error).toString());

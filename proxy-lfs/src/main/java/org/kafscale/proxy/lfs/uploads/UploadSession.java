@@ -67,12 +67,14 @@ public record UploadSession(String id, String bucket, String objectKey, String s
     }
 
     Optional<UploadedPart> part(int partNumber) {
-        return partNumber >= 1 && partNumber <= parts.size() ? Optional.of(parts.get(partNumber - 1)) : Optional.empty();
+        return partNumber >= 1 && partNumber <= parts.size()
+                ? Optional.of(parts.get(partNumber - 1))
+                : Optional.empty();
     }
 
     ChecksumAlg algorithm() {
         return ChecksumAlg.parse(checksumAlg)
-                .orElseThrow(() -> new IllegalStateException("session " + id + " names unknown checksum " + checksumAlg));
+                .orElseThrow(() -> new IllegalStateException("session " + id + " names checksum " + checksumAlg));
     }
 
     /** The session after {@code part}, with the digests' states after its bytes. */

@@ -35,20 +35,23 @@ final class UploadStarter {
                             // Without a session nobody could ever complete or abort this upload.
                             Throwable failure = error != null ? error
                                     : new SessionStoreException("upload id " + session.id() + " already taken", null);
-                            return ender.abort(session).<UploadSession>thenCompose(v -> CompletableFuture.failedFuture(failure));
+                            return ender.abort(session)
+                                    .<UploadSession>thenCompose(v -> CompletableFuture.failedFuture(failure));
                         })
                         .thenCompose(f -> f))
                 .thenApply(session -> {
-                    services.tracker().emit(services.events().uploadStarted(requestId, session.topic(), session.partition(),
-                            session.objectKey(), session.contentType(), session.sizeBytes(), clientIp,
-                            TrackerEvents.API_HTTP_CHUNKED));
+                    services.tracker().emit(services.events().uploadStarted(requestId, session.topic(),
+                            session.partition(), session.objectKey(), session.contentType(), session.sizeBytes(),
+                            clientIp, TrackerEvents.API_HTTP_CHUNKED));
                     return new InitResponse(session.id(), session.objectKey(), session.partSize(), session.expiresAt());
                 });
     }
 
-    private CompletableFuture<UploadSession> startS3Upload(InitRequest request, PublishTarget target, String objectKey) {
+    private CompletableFuture<UploadSession> startS3Upload(InitRequest request, PublishTarget target,
+                                                           String objectKey) {
         UploadSettings settings = services.settings();
-        return services.s3().createMultipartUpload(b -> b.bucket(settings.bucket()).key(objectKey).contentType(request.contentType()))
+        return services.s3().createMultipartUpload(b -> b.bucket(settings.bucket()).key(objectKey)
+                        .contentType(request.contentType()))
                 .exceptionally(error -> {
                     services.metrics().s3Error();
                     throw UploadErrors.s3Failed("cannot start the multipart upload", error);

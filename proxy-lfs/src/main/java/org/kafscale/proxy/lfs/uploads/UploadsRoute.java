@@ -82,15 +82,16 @@ final class UploadsRoute implements LfsRoute {
         } catch (NumberFormatException e) {
             throw UploadErrors.invalidPart("invalid Content-Length");
         }
-        answer(exchange, uploads.putPart(path.uploadId(), partNumber, contentLength, new ExchangeBodyPublisher(exchange),
-                        exchange.requestId()),
+        answer(exchange, uploads.putPart(path.uploadId(), partNumber, contentLength,
+                        new ExchangeBodyPublisher(exchange), exchange.requestId()),
                 receipt -> exchange.respondJson(200, receipt));
     }
 
     private void complete(LfsExchange exchange, String id) {
         answer(exchange, exchange.readBody(MAX_JSON_BYTES)
                         .thenCompose(body -> uploads.complete(id, CompleteRequest.parse(body), exchange.requestId())),
-                envelope -> exchange.respondBytes(200, "application/json", withNewline(EnvelopeCodec.encode(envelope))));
+                envelope -> exchange.respondBytes(200, "application/json",
+                        withNewline(EnvelopeCodec.encode(envelope))));
     }
 
     private static <T> void answer(LfsExchange exchange, CompletableFuture<T> outcome, Consumer<T> respond) {

@@ -114,7 +114,7 @@ class UploadHttpIT {
         String expectedSha = sha256(parts);
         assertTrue(testbed.recordValues(TOPIC, 1).stream().map(EnvelopeCodec::decode)
                 .anyMatch(e -> e.key().equals(key) && e.sha256().equals(expectedSha)));
-        assertEquals("upload_not_found", json(delete(a, "/lfs/uploads/" + id), 404).get("code").asText());
+        assertEquals("upload_not_found", code(delete(a, "/lfs/uploads/" + id), 404));
     }
 
     @Test
@@ -125,16 +125,18 @@ class UploadHttpIT {
                 + "\"size_bytes\":" + (11 * MIB) + "}"), 200);
         String id = init.get("upload_id").asText();
 
-        assertEquals("out_of_order", json(put(b, "/lfs/uploads/" + id + "/parts/2", payload(5 * MIB, 1)), 409).get("code").asText());
-        assertEquals("invalid_part", json(put(b, "/lfs/uploads/" + id + "/parts/x", new byte[1]), 400).get("code").asText());
-        assertEquals("invalid_part", json(put(b, "/lfs/uploads/" + id + "/parts/1", payload(1000, 2)), 400).get("code").asText());
-        assertEquals("incomplete_upload", json(post(b, "/lfs/uploads/" + id + "/complete", "{\"parts\":[]}"), 400).get("code").asText());
-        assertEquals("upload_not_found", json(post(b, "/lfs/uploads/nope/complete", "{oops"), 404).get("code").asText());
-        assertEquals("upload_not_found", json(put(a, "/lfs/uploads/nope/parts/1", new byte[1]), 404).get("code").asText());
-        assertEquals("method_not_allowed", json(send(a, "/lfs/uploads", "GET", HttpRequest.BodyPublishers.noBody()), 405).get("code").asText());
-        assertEquals("not_found", json(send(a, "/lfs/uploads/" + id + "/complete", "GET", HttpRequest.BodyPublishers.noBody()), 404).get("code").asText());
-        assertEquals("missing_content_type", json(post(a, "/lfs/uploads", "{\"topic\":\"" + TOPIC + "\",\"size_bytes\":1}"), 400).get("code").asText());
-        assertEquals("invalid_request", json(post(a, "/lfs/uploads", "{not json"), 400).get("code").asText());
+        assertEquals("out_of_order", code(put(b, "/lfs/uploads/" + id + "/parts/2", payload(5 * MIB, 1)), 409));
+        assertEquals("invalid_part", code(put(b, "/lfs/uploads/" + id + "/parts/x", new byte[1]), 400));
+        assertEquals("invalid_part", code(put(b, "/lfs/uploads/" + id + "/parts/1", payload(1000, 2)), 400));
+        assertEquals("incomplete_upload", code(post(b, "/lfs/uploads/" + id + "/complete", "{\"parts\":[]}"), 400));
+        assertEquals("upload_not_found", code(post(b, "/lfs/uploads/nope/complete", "{oops"), 404));
+        assertEquals("upload_not_found", code(put(a, "/lfs/uploads/nope/parts/1", new byte[1]), 404));
+        assertEquals("method_not_allowed", code(send(a, "/lfs/uploads", "GET", HttpRequest.BodyPublishers.noBody()), 405));
+        assertEquals("not_found",
+                code(send(a, "/lfs/uploads/" + id + "/complete", "GET", HttpRequest.BodyPublishers.noBody()), 404));
+        assertEquals("missing_content_type",
+                code(post(a, "/lfs/uploads", "{\"topic\":\"" + TOPIC + "\",\"size_bytes\":1}"), 400));
+        assertEquals("invalid_request", code(post(a, "/lfs/uploads", "{not json"), 400));
 
         HttpResponse<String> deleted = delete(b, "/lfs/uploads/" + id);
         assertEquals(204, deleted.statusCode());
@@ -147,6 +149,10 @@ class UploadHttpIT {
             parts.add(java.util.Map.of("part_number", i + 1, "etag", etags.get(i)));
         }
         return JSON.writeValueAsString(java.util.Map.of("parts", parts));
+    }
+
+    private static String code(HttpResponse<String> response, int status) throws Exception {
+        return json(response, status).get("code").asText();
     }
 
     private static JsonNode json(HttpResponse<String> response, int status) throws Exception {

@@ -65,10 +65,10 @@ class UploadServiceIT {
         InitResponse init = a.init(request(size, null), "req-1", "127.0.0.1").join();
 
         // When the parts go to A, B, A and B completes
-        PartReceipt r1 = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r").join();
-        PartReceipt r2 = b.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2), "r").join();
-        PartReceipt r3 = a.putPart(init.uploadId(), 3, part3.length, AsyncRequestBody.fromBytes(part3), "r").join();
-        Envelope envelope = b.complete(init.uploadId(), CompleteRequest.of(List.of(listed(r1), listed(r2), listed(r3))), "req-2").join();
+        PartReceipt r1 = put(a, init, 1, part1).join();
+        PartReceipt r2 = put(b, init, 2, part2).join();
+        PartReceipt r3 = put(a, init, 3, part3).join();
+        Envelope envelope = complete(b, init, listed(r1), listed(r2), listed(r3)).join();
 
         // Then the envelope names the whole body, the object is the body, and Kafka has the record
         assertEquals(sha256(part1, part2, part3), envelope.sha256());
@@ -87,13 +87,13 @@ class UploadServiceIT {
         MultipartUploads b = testbed.uploads(replicaB, kind, Clock.systemUTC());
         byte[] part1 = payload(5 * MIB, 21);
         InitResponse init = a.init(request(part1.length + 10L, null), "r", "").join();
-        PartReceipt first = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r").join();
+        PartReceipt first = put(a, init, 1, part1).join();
 
-        PartReceipt retried = b.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r").join();
+        PartReceipt retried = put(b, init, 1, part1).join();
 
         assertEquals(first, retried);
         byte[] other = payload(5 * MIB, 22);
-        assertError(409, "part_conflict", b.putPart(init.uploadId(), 1, other.length, AsyncRequestBody.fromBytes(other), "r"));
+        assertError(409, "part_conflict", put(b, init, 1, other));
         a.cancel(init.uploadId()).join();
     }
 
@@ -104,7 +104,7 @@ class UploadServiceIT {
         InitResponse init = a.init(request(11L * MIB, null), "r", "").join();
         byte[] part2 = payload(5 * MIB, 31);
 
-        assertError(409, "out_of_order", a.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2), "r"));
+        assertError(409, "out_of_order", put(a, init, 2, part2));
         a.cancel(init.uploadId()).join();
     }
 
@@ -115,16 +115,16 @@ class UploadServiceIT {
         byte[] part1 = payload(5 * MIB, 41);
         byte[] part2 = payload(1000, 42);
         InitResponse init = a.init(request(part1.length + part2.length, null), "r", "").join();
-        PartReceipt r1 = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r").join();
+        PartReceipt r1 = put(a, init, 1, part1).join();
 
-        assertError(400, "incomplete_upload", a.complete(init.uploadId(), CompleteRequest.of(List.of(listed(r1))), "r"));
+        assertError(400, "incomplete_upload", complete(a, init, listed(r1)));
 
-        PartReceipt r2 = a.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2), "r").join();
+        PartReceipt r2 = put(a, init, 2, part2).join();
         assertError(400, "invalid_request", a.complete(init.uploadId(), CompleteRequest.parse("{oops".getBytes(
                 java.nio.charset.StandardCharsets.UTF_8)), "r"));
-        assertError(400, "invalid_request", a.complete(init.uploadId(), CompleteRequest.of(List.of()), "r"));
-        assertError(400, "invalid_part", a.complete(init.uploadId(), CompleteRequest.of(List.of(listed(r2))), "r"));
-        assertError(400, "invalid_part", a.complete(init.uploadId(), CompleteRequest.of(List.of(listed(r2), listed(r1))), "r"));
+        assertError(400, "invalid_request", complete(a, init));
+        assertError(400, "invalid_part", complete(a, init, listed(r2)));
+        assertError(400, "invalid_part", complete(a, init, listed(r2), listed(r1)));
         assertFalse(testbed.objectExists(init.s3Key()));
         a.cancel(init.uploadId()).join();
     }
@@ -135,13 +135,13 @@ class UploadServiceIT {
         MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
         byte[] body = payload(2000, 51);
         InitResponse init = a.init(request(body.length, "0".repeat(64)), "r", "").join();
-        PartReceipt r1 = a.putPart(init.uploadId(), 1, body.length, AsyncRequestBody.fromBytes(body), "r").join();
+        PartReceipt r1 = put(a, init, 1, body).join();
 
-        assertError(400, "checksum_mismatch", a.complete(init.uploadId(), CompleteRequest.of(List.of(listed(r1))), "r"));
+        assertError(400, "checksum_mismatch", complete(a, init, listed(r1)));
 
         assertFalse(testbed.objectExists(init.s3Key()));
         assertEquals(List.of(), testbed.openUploads(init.s3Key()));
-        assertError(404, "upload_not_found", a.complete(init.uploadId(), CompleteRequest.of(List.of(listed(r1))), "r"));
+        assertError(404, "upload_not_found", complete(a, init, listed(r1)));
     }
 
     @ParameterizedTest
@@ -168,7 +168,7 @@ class UploadServiceIT {
         clock.advance(TTL.plusSeconds(1));
 
         byte[] body = payload(10, 61);
-        assertError(410, "upload_expired", a.putPart(init.uploadId(), 1, body.length, AsyncRequestBody.fromBytes(body), "r"));
+        assertError(410, "upload_expired", put(a, init, 1, body));
         assertEquals(List.of(), testbed.openUploads(init.s3Key()));
         assertError(404, "upload_not_found", a.cancel(init.uploadId()));
     }
@@ -228,12 +228,12 @@ class UploadServiceIT {
         InitResponse init = a.init(request(part1.length + part2.length, null), "r", "").join();
 
         // Whichever records first, the other recognises the same bytes (before or after its own upload)
-        CompletableFuture<PartReceipt> viaA = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r");
-        CompletableFuture<PartReceipt> viaB = b.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r");
+        CompletableFuture<PartReceipt> viaA = put(a, init, 1, part1);
+        CompletableFuture<PartReceipt> viaB = put(b, init, 1, part1);
 
         assertEquals(viaA.join(), viaB.join());
-        PartReceipt r2 = b.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2), "r").join();
-        Envelope envelope = a.complete(init.uploadId(), CompleteRequest.of(List.of(listed(viaA.join()), listed(r2))), "r").join();
+        PartReceipt r2 = put(b, init, 2, part2).join();
+        Envelope envelope = complete(a, init, listed(viaA.join()), listed(r2)).join();
         assertEquals(sha(part1, part2), envelope.sha256());
     }
 
@@ -251,9 +251,9 @@ class UploadServiceIT {
         InitResponse init = a.init(new InitRequest(TOPIC, null, java.util.OptionalInt.empty(), "text/plain",
                 part1.length + part2.length, expected, org.kafscale.proxy.lfs.checksum.ChecksumAlg.CRC32), "r", "").join();
 
-        PartReceipt r1 = a.putPart(init.uploadId(), 1, part1.length, AsyncRequestBody.fromBytes(part1), "r").join();
-        PartReceipt r2 = b.putPart(init.uploadId(), 2, part2.length, AsyncRequestBody.fromBytes(part2), "r").join();
-        Envelope envelope = a.complete(init.uploadId(), CompleteRequest.of(List.of(listed(r1), listed(r2))), "r").join();
+        PartReceipt r1 = put(a, init, 1, part1).join();
+        PartReceipt r2 = put(b, init, 2, part2).join();
+        Envelope envelope = complete(a, init, listed(r1), listed(r2)).join();
 
         assertEquals("crc32", envelope.checksumAlg());
         assertEquals(expected, envelope.checksum());
@@ -296,6 +296,15 @@ class UploadServiceIT {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static CompletableFuture<PartReceipt> put(MultipartUploads uploads, InitResponse init, int n, byte[] body) {
+        return uploads.putPart(init.uploadId(), n, body.length, AsyncRequestBody.fromBytes(body), "test");
+    }
+
+    private static CompletableFuture<Envelope> complete(MultipartUploads uploads, InitResponse init,
+                                                        ListedPart... parts) {
+        return uploads.complete(init.uploadId(), CompleteRequest.of(List.of(parts)), "test");
     }
 
     private static ListedPart listed(PartReceipt receipt) {
