@@ -89,6 +89,11 @@ final class PartReceiver {
                 .partNumber(partNumber).contentLength(length).build();
         return services.s3().uploadPart(request, hashing)
                 .exceptionally(error -> {
+                    LfsException fromBody = LfsException.unwrap(error);
+                    if (fromBody != null) {
+                        // The client's body broke off: not an S3 failure.
+                        throw fromBody;
+                    }
                     LfsException answer = UploadErrors.s3Failed("upload of part " + partNumber + " failed", error);
                     services.metrics().s3Error();
                     services.tracker().emit(services.events().uploadFailed(requestId, session.topic(),

@@ -1,5 +1,6 @@
 package org.kafscale.proxy.lfs.uploads;
 
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -45,17 +46,29 @@ final class UploadsRoute implements LfsRoute {
             }
             case PART -> {
                 requireMethod(method, HttpMethod.PUT);
+                checkId(path.uploadId());
                 part(exchange, path);
             }
             case COMPLETE -> {
                 requireMethod(method, HttpMethod.POST);
+                checkId(path.uploadId());
                 complete(exchange, path.uploadId());
             }
             case UPLOAD -> {
                 requireMethod(method, HttpMethod.DELETE);
+                checkId(path.uploadId());
                 answer(exchange, uploads.cancel(path.uploadId()), v -> exchange.respondNoContent());
             }
             case UNKNOWN -> throw notFound();
+        }
+    }
+
+    /** Ids are UUIDs this API issued; anything else cannot name an upload (and never reaches a store key). */
+    private static void checkId(String id) {
+        try {
+            UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw UploadErrors.notFound(id);
         }
     }
 

@@ -131,6 +131,8 @@ class UploadHttpIT {
         assertEquals("incomplete_upload", code(post(b, "/lfs/uploads/" + id + "/complete", "{\"parts\":[]}"), 400));
         assertEquals("upload_not_found", code(post(b, "/lfs/uploads/nope/complete", "{oops"), 404));
         assertEquals("upload_not_found", code(put(a, "/lfs/uploads/nope/parts/1", new byte[1]), 404));
+        String unknown = java.util.UUID.randomUUID().toString();
+        assertEquals("upload_not_found", code(put(a, "/lfs/uploads/" + unknown + "/parts/1", new byte[1]), 404));
         assertEquals("method_not_allowed", code(send(a, "/lfs/uploads", "GET", HttpRequest.BodyPublishers.noBody()), 405));
         assertEquals("not_found",
                 code(send(a, "/lfs/uploads/" + id + "/complete", "GET", HttpRequest.BodyPublishers.noBody()), 404));
