@@ -94,7 +94,7 @@ public final class ProduceRoute implements LfsRoute {
                                 "s3_upload", digests.size(), millisSince(started)));
                     }
                 })
-                .thenCompose(result -> verifyChecksum(request, key, requestId, result))
+                .thenCompose(result -> verifyChecksum(request, key, requestId, result, started))
                 .thenCompose(result -> {
                     Envelope envelope = Envelope.of(settings.s3().bucket(), key, result.size(), result.sha256(),
                             result.checksum(), result.alg().wireName(), request.contentType(),
@@ -119,12 +119,14 @@ public final class ProduceRoute implements LfsRoute {
 
     /** A checksum the client sent must match; otherwise the object goes and nothing is produced. */
     private CompletableFuture<PayloadDigests.Result> verifyChecksum(ProduceRequest request, String key, String requestId,
-                                                                    PayloadDigests.Result result) {
+                                                                    PayloadDigests.Result result, long started) {
         if (request.checksum().isEmpty() || request.checksum().equals(result.checksum())) {
             return CompletableFuture.completedFuture(result);
         }
         LfsException mismatch = LfsException.badRequest("checksum_mismatch",
                 "checksum mismatch: expected " + request.checksum() + " got " + result.checksum());
+        context.tracker().emit(context.events().uploadFailed(requestId, request.topic(), key, mismatch.code(),
+                mismatch.getMessage(), "validation", result.size(), millisSince(started)));
         return context.janitor().deleteUnsent(request.topic(), key, requestId, "checksum mismatch")
                 .thenCompose(v -> CompletableFuture.failedFuture(mismatch));
     }
