@@ -64,6 +64,10 @@ final class RunningProxy implements AutoCloseable {
         return "http://127.0.0.1:" + runtime.healthAddress().orElseThrow().getPort() + path;
     }
 
+    String lfsUrl(String path) {
+        return "http://127.0.0.1:" + runtime.lfsAddress().orElseThrow().getPort() + path;
+    }
+
     @Override
     public void close() {
         runtime.close();
