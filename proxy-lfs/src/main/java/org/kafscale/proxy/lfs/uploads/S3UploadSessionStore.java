@@ -21,10 +21,12 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *
  * <p>Writes are conditional: a new session with {@code If-None-Match: *}, an update with
  * {@code If-Match: <etag read>}; S3 answers 412 (or 409 when two conditional writes race) if
- * another replica wrote in between. AWS S3 and S3Proxy honour both headers. A store that ignores
- * them turns the compare-and-set into last-writer-wins, which can lose a part's record when two
- * replicas take the same part at the same moment; the completion would then fail on S3's ETag
- * check rather than produce a wrong object.
+ * another replica wrote in between. The compare-and-set is exactly as atomic as the store's
+ * conditional writes. AWS S3's are. S3Proxy (the tests' store) checks the ETag and then writes, so
+ * two replicas writing at the same moment can both succeed: two completes of one upload sent at
+ * the same instant to two replicas can then both produce a record. A store that ignores the
+ * headers gives last-writer-wins; one that refuses them (501) fails every session call with 503.
+ * Prefer etcd wherever the proxy has it.
  * The prefix has no {@code /lfs/} segment, so {@code /lfs/download} never serves a session.
  */
 public final class S3UploadSessionStore implements UploadSessionStore {

@@ -57,14 +57,21 @@ final class UploadStarter {
                     throw UploadErrors.s3Failed("cannot start the multipart upload", error);
                 })
                 .thenApply(created -> {
-                    Instant now = services.clock().instant().truncatedTo(ChronoUnit.SECONDS);
+                    Instant now = services.clock().instant();
                     SessionDigests.State digests = SessionDigests.start(request.checksumAlg()).state();
                     return new UploadSession(UUID.randomUUID().toString(), settings.bucket(), objectKey,
                             created.uploadId(), request.topic(), target.partition(), target.topicId().toString(),
                             request.recordKey(), request.contentType(), request.sizeBytes(), settings.partSize(),
-                            request.checksumAlg().wireName(), request.checksum(), now.toString(),
-                            now.plus(settings.sessionTtl()).toString(), List.of(), 0,
+                            request.checksumAlg().wireName(), request.checksum(),
+                            now.truncatedTo(ChronoUnit.SECONDS).toString(),
+                            wholeSecondsAfter(now.plus(settings.sessionTtl())).toString(), List.of(), 0,
                             digests.sha256(), digests.checksum(), false, null);
                 });
+    }
+
+    /** RFC 3339 with seconds, as the original writes it, rounded up so a session never lives less than its TTL. */
+    private static Instant wholeSecondsAfter(Instant t) {
+        Instant whole = t.truncatedTo(ChronoUnit.SECONDS);
+        return whole.equals(t) ? whole : whole.plusSeconds(1);
     }
 }

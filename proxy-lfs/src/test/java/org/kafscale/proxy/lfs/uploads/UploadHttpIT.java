@@ -6,10 +6,13 @@ import static org.kafscale.proxy.lfs.uploads.UploadsTestbed.MIB;
 import static org.kafscale.proxy.lfs.uploads.UploadsTestbed.payload;
 import static org.kafscale.proxy.lfs.uploads.UploadsTestbed.sha256;
 
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -112,9 +115,37 @@ class UploadHttpIT {
         assertEquals(200, download.statusCode());
         assertEquals(sha256(parts), sha256(download.body()));
         String expectedSha = sha256(parts);
-        assertTrue(testbed.recordValues(TOPIC, 1).stream().map(EnvelopeCodec::decode)
+        assertTrue(testbed.recordValues(TOPIC).stream().map(EnvelopeCodec::decode)
                 .anyMatch(e -> e.key().equals(key) && e.sha256().equals(expectedSha)));
         assertEquals("upload_not_found", code(delete(a, "/lfs/uploads/" + id), 404));
+    }
+
+    @Test
+    void aPartWhoseBodyBreaksOffLeavesTheUploadAsItWas() throws Exception {
+        // Given an upload on the replicas that share etcd
+        URI a = ETCD_REPLICAS.get(0);
+        URI b = ETCD_REPLICAS.get(1);
+        byte[] part1 = payload(5 * MIB, 201);
+        byte[] part2 = payload(100, 202);
+        JsonNode init = json(post(a, "/lfs/uploads", "{\"topic\":\"" + TOPIC + "\",\"content_type\":\"a/b\","
+                + "\"size_bytes\":" + (part1.length + part2.length) + "}"), 200);
+        String id = init.get("upload_id").asText();
+
+        // When a client sends half of part 1 to A and goes away
+        try (Socket socket = new Socket(a.getHost(), a.getPort())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("PUT /lfs/uploads/" + id + "/parts/1 HTTP/1.1\r\nHost: proxy\r\nContent-Length: "
+                    + part1.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(part1, 0, part1.length / 2);
+            out.flush();
+        }
+
+        // Then part 1 can be sent again, whole, and the object is exactly the parts sent whole
+        String etag1 = json(put(b, "/lfs/uploads/" + id + "/parts/1", part1), 200).get("etag").asText();
+        String etag2 = json(put(a, "/lfs/uploads/" + id + "/parts/2", part2), 200).get("etag").asText();
+        JsonNode envelope = json(post(b, "/lfs/uploads/" + id + "/complete", completeBody(List.of(etag1, etag2))), 200);
+        assertEquals(sha256(part1, part2), envelope.get("sha256").asText());
+        assertEquals(sha256(part1, part2), sha256(testbed.object(envelope.get("key").asText())));
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +19,7 @@ import io.netty.channel.EventLoopGroup;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
@@ -34,6 +36,7 @@ import org.kafscale.proxy.lfs.s3.S3Settings;
 import org.kafscale.proxy.lfs.tracker.TrackerSettings;
 import org.kafscale.proxy.testkit.EtcdProcess;
 import org.kafscale.proxy.testkit.KafkaCluster;
+import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.S3Server;
 
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
@@ -103,6 +106,13 @@ final class UploadsTestbed implements AutoCloseable {
         return routes.uploads(replica.context());
     }
 
+    /** A store on the same etcd or bucket as the replicas', to look at sessions directly. */
+    UploadSessionStore store(StoreKind kind, LfsModule replica) {
+        return kind == StoreKind.ETCD
+                ? new EtcdUploadSessionStore(etcdClient, Duration.ofMinutes(10), Clock.systemUTC())
+                : new S3UploadSessionStore(replica.context().s3(), BUCKET, NAMESPACE);
+    }
+
     LfsSettings settings(Duration sessionTtl) {
         S3Settings s3Settings = new S3Settings(BUCKET, "us-east-1", Optional.of(s3.endpoint()), Optional.empty(),
                 s3.accessKey(), s3.secretKey(), "", true, false, Duration.ofSeconds(30));
@@ -133,22 +143,24 @@ final class UploadsTestbed implements AutoCloseable {
         return s3.client().getObjectAsBytes(b -> b.bucket(BUCKET).key(key)).asByteArray();
     }
 
-    /** Every record value of {@code topic}, read from the beginning by a plain consumer. */
-    List<byte[]> recordValues(String topic, int atLeast) {
+    /** Every record value of {@code topic} up to its current end, read by a plain consumer. */
+    List<byte[]> recordValues(String topic) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, "uploads-test-" + System.nanoTime());
         List<byte[]> values = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (values.size() < atLeast && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            Eventually.await(Duration.ofSeconds(30), "records of " + topic + " up to " + ends, () -> {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
                     values.add(record.value());
                 }
-            }
+                return partitions.stream().allMatch(tp -> consumer.position(tp) >= ends.get(tp));
+            });
         }
         return values;
     }
