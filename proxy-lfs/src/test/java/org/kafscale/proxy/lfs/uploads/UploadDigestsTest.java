@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.Function;
 import java.util.zip.CRC32;
 
 import org.junit.jupiter.api.Test;
@@ -17,17 +18,7 @@ class UploadDigestsTest {
 
     @Test
     void sha256ResumedFromItsStateEqualsTheDigestOfTheWholeBody() throws Exception {
-        // Given a digest of the first part, saved
-        RunningChecksum first = ResumableDigest.sha256();
-        first.update(FIRST, 0, FIRST.length);
-        byte[] saved = first.state();
-
-        // When another "replica" resumes it with the second part
-        RunningChecksum resumed = ResumableDigest.sha256(saved);
-        resumed.update(SECOND, 0, SECOND.length);
-
-        // Then it is the JDK's SHA-256 of both
-        assertEquals(jdk("SHA-256", FIRST, SECOND), resumed.hex());
+        assertEquals(jdk("SHA-256", FIRST, SECOND), hexAfterResume(ResumableDigest.sha256(), ResumableDigest::sha256));
     }
 
     @Test
@@ -41,24 +32,24 @@ class UploadDigestsTest {
 
     @Test
     void md5ResumesToo() throws Exception {
-        RunningChecksum first = ResumableDigest.md5();
-        first.update(FIRST, 0, FIRST.length);
-        RunningChecksum resumed = ResumableDigest.md5(first.state());
-        resumed.update(SECOND, 0, SECOND.length);
-        assertEquals(jdk("MD5", FIRST, SECOND), resumed.hex());
+        assertEquals(jdk("MD5", FIRST, SECOND), hexAfterResume(ResumableDigest.md5(), ResumableDigest::md5));
     }
 
     @Test
     void crc32ResumedMatchesJavaUtilZip() {
-        RunningChecksum first = ResumableCrc32.start();
-        first.update(FIRST, 0, FIRST.length);
-        RunningChecksum resumed = ResumableCrc32.resume(first.state());
-        resumed.update(SECOND, 0, SECOND.length);
-
         CRC32 expected = new CRC32();
         expected.update(FIRST);
         expected.update(SECOND);
-        assertEquals(String.format("%08x", expected.getValue()), resumed.hex());
+        assertEquals(String.format("%08x", expected.getValue()),
+                hexAfterResume(ResumableCrc32.start(), ResumableCrc32::resume));
+    }
+
+    /** Hashes the first part, saves the state, resumes it as another replica would and hashes the second. */
+    private static String hexAfterResume(RunningChecksum fresh, Function<byte[], RunningChecksum> resume) {
+        fresh.update(FIRST, 0, FIRST.length);
+        RunningChecksum resumed = resume.apply(fresh.state());
+        resumed.update(SECOND, 0, SECOND.length);
+        return resumed.hex();
     }
 
     @Test
