@@ -65,6 +65,11 @@ final class ExchangeBodyPublisher implements Publisher<ByteBuffer>, BodySink {
                         finished = true;
                         queue.clear();
                         queued = 0;
+                        // The rest of the body is read and dropped, so the connection stays usable.
+                        if (paused) {
+                            paused = false;
+                            exchange.resumeBody();
+                        }
                     });
                 }
             });

@@ -60,6 +60,23 @@ class UploadBodyPublisherTest {
     }
 
     @Test
+    void aReaderThatCancelsLetsTheRestOfTheBodyBeReadAndDropped() {
+        ExchangeBodyPublisher body = new ExchangeBodyPublisher(exchange);
+        Reader reader = new Reader();
+        body.subscribe(reader);
+        for (int i = 0; i <= ExchangeBodyPublisher.HIGH_WATER / CHUNK; i++) {
+            feed(exchange.sink, CHUNK);
+        }
+        assertTrue(exchange.paused);
+
+        reader.subscription.cancel();
+        feed(exchange.sink, CHUNK);
+
+        assertFalse(exchange.paused);
+        assertEquals(0, reader.bytes);
+    }
+
+    @Test
     void theBodyCompletesAfterItsLastChunkAndASecondReaderIsRefused() {
         ExchangeBodyPublisher body = new ExchangeBodyPublisher(exchange);
         Reader reader = new Reader();
