@@ -215,11 +215,8 @@ class LfsHttpApiIT {
         cluster.createTopic(topic, 1);
         lfs.module().context().topology().lookupTopics(List.of(topic), false).toCompletableFuture().join();
         GatedBody body = new GatedBody(6L * 1024 * 1024, 7L * 1024 * 1024);
-        CompletableFuture<HttpResponse<String>> response = java.net.http.HttpClient.newHttpClient().sendAsync(
-                lfs.produce(topic, new byte[0]).header("X-API-Key", API_KEY).POST(body.publisher()).build(),
-                HttpResponse.BodyHandlers.ofString());
-        body.awaitFirstPartConsumed();
-        Eventually.await(DEADLINE, "the upload to reach S3", () -> lfs.openMultipartUploads() > 0);
+        CompletableFuture<HttpResponse<String>> response = lfs.startPausedProduce(
+                lfs.produce(topic, new byte[0]).header("X-API-Key", API_KEY), body);
         // When: the topic is deleted and created again under the same name
         cluster.admin().deleteTopics(List.of(topic)).all().get();
         Eventually.await(DEADLINE, "the topic to be gone", () -> assertFalse(cluster.admin().listTopics().names().get()

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcd.jetcd.Client;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.ServerSocket;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -146,9 +145,7 @@ class LfsSeedFailuresIT {
         // Given: an upload under way to the owner, broker 2
         String topic = topic("brokers-gone", List.of(2));
         GatedBody body = new GatedBody(FIRST_PART, BODY);
-        CompletableFuture<HttpResponse<String>> response = sendAsync(lfs.produce(topic, new byte[0])
-                .POST(body.publisher()).build());
-        awaitUploadUnderWay(body);
+        CompletableFuture<HttpResponse<String>> response = lfs.startPausedProduce(lfs.produce(topic, new byte[0]), body);
         // When: every broker vanishes from etcd before the body ends
         int deadPort;
         try (ServerSocket socket = new ServerSocket(0)) {
@@ -176,9 +173,7 @@ class LfsSeedFailuresIT {
         // Given
         String topic = topic("ttl-expired", List.of(0));
         GatedBody body = new GatedBody(FIRST_PART, BODY);
-        CompletableFuture<HttpResponse<String>> response = sendAsync(lfs.produce(topic, new byte[0])
-                .POST(body.publisher()).build());
-        awaitUploadUnderWay(body);
+        CompletableFuture<HttpResponse<String>> response = lfs.startPausedProduce(lfs.produce(topic, new byte[0]), body);
         // When: etcd goes away for longer than the TTL
         etcd.stop();
         try {
@@ -200,9 +195,7 @@ class LfsSeedFailuresIT {
         // Given: partition 0 led by broker 1 with a follower on broker 2; the upload connected to broker 1
         String topic = topic("owner-moves", List.of(1, 2));
         GatedBody body = new GatedBody(FIRST_PART, BODY);
-        CompletableFuture<HttpResponse<String>> response = sendAsync(lfs.produce(topic, new byte[0])
-                .POST(body.publisher()).build());
-        awaitUploadUnderWay(body);
+        CompletableFuture<HttpResponse<String>> response = lfs.startPausedProduce(lfs.produce(topic, new byte[0]), body);
         // When: broker 1 stops, broker 2 takes the partition and etcd says so
         cluster.stopBroker(1);
         try {
@@ -267,12 +260,4 @@ class LfsSeedFailuresIT {
         assertEquals(List.of(), objectsOf(topic));
     }
 
-    private static void awaitUploadUnderWay(GatedBody body) {
-        body.awaitFirstPartConsumed();
-        Eventually.await(DEADLINE, "the upload to reach S3", () -> lfs.openMultipartUploads() > 0);
-    }
-
-    private static CompletableFuture<HttpResponse<String>> sendAsync(HttpRequest request) {
-        return java.net.http.HttpClient.newHttpClient().sendAsync(request, HttpResponse.BodyHandlers.ofString());
-    }
 }

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.kafscale.proxy.core.backend.BackendConnector;
@@ -27,6 +28,7 @@ import org.kafscale.proxy.lfs.http.LfsRouteFactory;
 import org.kafscale.proxy.lfs.publish.PublishSettings;
 import org.kafscale.proxy.lfs.s3.S3Settings;
 import org.kafscale.proxy.lfs.tracker.TrackerSettings;
+import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.S3Server;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -134,8 +136,16 @@ public final class LfsTestBed implements AutoCloseable {
     }
 
     public HttpResponse<String> send(HttpRequest request) {
+        return send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    public HttpResponse<byte[]> sendForBytes(HttpRequest request) {
+        return send(request, HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
         try {
-            return http.send(request, HttpResponse.BodyHandlers.ofString());
+            return http.send(request, handler);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         } catch (InterruptedException e) {
@@ -144,15 +154,16 @@ public final class LfsTestBed implements AutoCloseable {
         }
     }
 
-    public HttpResponse<byte[]> sendForBytes(HttpRequest request) {
-        try {
-            return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+    /**
+     * Starts a produce whose body pauses after {@code body}'s first part, and returns once the
+     * upload is under way: the proxy connected to a broker and S3 holds an open multipart upload.
+     */
+    public CompletableFuture<HttpResponse<String>> startPausedProduce(HttpRequest.Builder request, GatedBody body) {
+        CompletableFuture<HttpResponse<String>> response = http.sendAsync(request.POST(body.publisher()).build(),
+                HttpResponse.BodyHandlers.ofString());
+        body.awaitFirstPartConsumed();
+        Eventually.await(Duration.ofSeconds(30), "the upload to reach S3", () -> openMultipartUploads() > 0);
+        return response;
     }
 
     /** A produce request for {@code topic} with {@code body}, before extra headers. */

@@ -10,7 +10,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import org.kafscale.proxy.lfs.Async;
 import org.kafscale.proxy.lfs.LfsContext;
 import org.kafscale.proxy.lfs.http.LfsException;
 import org.kafscale.proxy.lfs.http.LfsExchange;
@@ -179,8 +179,7 @@ public final class DownloadRoute implements LfsRoute {
     }
 
     private static String rootMessage(Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        return String.valueOf(cause.getMessage());
+        return String.valueOf(Async.unwrap(error).getMessage());
     }
 
     private static long millisSince(long startNanos) {

@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.kafscale.proxy.lfs.Async;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -418,11 +419,6 @@ final class NettyExchange implements LfsExchange {
     }
 
     private void onLoop(Runnable task) {
-        EventLoop loop = ctx.channel().eventLoop();
-        if (loop.inEventLoop()) {
-            task.run();
-        } else {
-            loop.execute(task);
-        }
+        Async.onLoop(ctx.channel().eventLoop(), task);
     }
 }

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.Uuid;
@@ -21,6 +20,7 @@ import org.kafscale.proxy.core.topology.RoutingGate;
 import org.kafscale.proxy.core.topology.TopicLayout;
 import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.lfs.Async;
 import org.kafscale.proxy.lfs.envelope.Envelope;
 import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
 import org.kafscale.proxy.lfs.http.LfsException;
@@ -103,7 +103,7 @@ public final class EnvelopePublisher {
             if (error == null) {
                 return CompletableFuture.<Void>completedFuture(null);
             }
-            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            Throwable cause = Async.unwrap(error);
             if (cause instanceof MaybeWritten written) {
                 janitor.keepOrphan(target.topic(), envelope.key(), requestId, ObjectJanitor.REASON_PRODUCE_FAILED);
                 return CompletableFuture.<Void>failedFuture(written.answer);
@@ -252,7 +252,7 @@ public final class EnvelopePublisher {
 
     private CompletableFuture<Void> failedSend(BrokerEndpoint broker, PublishTarget target, byte[] key, byte[] value,
                                                int brokerNumber, Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = Async.unwrap(error);
         boolean written = !(cause instanceof BackendException be) || be.requestWritten();
         if (cause instanceof IllegalStateException) {
             written = false; // the broker cannot take Produce at any usable version: nothing was sent

@@ -6,7 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import org.kafscale.proxy.lfs.Async;
 import org.kafscale.proxy.lfs.checksum.PayloadDigests;
 import org.kafscale.proxy.lfs.http.BodySink;
 import org.kafscale.proxy.lfs.http.LfsException;
@@ -255,15 +255,11 @@ public final class StreamingUpload implements BodySink {
         if (known != null) {
             return known;
         }
-        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        Throwable cause = Async.unwrap(e);
         return new LfsException(502, "s3_upload_failed", "S3 upload failed: " + cause.getMessage(), cause);
     }
 
     private void onLoop(Runnable task) {
-        if (exchange.eventLoop().inEventLoop()) {
-            task.run();
-        } else {
-            exchange.eventLoop().execute(task);
-        }
+        Async.onLoop(exchange.eventLoop(), task);
     }
 }
