@@ -46,10 +46,14 @@ public final class DownloadRoute implements LfsRoute {
     }
 
     @Override
-    public void handle(LfsExchange exchange) {
-        if (!HttpMethod.POST.equals(exchange.method())) {
+    public void checkMethod(HttpMethod method) {
+        if (!HttpMethod.POST.equals(method)) {
             throw new LfsException(405, "method_not_allowed", "method not allowed");
         }
+    }
+
+    @Override
+    public void handle(LfsExchange exchange) {
         exchange.readBody(MAX_BODY)
                 .thenApply(body -> DownloadRequest.parse(body, context.settings().s3().bucket(), context.keys(),
                         context.settings().presignEnabled(), context.settings().maxBlobSize()))

@@ -32,6 +32,7 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
     private NettyExchange current;
     private ScheduledFuture<?> waitingForHead;
     private boolean firstRequest = true;
+    private boolean closing;
 
     LfsHttpHandler(LfsRouter router, Duration headerTimeout, Duration idleTimeout) {
         this.router = router;
@@ -94,6 +95,22 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
         if (current == null || current.wantsBody()) {
             ctx.read();
         }
+    }
+
+    /**
+     * The server is stopping: an idle connection closes now, a busy one after its response.
+     * Runs on the event loop.
+     */
+    void shutdown() {
+        closing = true;
+        if (current == null && ctx != null) {
+            ctx.close();
+        }
+    }
+
+    /** Whether the connection closes after the current response. */
+    boolean closing() {
+        return closing;
     }
 
     /** The response of {@code exchange} was written; with keep-alive the next request may come. */

@@ -28,7 +28,8 @@ final class LfsHttpInitializer extends ChannelInitializer<SocketChannel> {
             ch.pipeline().addLast("tls", ssl.newHandler(ch.alloc()));
         }
         ch.pipeline()
-                .addLast("idle", new IdleStateHandler(settings.readIdleTimeout().toMillis(),
+                // observeOutput: a large download that keeps draining to a slow client is not idle.
+                .addLast("idle", new IdleStateHandler(true, settings.readIdleTimeout().toMillis(),
                         settings.writeIdleTimeout().toMillis(), 0, TimeUnit.MILLISECONDS))
                 .addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, settings.maxHeaderBytes(), 64 * 1024))
                 .addLast("chunked", new ChunkedWriteHandler())

@@ -71,14 +71,22 @@ public final class LfsHttpServer implements AutoCloseable {
         return (InetSocketAddress) serverChannel.localAddress();
     }
 
-    /** Stops accepting, gives open requests the shutdown timeout to finish, then closes the rest. */
+    /**
+     * Stops accepting, closes idle connections, gives requests in progress the shutdown timeout
+     * to finish, then closes the rest.
+     */
     @Override
     public void close() {
         serverChannel.close().syncUninterruptibly();
-        long deadline = System.nanoTime() + settings.shutdownTimeout().toNanos();
-        while (!connections.isEmpty() && System.nanoTime() < deadline) {
-            connections.newCloseFuture().awaitUninterruptibly(50, TimeUnit.MILLISECONDS);
+        for (Channel connection : connections) {
+            LfsHttpHandler handler = connection.pipeline().get(LfsHttpHandler.class);
+            if (handler == null) {
+                connection.close();
+            } else {
+                connection.eventLoop().execute(handler::shutdown);
+            }
         }
+        connections.newCloseFuture().awaitUninterruptibly(settings.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS);
         connections.close().awaitUninterruptibly();
     }
 }

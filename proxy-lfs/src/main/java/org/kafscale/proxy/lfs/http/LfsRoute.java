@@ -24,6 +24,15 @@ public interface LfsRoute {
     void handle(LfsExchange exchange);
 
     /**
+     * Refuses a method the route does not serve, by throwing an {@link LfsException}. Called
+     * before the API key and S3 health checks, as the spec orders them (405 comes first on
+     * {@code /lfs/produce}, {@code /lfs/download} and {@code POST /lfs/uploads}). The default
+     * accepts every method and leaves the check to {@link #handle}.
+     */
+    default void checkMethod(io.netty.handler.codec.http.HttpMethod method) {
+    }
+
+    /**
      * Whether the shared checks (API key, S3 health) apply. Only the documentation routes
      * ({@code /swagger}, {@code /api/openapi.yaml}) are public.
      */

@@ -6,8 +6,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Picks the route for a request and applies, in the spec's order, what every {@code /lfs/*}
- * route shares: the CORS preflight (204, before auth), the API key (401 {@code unauthorized}) and
- * the S3 health flag (503 {@code proxy_not_ready}). Unknown paths get Go's plain-text 404.
+ * route shares: the CORS preflight (204, before auth), the route's method check (405), the API
+ * key (401 {@code unauthorized}) and the S3 health flag (503 {@code proxy_not_ready}). Unknown paths get Go's plain-text 404.
  */
 public final class LfsRouter {
     private final List<LfsRoute> routes;
@@ -29,6 +29,12 @@ public final class LfsRouter {
         if (route.protectedRoute()) {
             if (HttpMethod.OPTIONS.equals(exchange.method())) {
                 exchange.respondPreflight();
+                return;
+            }
+            try {
+                route.checkMethod(exchange.method());
+            } catch (LfsException e) {
+                exchange.fail(e);
                 return;
             }
             if (!apiKey.accepts(exchange.headers())) {

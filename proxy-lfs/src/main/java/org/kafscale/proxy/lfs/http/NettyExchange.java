@@ -381,7 +381,7 @@ final class NettyExchange implements LfsExchange {
      * the next request. Marks the response accordingly, before it is written.
      */
     private boolean keepAlive(HttpResponse response) {
-        boolean keepAlive = done && HttpUtil.isKeepAlive(request);
+        boolean keepAlive = done && HttpUtil.isKeepAlive(request) && !connection.closing();
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }

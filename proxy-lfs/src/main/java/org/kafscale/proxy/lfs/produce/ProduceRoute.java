@@ -40,10 +40,14 @@ public final class ProduceRoute implements LfsRoute {
     }
 
     @Override
-    public void handle(LfsExchange exchange) {
-        if (!HttpMethod.POST.equals(exchange.method())) {
+    public void checkMethod(HttpMethod method) {
+        if (!HttpMethod.POST.equals(method)) {
             throw new LfsException(405, "method_not_allowed", "method not allowed");
         }
+    }
+
+    @Override
+    public void handle(LfsExchange exchange) {
         LfsSettings settings = context.settings();
         ProduceRequest request;
         try {

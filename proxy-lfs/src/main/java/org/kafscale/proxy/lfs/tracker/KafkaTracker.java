@@ -57,6 +57,7 @@ public final class KafkaTracker implements LfsTracker {
     private static final long BREAKER_RESET_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final short ACKS_LEADER = 1;
     private static final int PRODUCE_TIMEOUT_MS = 15_000;
+    private static final long CLOSE_WAIT_SECONDS = 5;
 
     private final TrackerSettings settings;
     private final Topology topology;
@@ -117,13 +118,13 @@ public final class KafkaTracker implements LfsTracker {
         return consecutiveFailures >= BREAKER_FAILURES && System.nanoTime() - lastSuccessNanos < BREAKER_RESET_NANOS;
     }
 
-    private void flush() {
+    private CompletableFuture<Void> flush() {
         if (queue.isEmpty() || !flushing.compareAndSet(false, true)) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         List<TrackerEvent> batch = new ArrayList<>(settings.batchSize());
         queue.drainTo(batch, settings.batchSize());
-        topology.lookupTopics(List.of(settings.topic()), false).toCompletableFuture()
+        return topology.lookupTopics(List.of(settings.topic()), false).toCompletableFuture()
                 .thenCompose(snapshot -> produce(snapshot, batch))
                 .whenComplete((ok, error) -> {
                     if (error == null) {
@@ -215,9 +216,15 @@ public final class KafkaTracker implements LfsTracker {
                 });
     }
 
-    /** Sends what is queued (best effort, bounded wait). */
+    /** Sends one last batch of what is queued, waiting a bounded time (best effort). */
     @Override
     public void close() {
-        flush();
+        try {
+            flush().get(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOGGER.debug("lfs tracker: last batch not sent at shutdown: {}", e.toString());
+        }
     }
 }
