@@ -23,6 +23,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.lfs.envelope.Envelope;
 import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
+import org.kafscale.proxy.lfs.http.TestCertificates;
+import org.kafscale.proxy.lfs.http.TlsSettings;
 import org.kafscale.proxy.lfs.s3.S3Settings;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaCluster;
@@ -312,6 +314,33 @@ class LfsHttpApiIT {
                     .asText())).build());
             assertEquals(200, object.statusCode());
             assertArrayEquals("presigned bytes".getBytes(StandardCharsets.UTF_8), object.body());
+        }
+    }
+
+    @Test
+    void overHttpsTheVerifiedDownloadIsSentInChunks() throws Exception {
+        Path dir = java.nio.file.Files.createTempDirectory("lfs-https");
+        TestCertificates cert = TestCertificates.create(dir, "server");
+        try (LfsTestBed https = LfsTestBed.onKafka(cluster.bootstrapServers(), s3, s -> SettingsEdits.tls(s,
+                new TlsSettings(cert.certPem, cert.keyPem, Optional.empty(), false)))) {
+            java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+                    .sslContext(TestCertificates.clientContext(cert, null))
+                    .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+            URI base = URI.create("https://127.0.0.1:" + https.module().httpAddress().getPort());
+            byte[] payload = new byte[3 * 1024 * 1024 + 17];
+            new java.util.Random(3).nextBytes(payload);
+            HttpResponse<String> produced = client.send(HttpRequest.newBuilder(base.resolve("/lfs/produce"))
+                    .header("X-Kafka-Topic", TOPIC).POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, produced.statusCode(), produced.body());
+            Envelope envelope = EnvelopeCodec.decode(produced.body().trim().getBytes(StandardCharsets.UTF_8));
+
+            HttpResponse<byte[]> downloaded = client.send(HttpRequest.newBuilder(base.resolve("/lfs/download"))
+                    .POST(HttpRequest.BodyPublishers.ofString(downloadJson(envelope.key(), "stream",
+                            envelope.sha256(), envelope.size()))).build(), HttpResponse.BodyHandlers.ofByteArray());
+
+            assertEquals(200, downloaded.statusCode());
+            assertArrayEquals(payload, downloaded.body());
         }
     }
 

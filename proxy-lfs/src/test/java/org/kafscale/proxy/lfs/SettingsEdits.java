@@ -31,6 +31,11 @@ final class SettingsEdits {
         return copy(s, s.s3(), s.tracker(), s.http(), s.maxBlobSize(), ttl, true, s.tempDir());
     }
 
+    static LfsSettings tls(LfsSettings s, org.kafscale.proxy.lfs.http.TlsSettings tls) {
+        return copy(s, s.s3(), s.tracker(), s.http().withTls(tls), s.maxBlobSize(), s.downloadTtl(),
+                s.presignEnabled(), s.tempDir());
+    }
+
     static LfsSettings tracker(LfsSettings s, TrackerSettings tracker) {
         return copy(s, s.s3(), tracker, s.http(), s.maxBlobSize(), s.downloadTtl(), s.presignEnabled(), s.tempDir());
     }

@@ -17,12 +17,12 @@ import javax.net.ssl.TrustManagerFactory;
  * A self-signed certificate made with the JDK's keytool, available both as a PKCS#12 key store
  * (for a Java client) and as PEM files (for the Netty server).
  */
-final class TestCertificates {
+public final class TestCertificates {
     private static final char[] PASSWORD = "changeit".toCharArray();
 
-    final KeyStore store;
-    final Path certPem;
-    final Path keyPem;
+    public final KeyStore store;
+    public final Path certPem;
+    public final Path keyPem;
 
     private TestCertificates(KeyStore store, Path certPem, Path keyPem) {
         this.store = store;
@@ -30,7 +30,7 @@ final class TestCertificates {
         this.keyPem = keyPem;
     }
 
-    static TestCertificates create(Path dir, String name) throws Exception {
+    public static TestCertificates create(Path dir, String name) throws Exception {
         Path p12 = dir.resolve(name + ".p12");
         Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
                 "-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name,
@@ -54,7 +54,7 @@ final class TestCertificates {
     }
 
     /** A client context that trusts {@code server} and, when given, presents {@code client}. */
-    static SSLContext clientContext(TestCertificates server, TestCertificates client) throws Exception {
+    public static SSLContext clientContext(TestCertificates server, TestCertificates client) throws Exception {
         TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         trust.init(server.store);
         KeyManagerFactory keys = null;
