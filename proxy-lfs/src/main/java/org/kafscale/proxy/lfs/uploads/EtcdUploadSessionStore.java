@@ -16,6 +16,7 @@ import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
+import org.kafscale.proxy.lfs.Async;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -130,7 +131,7 @@ public final class EtcdUploadSessionStore implements UploadSessionStore {
     /** An etcd call with a deadline, its failure turned into {@link SessionStoreException}. */
     private static <T> CompletableFuture<T> call(CompletableFuture<T> call, String what) {
         return call.orTimeout(CALL_DEADLINE.toMillis(), TimeUnit.MILLISECONDS).exceptionally(error -> {
-            Throwable cause = UploadErrors.unwrap(error);
+            Throwable cause = Async.unwrap(error);
             throw new SessionStoreException("cannot " + what + " in etcd: " + cause, cause);
         });
     }

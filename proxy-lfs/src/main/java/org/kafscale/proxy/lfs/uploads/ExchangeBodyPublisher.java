@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.netty.buffer.ByteBuf;
+import org.kafscale.proxy.lfs.Async;
 import org.kafscale.proxy.lfs.http.BodySink;
 import org.kafscale.proxy.lfs.http.LfsException;
 import org.kafscale.proxy.lfs.http.LfsExchange;
@@ -137,10 +138,6 @@ final class ExchangeBodyPublisher implements Publisher<ByteBuffer>, BodySink {
     }
 
     private void onLoop(Runnable task) {
-        if (exchange.eventLoop().inEventLoop()) {
-            task.run();
-        } else {
-            exchange.eventLoop().execute(task);
-        }
+        Async.onLoop(exchange.eventLoop(), task);
     }
 }

@@ -6,6 +6,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.kafscale.proxy.lfs.Async;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,7 +52,7 @@ public final class ExpiredUploadSweeper implements AutoCloseable {
         uploads.sweepExpired().whenComplete((ended, error) -> {
             running.set(false);
             if (error != null) {
-                LOGGER.warn("lfs upload sweep failed: {}", UploadErrors.unwrap(error).toString());
+                LOGGER.warn("lfs upload sweep failed: {}", Async.unwrap(error).toString());
             } else if (ended > 0) {
                 LOGGER.info("lfs upload sweep ended {} expired upload(s)", ended);
             }

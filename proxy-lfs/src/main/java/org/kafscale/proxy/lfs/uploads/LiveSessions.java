@@ -3,6 +3,7 @@ package org.kafscale.proxy.lfs.uploads;
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 
+import org.kafscale.proxy.lfs.Async;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,7 @@ final class LiveSessions {
             if (stored.session().expiredAt(clock.instant())) {
                 return ender.endExpired(stored).handle((ok, error) -> {
                     if (error != null) {
-                        LOGGER.warn("cannot end expired upload {}: {}", id, UploadErrors.unwrap(error).toString());
+                        LOGGER.warn("cannot end expired upload {}: {}", id, Async.unwrap(error).toString());
                     }
                     throw UploadErrors.expired(id);
                 });

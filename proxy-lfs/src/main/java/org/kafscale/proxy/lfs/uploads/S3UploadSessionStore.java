@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
+import org.kafscale.proxy.lfs.Async;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,7 +107,7 @@ public final class S3UploadSessionStore implements UploadSessionStore {
         }, AsyncRequestBody.fromBytes(UploadSessionCodec.encode(session)))
                 .thenApply(response -> true)
                 .exceptionally(error -> {
-                    if (UploadErrors.unwrap(error) instanceof S3Exception e
+                    if (Async.unwrap(error) instanceof S3Exception e
                             && (e.statusCode() == PRECONDITION_FAILED || e.statusCode() == CONFLICT)) {
                         LOGGER.debug("upload session {} changed under us ({})", session.id(), e.statusCode());
                         return false;
@@ -120,7 +121,7 @@ public final class S3UploadSessionStore implements UploadSessionStore {
                 .thenApply(object -> Optional.of(new StoredSession(UploadSessionCodec.decode(object.asByteArray()),
                         object.response().eTag())))
                 .exceptionally(error -> {
-                    if (UploadErrors.unwrap(error) instanceof NoSuchKeyException) {
+                    if (Async.unwrap(error) instanceof NoSuchKeyException) {
                         return Optional.empty();
                     }
                     throw failure("read", key, error);
@@ -128,7 +129,7 @@ public final class S3UploadSessionStore implements UploadSessionStore {
     }
 
     private SessionStoreException failure(String verb, String key, Throwable error) {
-        Throwable cause = UploadErrors.unwrap(error);
+        Throwable cause = Async.unwrap(error);
         return new SessionStoreException("cannot " + verb + " upload session s3://" + bucket + "/" + key + ": " + cause,
                 cause);
     }

@@ -7,6 +7,7 @@ import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 
 import org.apache.kafka.common.Uuid;
+import org.kafscale.proxy.lfs.Async;
 import org.kafscale.proxy.lfs.envelope.Envelope;
 import org.kafscale.proxy.lfs.http.LfsException;
 import org.kafscale.proxy.lfs.publish.EnvelopePublisher;
@@ -156,7 +157,7 @@ final class UploadCompleter {
                                 .<Void>thenApply(ok -> null))
                         .orElse(CompletableFuture.completedFuture(null)))
                 .exceptionally(error -> {
-                    LOGGER.warn("upload {} stays marked as completing: {}", id, UploadErrors.unwrap(error).toString());
+                    LOGGER.warn("upload {} stays marked as completing: {}", id, Async.unwrap(error).toString());
                     return null;
                 });
     }
@@ -165,7 +166,7 @@ final class UploadCompleter {
         return store.delete(stored).exceptionally(error -> {
             // It expires; the sweeper then reports it as a possible orphan and never deletes the object.
             LOGGER.warn("cannot delete finished upload session {}: {}", stored.session().id(),
-                    UploadErrors.unwrap(error).toString());
+                    Async.unwrap(error).toString());
             return null;
         });
     }

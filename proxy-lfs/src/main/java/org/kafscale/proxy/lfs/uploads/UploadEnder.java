@@ -3,6 +3,7 @@ package org.kafscale.proxy.lfs.uploads;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
+import org.kafscale.proxy.lfs.Async;
 import org.kafscale.proxy.lfs.publish.ObjectJanitor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,7 +68,7 @@ final class UploadEnder {
                     if (error != null) {
                         // Already aborted (by another replica) or completed: nothing left to free.
                         LOGGER.debug("abort of S3 upload {} for {}: {}", session.s3UploadId(), session.id(),
-                                UploadErrors.unwrap(error).toString());
+                                Async.unwrap(error).toString());
                     }
                     return null;
                 });

@@ -1,7 +1,6 @@
 package org.kafscale.proxy.lfs.uploads;
 
-import java.util.concurrent.CompletionException;
-
+import org.kafscale.proxy.lfs.Async;
 import org.kafscale.proxy.lfs.http.LfsException;
 
 /** The multipart API's errors (spec §4.4 and §4.6), built in one place so codes stay consistent. */
@@ -38,7 +37,7 @@ final class UploadErrors {
     }
 
     static LfsException s3Failed(String what, Throwable cause) {
-        return new LfsException(502, "s3_upload_failed", what + ": " + unwrap(cause), unwrap(cause));
+        return new LfsException(502, "s3_upload_failed", what + ": " + Async.unwrap(cause), Async.unwrap(cause));
     }
 
     /**
@@ -51,18 +50,10 @@ final class UploadErrors {
         if (known != null) {
             return known;
         }
-        Throwable cause = unwrap(failure);
+        Throwable cause = Async.unwrap(failure);
         if (cause instanceof SessionStoreException) {
             return new LfsException(503, "session_store_unavailable", cause.getMessage(), cause);
         }
         return cause;
-    }
-
-    static Throwable unwrap(Throwable failure) {
-        Throwable t = failure;
-        while (t instanceof CompletionException && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 }
