@@ -84,7 +84,7 @@ public final class ProduceRoute implements LfsRoute {
                 request.contentType(), request.contentLength().orElse(-1), exchange.clientIp(), TrackerEvents.API_HTTP));
         PayloadDigests digests = new PayloadDigests(request.alg());
         StreamingUpload upload = new StreamingUpload(context.s3(), settings.s3().bucket(), key, settings.chunkSize(),
-                settings.maxBlobSize(), exchange, digests);
+                settings.maxBlobSize(), exchange, digests, context.blocking());
         exchange.streamBody(upload);
         return upload.result()
                 .whenComplete((r, error) -> {

@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import org.kafscale.proxy.lfs.Async;
 import org.kafscale.proxy.lfs.checksum.PayloadDigests;
 import org.kafscale.proxy.lfs.http.BodySink;
@@ -34,6 +35,7 @@ public final class StreamingUpload implements BodySink {
     private static final Logger LOGGER = LoggerFactory.getLogger(StreamingUpload.class);
 
     private final S3AsyncClient s3;
+    private final Executor caller;
     private final String bucket;
     private final String key;
     private final long maxBytes;
@@ -61,10 +63,13 @@ public final class StreamingUpload implements BodySink {
      * @param maxBytes the largest payload accepted; more fails with 400 {@code payload_too_large}
      * @param exchange the request whose body this is (to pause and resume reading)
      * @param digests fed with every byte
+     * @param caller where S3 calls start: the SDK signs a request (hashing a part over plain HTTP)
+     *               on the calling thread, which must not be the event loop
      */
     public StreamingUpload(S3AsyncClient s3, String bucket, String key, int partSize, long maxBytes,
-                           LfsExchange exchange, PayloadDigests digests) {
+                           LfsExchange exchange, PayloadDigests digests, Executor caller) {
         this.s3 = s3;
+        this.caller = caller;
         this.bucket = bucket;
         this.key = key;
         this.maxBytes = maxBytes;
@@ -131,12 +136,12 @@ public final class StreamingUpload implements BodySink {
         int partNumber = parts.size() + 1;
         parts.add(null);
         if (uploadId == null) {
-            uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).thenApply(r -> r.uploadId());
+            uploadId = call(() -> s3.createMultipartUpload(b -> b.bucket(bucket).key(key))).thenApply(r -> r.uploadId());
         }
         partInFlight = true;
-        CompletableFuture<Void> stored = uploadId.thenCompose(id -> s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(id)
-                        .partNumber(partNumber).contentLength((long) length),
-                AsyncRequestBody.fromByteBufferUnsafe(ByteBuffer.wrap(data, 0, length))))
+        CompletableFuture<Void> stored = uploadId.thenComposeAsync(id -> s3.uploadPart(b -> b.bucket(bucket).key(key)
+                        .uploadId(id).partNumber(partNumber).contentLength((long) length),
+                AsyncRequestBody.fromByteBufferUnsafe(ByteBuffer.wrap(data, 0, length))), caller)
                 .thenAccept(r -> onLoop(() -> {
                     parts.set(partNumber - 1, CompletedPart.builder().partNumber(partNumber).eTag(r.eTag()).build());
                     spare = data;
@@ -190,8 +195,8 @@ public final class StreamingUpload implements BodySink {
         if (uploadId == null && !fullWaiting) {
             byte[] data = filling;
             int length = filled;
-            s3.putObject(b -> b.bucket(bucket).key(key).contentLength((long) length),
-                            AsyncRequestBody.fromByteBufferUnsafe(ByteBuffer.wrap(data, 0, length)))
+            call(() -> s3.putObject(b -> b.bucket(bucket).key(key).contentLength((long) length),
+                            AsyncRequestBody.fromByteBufferUnsafe(ByteBuffer.wrap(data, 0, length))))
                     .whenComplete((r, e) -> onLoop(() -> {
                         if (e != null) {
                             fail(s3Failure(e));
@@ -212,8 +217,8 @@ public final class StreamingUpload implements BodySink {
             startPart();
             return; // partDone() calls back here with filled == 0
         }
-        uploadId.thenCompose(id -> s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(id)
-                        .multipartUpload(m -> m.parts(parts))))
+        uploadId.thenComposeAsync(id -> s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(id)
+                        .multipartUpload(m -> m.parts(parts))), caller)
                 .whenComplete((r, e) -> onLoop(() -> {
                     if (e != null) {
                         fail(s3Failure(e));
@@ -248,6 +253,10 @@ public final class StreamingUpload implements BodySink {
                     });
         }
         result.completeExceptionally(error);
+    }
+
+    private <T> CompletableFuture<T> call(java.util.function.Supplier<CompletableFuture<T>> request) {
+        return CompletableFuture.supplyAsync(request, caller).thenCompose(f -> f);
     }
 
     private static LfsException s3Failure(Throwable e) {

@@ -16,7 +16,7 @@ class StreamingUploadTest {
     void aBodyThatBreaksOffBeforeAnyPartFailsAsInvalidReaderWithoutTouchingS3() {
         // No S3 client and no exchange: nothing may be called before the first part is full.
         StreamingUpload upload = new StreamingUpload(null, "b", "k", 5 << 20, 1 << 30, null,
-                new PayloadDigests(ChecksumAlg.SHA256));
+                new PayloadDigests(ChecksumAlg.SHA256), Runnable::run);
 
         upload.onAbort(new IOException("connection reset"));
 
@@ -27,7 +27,7 @@ class StreamingUploadTest {
     @Test
     void anEmptyBodyFailsAsEmptyUpload() {
         StreamingUpload upload = new StreamingUpload(null, "b", "k", 5 << 20, 1 << 30, null,
-                new PayloadDigests(ChecksumAlg.SHA256));
+                new PayloadDigests(ChecksumAlg.SHA256), Runnable::run);
 
         upload.onEnd();
 
