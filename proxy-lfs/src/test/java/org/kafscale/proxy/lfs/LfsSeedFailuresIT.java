@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.discovery.etcd.EtcdTopology;
 import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
 import org.kafscale.proxy.testkit.EtcdProcess;
+import org.kafscale.proxy.testkit.FaultyRelay;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.KafscaleEtcdWriter;
@@ -245,6 +246,25 @@ class LfsSeedFailuresIT {
         assertEquals("backend_error", json(response).get("code").asText());
         assertEquals(1, objectsOf(topic).size());
         assertEquals(orphansBefore + 1, lfs.orphans());
+    }
+
+    @Test
+    void producesShareOneConnectionToTheOwner() throws Exception {
+        // Given: etcd lists broker 0 behind a relay that counts connections
+        String topic = topic("one-connection", List.of(0));
+        try (FaultyRelay relay = FaultyRelay.start(cluster.brokerAddress(0))) {
+            kafscale.publishSnapshot(cluster, topics, Map.of(0, "127.0.0.1:" + relay.port()));
+            Eventually.await(DEADLINE, "the proxy to see the relay",
+                    () -> topology.snapshot().broker(0).orElseThrow().port() == relay.port());
+            // When
+            for (int i = 0; i < 3; i++) {
+                assertEquals(200, lfs.send(lfs.produce(topic, new byte[] {(byte) i}).build()).statusCode());
+            }
+            // Then: the connect before each upload and each produce used the same connection
+            assertEquals(1, relay.connectionsAccepted());
+        } finally {
+            kafscale.publishSnapshot(cluster, topics);
+        }
     }
 
     @Test
