@@ -192,6 +192,38 @@ class LfsSeedFailuresIT {
     }
 
     @Test
+    void etcdUnreadableWithinTheTtlDeletesTheObjectAndAnswersMetadataUnavailable() throws Exception {
+        // Given: a proxy whose TTL outlasts the outage, with an upload under way
+        String topic = topic("etcd-blip", List.of(0));
+        try (EtcdTopology patient = new EtcdTopology(Client.builder().endpoints(etcd.endpoint()).build(), List.of(),
+                Duration.ofMinutes(5), Duration.ofMillis(300), Duration.ofSeconds(2), new SimpleMeterRegistry());
+             LfsTestBed blip = startOn(patient)) {
+            GatedBody body = new GatedBody(FIRST_PART, BODY);
+            CompletableFuture<HttpResponse<String>> response = blip.startPausedProduce(
+                    blip.produce(topic, new byte[0]), body);
+            // When: etcd cannot be read, though the TTL has not passed
+            etcd.stop();
+            try {
+                body.release();
+                // Then
+                HttpResponse<String> answer = response.join();
+                assertEquals(503, answer.statusCode(), answer.body());
+                assertEquals("metadata_unavailable", json(answer).get("code").asText());
+                assertEquals(List.of(), objectsOf(topic));
+                assertTrue(patient.routable(), "still within the TTL");
+            } finally {
+                etcd.start();
+                Eventually.await(DEADLINE, "etcd to be read again", () -> topology.routable());
+            }
+        }
+    }
+
+    private static LfsTestBed startOn(EtcdTopology source) {
+        source.start().join();
+        return LfsTestBed.onTopology(source, s3, UnaryOperator.identity());
+    }
+
+    @Test
     void ownerMovedDuringTheUploadGetsTheRecordOnTheNewOwner() throws Exception {
         // Given: partition 0 led by broker 1 with a follower on broker 2; the upload connected to broker 1
         String topic = topic("owner-moves", List.of(1, 2));

@@ -196,16 +196,20 @@ public final class EnvelopePublisher {
 
     // ---- after the upload ----
 
-    /** The TTL (for brokers from etcd) and the topic's id, read again: a long upload may outlive both. */
+    /**
+     * The TTL (for brokers from etcd), then the topic's id from a fresh read of the source (an
+     * unreadable source is 503 {@code metadata_unavailable} even within the TTL, as in the seed
+     * report): a long upload may outlive both.
+     */
     private CompletableFuture<Void> ensureStillValid(PublishTarget target) {
         return ensureRoutable("the topology went stale during the upload")
                 .exceptionally(e -> {
                     throw new NotWritten(LfsException.unwrap(e));
                 })
-                .thenCompose(v -> topology.lookupTopics(List.of(target.topic()), false).toCompletableFuture()
+                .thenCompose(v -> topology.readTopics(List.of(target.topic())).toCompletableFuture()
                         .exceptionally(e -> {
                             throw new NotWritten(new LfsException(503, "metadata_unavailable",
-                                    "cannot read the topic's metadata: " + e.getMessage()));
+                                    "cannot read the topic's metadata: " + Async.unwrap(e).getMessage()));
                         }))
                 .thenAccept(snapshot -> {
                     Optional<TopicLayout> now = snapshot.topic(target.topic());
