@@ -33,6 +33,7 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> waitingForHead;
     private boolean firstRequest = true;
     private boolean closing;
+    private boolean refused;
 
     LfsHttpHandler(LfsRouter router, Duration headerTimeout, Duration idleTimeout) {
         this.router = router;
@@ -50,6 +51,10 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext context, Object msg) {
+        if (refused) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
         if (msg instanceof HttpRequest request) {
             startRequest(request);
         }
@@ -65,6 +70,14 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void startRequest(HttpRequest request) {
+        if (current != null) {
+            // A pipelined request while one is in progress: clients of this API do not pipeline,
+            // and answering in order would need a queue; close rather than mix two bodies.
+            LOGGER.debug("pipelined HTTP request from {}; closing", ctx.channel().remoteAddress());
+            refused = true;
+            ctx.close();
+            return;
+        }
         cancelHeadTimer();
         firstRequest = false;
         if (request.decoderResult().isFailure()) {
