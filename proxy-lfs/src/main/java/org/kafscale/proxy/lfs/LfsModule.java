@@ -2,6 +2,7 @@ package org.kafscale.proxy.lfs;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -75,16 +76,9 @@ public final class LfsModule implements AutoCloseable {
         if (settings.s3().ensureBucket()) {
             BucketSetup.ensure(s3, settings.s3());
         }
-        ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lfs-housekeeping");
-            t.setDaemon(true);
-            return t;
-        });
-        ExecutorService blocking = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "lfs-blocking");
-            t.setDaemon(true);
-            return t;
-        });
+        ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(
+                new DefaultThreadFactory("lfs-housekeeping", true));
+        ExecutorService blocking = Executors.newCachedThreadPool(new DefaultThreadFactory("lfs-blocking", true));
         KafkaRequestClient kafka = new KafkaRequestClient(workers,
                 new BackendConnector(MAX_BROKER_FRAME, settings.dialTimeout()), CLIENT_ID,
                 settings.publish().produceTimeout().plus(settings.dialTimeout()));
@@ -103,11 +97,16 @@ public final class LfsModule implements AutoCloseable {
         LfsContext context = new LfsContext(settings, s3, presigner, new ObjectKeys(settings.namespace(),
                 Clock.systemUTC()), publisher, janitor, tracker, events, metrics, health, blocking, topology);
 
-        List<LfsRoute> routes = new ArrayList<>(BuiltInRoutes.create(context));
-        extraRoutes.forEach(f -> routes.addAll(f.routes(context)));
-        LfsRouter router = new LfsRouter(routes, new ApiKeyCheck(settings.http().apiKey()), health::healthy);
-        LfsHttpServer server = LfsHttpServer.start(settings.http(), workers, router);
-        return new LfsModule(context, kafka, housekeeping, server);
+        try {
+            List<LfsRoute> routes = new ArrayList<>(BuiltInRoutes.create(context));
+            extraRoutes.forEach(f -> routes.addAll(f.routes(context)));
+            LfsRouter router = new LfsRouter(routes, new ApiKeyCheck(settings.http().apiKey()), health::healthy);
+            LfsHttpServer server = LfsHttpServer.start(settings.http(), workers, router);
+            return new LfsModule(context, kafka, housekeeping, server);
+        } catch (RuntimeException | InterruptedException e) {
+            release(context, kafka, housekeeping);
+            throw e;
+        }
     }
 
     public LfsContext context() {
@@ -121,6 +120,12 @@ public final class LfsModule implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        release(context, kafka, housekeeping);
+        LOGGER.info("LFS module stopped");
+    }
+
+    /** Everything but the listener, in dependency order: the tracker still needs the broker client. */
+    private static void release(LfsContext context, KafkaRequestClient kafka, ScheduledExecutorService housekeeping) {
         context.s3Health().close();
         context.tracker().close();
         housekeeping.shutdownNow();
@@ -128,6 +133,5 @@ public final class LfsModule implements AutoCloseable {
         kafka.close();
         context.presigner().close();
         context.s3().close();
-        LOGGER.info("LFS module stopped");
     }
 }
