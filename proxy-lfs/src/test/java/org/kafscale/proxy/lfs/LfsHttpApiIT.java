@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -201,8 +200,8 @@ class LfsHttpApiIT {
     void unhealthyS3AnswersProxyNotReady() throws Exception {
         // Given: a module whose S3 endpoint does not answer, checked every second
         S3Settings dead = new S3Settings(LfsTestBed.BUCKET, "us-east-1",
-                Optional.of(URI.create("http://127.0.0.1:" + deadPort())), Optional.empty(), "a", "b", "", true, false,
-                Duration.ofSeconds(1));
+                Optional.of(URI.create("http://127.0.0.1:" + LfsTestBed.deadPort())), Optional.empty(), "a", "b", "",
+                true, false, Duration.ofSeconds(1));
         try (LfsTestBed broken = LfsTestBed.onKafka(cluster.bootstrapServers(), s3, s -> SettingsEdits.s3(s, dead))) {
             Eventually.await(DEADLINE, "S3 to be unhealthy", () -> !broken.module().context().s3Health().healthy());
             // Then
@@ -344,10 +343,4 @@ class LfsHttpApiIT {
         }
     }
 
-    private static int deadPort() throws Exception {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket()) {
-            socket.bind(new InetSocketAddress("127.0.0.1", 0));
-            return socket.getLocalPort();
-        }
-    }
 }

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcd.jetcd.Client;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -96,6 +95,14 @@ class LfsSeedFailuresIT {
         return JSON.readTree(response.body());
     }
 
+    /** 503 with {@code code}, and no object of {@code topic} left in the bucket. */
+    private static void assertRefusedWithNothingLeft(HttpResponse<String> response, String code, String topic)
+            throws Exception {
+        assertEquals(503, response.statusCode(), response.body());
+        assertEquals(code, json(response).get("code").asText());
+        assertEquals(List.of(), objectsOf(topic));
+    }
+
     @Test
     void snapshotWithoutBrokersAnswers503AndNeverTouchesS3() throws Exception {
         // Given: etcd lists no broker at all
@@ -108,9 +115,7 @@ class LfsSeedFailuresIT {
             // When
             HttpResponse<String> response = lfs.send(lfs.produce(topic, new byte[1024]).build());
             // Then
-            assertEquals(503, response.statusCode(), response.body());
-            assertEquals("backend_unavailable", json(response).get("code").asText());
-            assertEquals(List.of(), objectsOf(topic));
+            assertRefusedWithNothingLeft(response, "backend_unavailable", topic);
             assertEquals(0, lfs.openMultipartUploads());
         } finally {
             kafscale.publishSnapshot(cluster, topics);
@@ -122,10 +127,7 @@ class LfsSeedFailuresIT {
     void listedButUnreachableBrokerAnswers503AndNeverTouchesS3() throws Exception {
         // Given: etcd lists broker 1 at an address where nothing listens
         String topic = topic("unreachable", List.of(1));
-        int deadPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            deadPort = socket.getLocalPort();
-        }
+        int deadPort = LfsTestBed.deadPort();
         kafscale.publishSnapshot(cluster, topics, Map.of(1, "127.0.0.1:" + deadPort));
         try {
             Eventually.await(DEADLINE, "the proxy to see the dead address",
@@ -133,9 +135,7 @@ class LfsSeedFailuresIT {
             // When
             HttpResponse<String> response = lfs.send(lfs.produce(topic, new byte[1024]).build());
             // Then
-            assertEquals(503, response.statusCode(), response.body());
-            assertEquals("backend_unavailable", json(response).get("code").asText());
-            assertEquals(List.of(), objectsOf(topic));
+            assertRefusedWithNothingLeft(response, "backend_unavailable", topic);
         } finally {
             kafscale.publishSnapshot(cluster, topics);
         }
@@ -148,10 +148,7 @@ class LfsSeedFailuresIT {
         GatedBody body = new GatedBody(FIRST_PART, BODY);
         CompletableFuture<HttpResponse<String>> response = lfs.startPausedProduce(lfs.produce(topic, new byte[0]), body);
         // When: every broker vanishes from etcd before the body ends
-        int deadPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            deadPort = socket.getLocalPort();
-        }
+        int deadPort = LfsTestBed.deadPort();
         String dead = "127.0.0.1:" + deadPort;
         kafscale.publishSnapshot(cluster, topics, Map.of(0, dead, 1, dead, 2, dead));
         Eventually.await(DEADLINE, "the proxy to see the dead addresses",
@@ -160,9 +157,7 @@ class LfsSeedFailuresIT {
         // Then
         HttpResponse<String> answer = response.join();
         try {
-            assertEquals(503, answer.statusCode(), answer.body());
-            assertEquals("backend_unavailable", json(answer).get("code").asText());
-            assertEquals(List.of(), objectsOf(topic));
+            assertRefusedWithNothingLeft(answer, "backend_unavailable", topic);
             assertEquals(0, lfs.openMultipartUploads());
         } finally {
             kafscale.publishSnapshot(cluster, topics);
@@ -182,9 +177,7 @@ class LfsSeedFailuresIT {
             body.release();
             // Then
             HttpResponse<String> answer = response.join();
-            assertEquals(503, answer.statusCode(), answer.body());
-            assertEquals("backend_unavailable", json(answer).get("code").asText());
-            assertEquals(List.of(), objectsOf(topic));
+            assertRefusedWithNothingLeft(answer, "backend_unavailable", topic);
         } finally {
             etcd.start();
             Eventually.await(DEADLINE, "etcd to be read again", () -> topology.routable());
@@ -207,9 +200,7 @@ class LfsSeedFailuresIT {
                 body.release();
                 // Then
                 HttpResponse<String> answer = response.join();
-                assertEquals(503, answer.statusCode(), answer.body());
-                assertEquals("metadata_unavailable", json(answer).get("code").asText());
-                assertEquals(List.of(), objectsOf(topic));
+                assertRefusedWithNothingLeft(answer, "metadata_unavailable", topic);
                 assertTrue(patient.routable(), "still within the TTL");
             } finally {
                 etcd.start();
@@ -258,9 +249,7 @@ class LfsSeedFailuresIT {
         // When
         HttpResponse<String> response = lfs.send(lfs.produce(topic, new byte[4096]).build());
         // Then
-        assertEquals(503, response.statusCode(), response.body());
-        assertEquals("backend_unavailable", json(response).get("code").asText());
-        assertEquals(List.of(), objectsOf(topic));
+        assertRefusedWithNothingLeft(response, "backend_unavailable", topic);
     }
 
     @Test

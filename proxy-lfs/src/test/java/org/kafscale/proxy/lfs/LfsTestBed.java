@@ -179,6 +179,15 @@ public final class LfsTestBed implements AutoCloseable {
         return HttpRequest.newBuilder(uri("/lfs/download")).POST(HttpRequest.BodyPublishers.ofString(json)).build();
     }
 
+    /** A loopback port where nothing listens (bound, then released). */
+    public static int deadPort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Every object key in the bucket. */
     public List<String> objectKeys() {
         return s3.client().listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream().map(S3Object::key)

@@ -15,6 +15,7 @@ import org.kafscale.proxy.lfs.LfsContext;
 import org.kafscale.proxy.lfs.http.LfsException;
 import org.kafscale.proxy.lfs.http.LfsExchange;
 import org.kafscale.proxy.lfs.http.LfsRoute;
+import org.kafscale.proxy.lfs.http.Methods;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.ResponseInputStream;
@@ -47,9 +48,7 @@ public final class DownloadRoute implements LfsRoute {
 
     @Override
     public void checkMethod(HttpMethod method) {
-        if (!HttpMethod.POST.equals(method)) {
-            throw new LfsException(405, "method_not_allowed", "method not allowed");
-        }
+        Methods.requirePost(method);
     }
 
     @Override

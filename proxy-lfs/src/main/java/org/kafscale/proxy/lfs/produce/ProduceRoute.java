@@ -12,6 +12,7 @@ import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
 import org.kafscale.proxy.lfs.http.LfsException;
 import org.kafscale.proxy.lfs.http.LfsExchange;
 import org.kafscale.proxy.lfs.http.LfsRoute;
+import org.kafscale.proxy.lfs.http.Methods;
 import org.kafscale.proxy.lfs.http.TopicNames;
 import org.kafscale.proxy.lfs.publish.PublishTarget;
 import org.kafscale.proxy.lfs.s3.StreamingUpload;
@@ -41,9 +42,7 @@ public final class ProduceRoute implements LfsRoute {
 
     @Override
     public void checkMethod(HttpMethod method) {
-        if (!HttpMethod.POST.equals(method)) {
-            throw new LfsException(405, "method_not_allowed", "method not allowed");
-        }
+        Methods.requirePost(method);
     }
 
     @Override
