@@ -13,6 +13,7 @@ import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
 import org.kafscale.proxy.app.health.ReadPathProbe;
 import org.kafscale.proxy.app.health.Readiness;
+import org.kafscale.proxy.app.lfs.LfsRuntime;
 import org.kafscale.proxy.app.metrics.ProxyMetrics;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.BrokerApiVersionsProbe;
@@ -55,10 +56,11 @@ public final class ProxyRuntime implements AutoCloseable {
     private final Readiness readiness;
     private final HealthServer healthServer;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final LfsRuntime lfs;
 
     private ProxyRuntime(EventLoopGroup workers, KafkaRequestClient kafkaClient, TopologySource topology,
                          ScheduledExecutorService housekeeping, KafkaProxyServer kafkaServer, Readiness readiness,
-                         HealthServer healthServer) {
+                         HealthServer healthServer, LfsRuntime lfs) {
         this.workers = workers;
         this.kafkaClient = kafkaClient;
         this.topology = topology;
@@ -66,6 +68,7 @@ public final class ProxyRuntime implements AutoCloseable {
         this.kafkaServer = kafkaServer;
         this.readiness = readiness;
         this.healthServer = healthServer;
+        this.lfs = lfs;
     }
 
     public static ProxyRuntime start(ProxyConfig config) throws InterruptedException {
@@ -115,9 +118,13 @@ public final class ProxyRuntime implements AutoCloseable {
             health = HealthServer.start(config.health().get().toBindAddress(), workers, readiness::status,
                     metrics::scrape);
         }
+        LfsRuntime lfs = null;
+        if (config.lfs().isPresent()) {
+            lfs = LfsRuntime.start(config, config.lfs().get(), topology, workers, metrics);
+        }
         LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {})", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode());
-        return new ProxyRuntime(workers, kafkaClient, topology, housekeeping, kafkaServer, readiness, health);
+        return new ProxyRuntime(workers, kafkaClient, topology, housekeeping, kafkaServer, readiness, health, lfs);
     }
 
     /**
@@ -156,6 +163,11 @@ public final class ProxyRuntime implements AutoCloseable {
         return Optional.ofNullable(healthServer).map(HealthServer::localAddress);
     }
 
+    /** Where the LFS HTTP API listens, when it is on. */
+    public Optional<InetSocketAddress> lfsAddress() {
+        return Optional.ofNullable(lfs).map(LfsRuntime::httpAddress);
+    }
+
     public TopologySource topology() {
         return topology;
     }
@@ -188,6 +200,9 @@ public final class ProxyRuntime implements AutoCloseable {
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        if (lfs != null) {
+            lfs.close();
         }
         if (healthServer != null) {
             healthServer.close();

@@ -16,7 +16,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * An in-memory S3 endpoint (S3Proxy with its transient blob store) inside the test JVM.
+ * An S3 endpoint (S3Proxy, in memory or on disk) inside the test JVM.
  *
  * <p>It checks AWS v2/v4 signatures, so a client with wrong credentials fails here as it would
  * against real S3. Buckets vanish with the server.
@@ -39,8 +39,22 @@ public final class S3Server implements AutoCloseable {
 
     /** Starts S3Proxy on a free loopback port and returns once it serves requests. */
     public static S3Server start() {
+        return start(BlobStores.create("transient", new Properties()));
+    }
+
+    /**
+     * Starts S3Proxy with its objects in files under {@code directory} instead of memory, for
+     * payloads the test JVM should not hold (a 1 GiB upload).
+     */
+    public static S3Server startOnDisk(java.nio.file.Path directory) {
+        Properties properties = new Properties();
+        properties.setProperty("jclouds.filesystem.basedir", directory.toString());
+        return start(BlobStores.create("filesystem-nio2", properties));
+    }
+
+    private static S3Server start(org.gaul.s3proxy.blobstore.BlobStore store) {
         S3Proxy proxy = S3Proxy.builder()
-                .blobStore(BlobStores.create("transient", new Properties()))
+                .blobStore(store)
                 // Port 0: Jetty binds a free port itself, so there is no window for another process to take it.
                 .endpoint(URI.create("http://127.0.0.1:0"))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)

@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Deletes the temporary directories the test components leave behind. */
-final class TempDirs {
+public final class TempDirs {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(TempDirs.class);
 
@@ -19,7 +19,7 @@ final class TempDirs {
     }
 
     /** Best effort: a directory left behind must not turn a passing test into a failing one. */
-    static void deleteRecursively(Path dir) {
+    public static void deleteRecursively(Path dir) {
         if (dir == null || !Files.exists(dir)) {
             return;
         }

@@ -78,10 +78,101 @@ public enum ConfigKey {
     LOG_FORMAT("KAFSCALE_PROXY_LOG_FORMAT", "plain", null, null,
             "`plain`: one line per event; `json`: one JSON object per line (Logback's JSON encoder)."),
     LOG_LEVEL("KAFSCALE_PROXY_LOG_LEVEL", "INFO", null, null,
-            "Level of the proxy's own loggers: `TRACE`, `DEBUG`, `INFO`, `WARN` or `ERROR`.");
+            "Level of the proxy's own loggers: `TRACE`, `DEBUG`, `INFO`, `WARN` or `ERROR`."),
 
-    /** The prefix of every name above; unknown names with it are reported. */
+    // ---- LFS (large payloads through S3); read only when KAFSCALE_PROXY_LFS_ENABLED is true ----
+    LFS_ENABLED("KAFSCALE_PROXY_LFS_ENABLED", "false", null, null,
+            "Enables the LFS module (the HTTP API on `KAFSCALE_LFS_PROXY_HTTP_ADDR`)."),
+    LFS_HTTP_ADDR("KAFSCALE_LFS_PROXY_HTTP_ADDR", null, "unset (HTTP API off)", null,
+            "LFS HTTP API address (`host:port` or `:port`)."),
+    LFS_S3_BUCKET("KAFSCALE_LFS_PROXY_S3_BUCKET", null, "required with LFS", null,
+            "Bucket of LFS objects. The example names `kafscale-lfs`, `kafscale-lfs-dev`, `kafscale-lfs-staging` "
+                    + "and `kafscale-example` are refused."),
+    LFS_S3_REGION("KAFSCALE_LFS_PROXY_S3_REGION", null, "required with LFS", null, "S3 region."),
+    LFS_S3_ENDPOINT("KAFSCALE_LFS_PROXY_S3_ENDPOINT", null, "unset (AWS)", null,
+            "Custom S3 endpoint URL (MinIO, S3Proxy), e.g. `http://minio:9000`."),
+    LFS_S3_PUBLIC_ENDPOINT("KAFSCALE_LFS_PROXY_S3_PUBLIC_ENDPOINT", null, "the S3 endpoint", null,
+            "Endpoint written into presigned download URLs."),
+    LFS_S3_ACCESS_KEY("KAFSCALE_LFS_PROXY_S3_ACCESS_KEY", null, "unset (AWS default chain)", null,
+            "Static access key; used only together with the secret key."),
+    LFS_S3_SECRET_KEY("KAFSCALE_LFS_PROXY_S3_SECRET_KEY", null, null, null, "Static secret key."),
+    LFS_S3_SESSION_TOKEN("KAFSCALE_LFS_PROXY_S3_SESSION_TOKEN", null, null, null,
+            "Session token for the static credentials."),
+    LFS_S3_FORCE_PATH_STYLE("KAFSCALE_LFS_PROXY_S3_FORCE_PATH_STYLE", null, "`true` with an endpoint, else `false`",
+            null, "Path-style bucket addressing (also in presigned URLs)."),
+    LFS_S3_ENSURE_BUCKET("KAFSCALE_LFS_PROXY_S3_ENSURE_BUCKET", "false", null, null,
+            "Create the bucket at start-up when it is missing (failures are logged)."),
+    LFS_S3_HEALTH_INTERVAL_SEC("KAFSCALE_LFS_PROXY_S3_HEALTH_INTERVAL_SEC", "30", null, Range.of(1, 3600),
+            "Seconds between HeadBucket checks; while S3 fails them, `/lfs/*` answers 503 `proxy_not_ready`."),
+    S3_NAMESPACE("KAFSCALE_S3_NAMESPACE", "default", null, null,
+            "First segment of every LFS object key (`<namespace>/<topic>/lfs/YYYY/MM/DD/obj-<uuid>`)."),
+    LFS_MAX_BLOB_SIZE("KAFSCALE_LFS_PROXY_MAX_BLOB_SIZE", "5368709120", null, Range.of(1, 5L << 40),
+            "Largest payload in bytes."),
+    LFS_CHUNK_SIZE("KAFSCALE_LFS_PROXY_CHUNK_SIZE", "5242880", null, Range.of(5L << 20, 512L << 20),
+            "S3 part size for streamed uploads; an upload holds two parts in memory."),
+    LFS_CHECKSUM_ALGO("KAFSCALE_LFS_PROXY_CHECKSUM_ALGO", "sha256", null, null,
+            "Checksum when a request names none: `sha256`, `md5`, `crc32` or `none` (SHA-256 is always computed too)."),
+    LFS_PROXY_ID("KAFSCALE_LFS_PROXY_ID", null, null, null, "`proxy_id` written into envelopes and ops events."),
+    LFS_HTTP_API_KEY("KAFSCALE_LFS_PROXY_HTTP_API_KEY", null, "unset (no auth)", null,
+            "API key every `/lfs/*` request must carry (`X-API-Key` or `Authorization: Bearer`)."),
+    LFS_HTTP_READ_TIMEOUT_SEC("KAFSCALE_LFS_PROXY_HTTP_READ_TIMEOUT_SEC", "30", null, Range.of(1, 86_400),
+            "Seconds a request body may stall before the connection closes (an idle timeout: a long upload that "
+                    + "keeps moving is not cut off, unlike the original)."),
+    LFS_HTTP_WRITE_TIMEOUT_SEC("KAFSCALE_LFS_PROXY_HTTP_WRITE_TIMEOUT_SEC", "300", null, Range.of(1, 86_400),
+            "Seconds a response may stall before the connection closes."),
+    LFS_HTTP_IDLE_TIMEOUT_SEC("KAFSCALE_LFS_PROXY_HTTP_IDLE_TIMEOUT_SEC", "60", null, Range.of(1, 86_400),
+            "Seconds a keep-alive connection may wait for its next request."),
+    LFS_HTTP_HEADER_TIMEOUT_SEC("KAFSCALE_LFS_PROXY_HTTP_HEADER_TIMEOUT_SEC", "10", null, Range.of(1, 3600),
+            "Seconds a new connection has to send its request head."),
+    LFS_HTTP_MAX_HEADER_BYTES("KAFSCALE_LFS_PROXY_HTTP_MAX_HEADER_BYTES", "1048576", null, Range.of(1024, 16L << 20),
+            "Largest request head in bytes."),
+    LFS_HTTP_SHUTDOWN_TIMEOUT_SEC("KAFSCALE_LFS_PROXY_HTTP_SHUTDOWN_TIMEOUT_SEC", "10", null, Range.of(0, 3600),
+            "Seconds open LFS requests get to finish at shutdown."),
+    LFS_HTTP_TLS_ENABLED("KAFSCALE_LFS_PROXY_HTTP_TLS_ENABLED", "false", null, null, "HTTPS on the LFS listener."),
+    LFS_HTTP_TLS_CERT_FILE("KAFSCALE_LFS_PROXY_HTTP_TLS_CERT_FILE", null, "required with TLS", null,
+            "PEM certificate chain of the LFS listener."),
+    LFS_HTTP_TLS_KEY_FILE("KAFSCALE_LFS_PROXY_HTTP_TLS_KEY_FILE", null, "required with TLS", null,
+            "PEM private key (PKCS#8) of the LFS listener."),
+    LFS_HTTP_TLS_CLIENT_CA_FILE("KAFSCALE_LFS_PROXY_HTTP_TLS_CLIENT_CA_FILE", null, null, null,
+            "CA for client certificates; set to verify them (mTLS)."),
+    LFS_HTTP_TLS_REQUIRE_CLIENT_CERT("KAFSCALE_LFS_PROXY_HTTP_TLS_REQUIRE_CLIENT_CERT", "false", null, null,
+            "With a client CA: refuse clients without a certificate (otherwise one is verified when given)."),
+    LFS_TOPIC_MAX_LENGTH("KAFSCALE_LFS_PROXY_TOPIC_MAX_LENGTH", "249", null, Range.of(1, 249),
+            "Longest topic name the HTTP API accepts."),
+    LFS_DOWNLOAD_TTL_SEC("KAFSCALE_LFS_PROXY_DOWNLOAD_TTL_SEC", "120", null, Range.of(1, 604_800),
+            "Longest lifetime of a presigned download URL, in seconds."),
+    LFS_PRESIGN_ENABLED("KAFSCALE_LFS_PROXY_PRESIGN_ENABLED", "false", null, null,
+            "Allow `mode=presign` downloads (the client then verifies the bytes; a warning is logged every 5 min)."),
+    LFS_UPLOAD_SESSION_TTL_SEC("KAFSCALE_LFS_PROXY_UPLOAD_SESSION_TTL_SEC", "3600", null, Range.of(1, 604_800),
+            "Lifetime of a multipart upload session, in seconds."),
+    LFS_DIAL_TIMEOUT_MS("KAFSCALE_LFS_PROXY_DIAL_TIMEOUT_MS", "5000", null, Range.of(100, 600_000),
+            "Broker connect timeout of the LFS path, in milliseconds."),
+    LFS_BACKEND_RETRIES("KAFSCALE_LFS_PROXY_BACKEND_RETRIES", "6", null, Range.of(1, 100),
+            "Broker connect attempts before an LFS request gets 503 `backend_unavailable`."),
+    LFS_BACKEND_BACKOFF_MS("KAFSCALE_LFS_PROXY_BACKEND_BACKOFF_MS", "500", null, Range.of(1, 60_000),
+            "Milliseconds between those attempts."),
+    LFS_TEMP_DIR("KAFSCALE_LFS_PROXY_TEMP_DIR", null, "the JVM's temporary directory", null,
+            "Directory where stream downloads are verified before they are sent (needs room for the largest payload "
+                    + "times concurrent downloads)."),
+    LFS_TRACKER_ENABLED("KAFSCALE_LFS_TRACKER_ENABLED", "true", null, null,
+            "Ops events (uploads, downloads, orphans) to the tracker topic."),
+    LFS_TRACKER_TOPIC("KAFSCALE_LFS_TRACKER_TOPIC", "__lfs_ops_state", null, null, "Tracker topic."),
+    LFS_TRACKER_BATCH_SIZE("KAFSCALE_LFS_TRACKER_BATCH_SIZE", "100", null, Range.of(1, 10_000),
+            "Events per tracker produce."),
+    LFS_TRACKER_FLUSH_MS("KAFSCALE_LFS_TRACKER_FLUSH_MS", "100", null, Range.of(1, 60_000),
+            "Longest wait of an event for its batch, in milliseconds."),
+    LFS_TRACKER_ENSURE_TOPIC("KAFSCALE_LFS_TRACKER_ENSURE_TOPIC", "true", null, null,
+            "Create the tracker topic at start-up when it is missing."),
+    LFS_TRACKER_PARTITIONS("KAFSCALE_LFS_TRACKER_PARTITIONS", "3", null, Range.of(1, 10_000),
+            "Partitions of a tracker topic created at start-up."),
+    LFS_TRACKER_REPLICATION_FACTOR("KAFSCALE_LFS_TRACKER_REPLICATION_FACTOR", "1", null, Range.of(1, 32),
+            "Replication factor of a tracker topic created at start-up.");
+
+    /** The prefix of the Kafka listener's names; an unknown name with it is reported. */
     public static final String PREFIX = "KAFSCALE_PROXY_";
+
+    /** Every prefix of a setting name: unknown names with one of them are reported. */
+    public static final java.util.List<String> PREFIXES = java.util.List.of(PREFIX, "KAFSCALE_LFS_", "KAFSCALE_S3_");
 
     private static final int MAX_SUGGESTION_DISTANCE = 3;
 
@@ -125,6 +216,11 @@ public enum ConfigKey {
     /** What the setting does (Markdown), followed by its range when it has one. */
     public String description() {
         return range == null ? description : description + " Allowed: " + range.min() + " to " + range.max() + ".";
+    }
+
+    /** Whether {@code name} has the prefix of a setting (so an unknown one is probably a typo). */
+    public static boolean hasSettingPrefix(String name) {
+        return PREFIXES.stream().anyMatch(name::startsWith);
     }
 
     /** The setting with this exact name. */

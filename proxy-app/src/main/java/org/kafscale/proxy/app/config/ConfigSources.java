@@ -46,8 +46,8 @@ public final class ConfigSources {
     }
 
     /**
-     * The KafScale variables of the environment (others are ignored). Unknown
-     * {@code KAFSCALE_PROXY_*} names are logged as a warning, not refused: KafScale's operator
+     * The KafScale variables of the environment (others are ignored). Unknown names with a
+     * setting's prefix ({@link ConfigKey#PREFIXES}) are logged as a warning, not refused: KafScale's operator
      * writes some the proxy does not read.
      */
     static Map<String, String> environment(Map<String, String> env) {
@@ -64,18 +64,12 @@ public final class ConfigSources {
         return kafscale;
     }
 
-    /** The {@code KAFSCALE_PROXY_*} names in the environment that are no setting, sorted. */
+    /** The names in the environment with a setting's prefix that are no setting, sorted. */
     static List<String> unreadProxyVariables(Map<String, String> env) {
         return new ArrayList<>(new TreeSet<>(env.keySet().stream()
-                .filter(name -> name.startsWith(ConfigKey.PREFIX))
+                .filter(ConfigKey::hasSettingPrefix)
                 .filter(name -> ConfigKey.byName(name).isEmpty())
-                .filter(name -> !readByLfsModule(name))
                 .toList()));
-    }
-
-    /** The LFS module reads its own settings (KAFSCALE_LFS_* and the switch that enables it). */
-    private static boolean readByLfsModule(String name) {
-        return name.startsWith("KAFSCALE_LFS_") || name.equals("KAFSCALE_PROXY_LFS_ENABLED");
     }
 
     /**

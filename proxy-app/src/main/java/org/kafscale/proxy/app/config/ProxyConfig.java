@@ -11,6 +11,7 @@ import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.fetch.routing.ConnectAttempts;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.server.ListenerSettings;
+import org.kafscale.proxy.lfs.LfsSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,13 +38,15 @@ import org.slf4j.LoggerFactory;
  * @param readProbe where and how often the readiness probe fetches
  * @param drainTimeout how long requests already read may take to be answered on shutdown
  * @param logging the log format and level
+ * @param lfs the LFS HTTP API, when enabled and given an address ({@link LfsConfig})
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           Optional<HostPort> health, List<HostPort> backends, Optional<EtcdSettings> etcd,
                           Duration backendCacheTtl, Duration etcdResync,
                           int maxFrameBytes, int maxInFlightPerConnection, Duration requestTimeout,
                           Duration connectTimeout, Duration metadataRefresh, int ioThreads,
-                          ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe, Duration drainTimeout, LogSettings logging) {
+                          ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe, Duration drainTimeout,
+                          LogSettings logging, Optional<LfsSettings> lfs) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -114,6 +117,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                 LogSettings.Format.valueOf(s.oneOf(ConfigKey.LOG_FORMAT, List.of("plain", "json"))
                         .toUpperCase(java.util.Locale.ROOT)),
                 s.oneOf(ConfigKey.LOG_LEVEL, LogSettings.LEVELS));
+        Optional<LfsSettings> lfs = LfsConfig.from(s);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
             String fallback = listen.host().isEmpty() ? "localhost" : listen.host();
@@ -122,7 +126,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         });
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
-                metadataRefresh, ioThreads, anyBrokerConnect, readProbe, drainTimeout, logging);
+                metadataRefresh, ioThreads, anyBrokerConnect, readProbe, drainTimeout, logging, lfs);
     }
 
     private static ReadProbeSettings readProbeSettings(Settings s) {

@@ -14,12 +14,14 @@ import org.junit.jupiter.api.Test;
 class ConfigKeyTest {
 
     @Test
-    void everyNameProxyConfigPublishesIsARegisteredKeyAndViceVersa() throws Exception {
+    void everyNameProxyConfigAndLfsConfigPublishIsARegisteredKeyAndViceVersa() throws Exception {
         // Given
         Set<String> published = new java.util.HashSet<>();
-        for (Field field : ProxyConfig.class.getFields()) {
-            if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
-                published.add((String) field.get(null));
+        for (Class<?> config : new Class<?>[] {ProxyConfig.class, LfsConfig.class}) {
+            for (Field field : config.getFields()) {
+                if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
+                    published.add((String) field.get(null));
+                }
             }
         }
         // Then
@@ -28,9 +30,9 @@ class ConfigKeyTest {
     }
 
     @Test
-    void everyKeyUsesKafscaleProxyPrefixAndFixedDefaultsFitTheirRange() {
+    void everyKeyHasASettingPrefixAndFixedDefaultsFitTheirRange() {
         for (ConfigKey key : ConfigKey.values()) {
-            assertTrue(key.envName().startsWith(ConfigKey.PREFIX), key.envName());
+            assertTrue(ConfigKey.hasSettingPrefix(key.envName()), key.envName());
             key.range().ifPresent(range -> key.defaultValue().ifPresent(value -> {
                 long parsed = Long.parseLong(value);
                 assertTrue(parsed >= range.min() && parsed <= range.max(), key.envName());

@@ -108,7 +108,7 @@ class ConfigSourcesTest {
     }
 
     @Test
-    void unknownProxyVariablesInTheEnvironmentAreReportedButLfsOnesAreNot() {
+    void unknownVariablesWithASettingPrefixAreReportedAndKnownLfsOnesAreNot() {
         // Given
         Map<String, String> env = Map.of(
                 "KAFSCALE_PROXY_ADRR", ":9092",
@@ -121,7 +121,7 @@ class ConfigSourcesTest {
         List<String> unread = ConfigSources.unreadProxyVariables(env);
         Map<String, String> merged = ConfigSources.merge(Optional.empty(), env, Map.of());
         // Then
-        assertEquals(List.of("KAFSCALE_PROXY_ADRR"), unread);
+        assertEquals(List.of("KAFSCALE_LFS_PROXY_ADDR", "KAFSCALE_PROXY_ADRR"), unread);
         assertEquals(":9092", merged.get("KAFSCALE_PROXY_ADDR"), "an unknown variable is a warning, not an error");
         assertFalse(merged.containsKey("HOME"));
     }

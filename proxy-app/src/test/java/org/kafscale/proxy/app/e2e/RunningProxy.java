@@ -109,6 +109,10 @@ final class RunningProxy implements AutoCloseable {
         return runtime;
     }
 
+    String lfsUrl(String path) {
+        return "http://127.0.0.1:" + runtime.lfsAddress().orElseThrow().getPort() + path;
+    }
+
     @Override
     public void close() {
         runtime.close();

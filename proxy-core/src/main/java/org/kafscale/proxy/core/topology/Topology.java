@@ -25,6 +25,15 @@ public interface Topology {
     }
 
     /**
+     * The named topics as the source says now, failing when the source cannot be read (where
+     * {@link #lookupTopics} falls back to memory). For checks that must not pass on old data, such
+     * as a topic's id after a long LFS upload. The default answers like {@link #lookupTopics}.
+     */
+    default CompletionStage<TopologySnapshot> readTopics(Collection<String> names) {
+        return lookupTopics(names, false);
+    }
+
+    /**
      * The broker id coordinating a group or transactional id, or -1 when no live broker can be
      * named (the caller answers COORDINATOR_NOT_AVAILABLE).
      */

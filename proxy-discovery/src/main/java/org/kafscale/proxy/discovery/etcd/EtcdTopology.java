@@ -165,6 +165,12 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         return read().exceptionally(e -> snapshot());
     }
 
+    /** One full read of etcd; fails when etcd cannot be read, whatever the TTL. */
+    @Override
+    public CompletionStage<TopologySnapshot> readTopics(java.util.Collection<String> names) {
+        return read();
+    }
+
     @Override
     public CompletionStage<Integer> coordinator(CoordinatorKind kind, String key) {
         State current = state.get();

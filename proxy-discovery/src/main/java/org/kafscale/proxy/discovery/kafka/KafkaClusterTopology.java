@@ -114,11 +114,18 @@ public final class KafkaClusterTopology implements TopologySource {
 
     @Override
     public CompletionStage<TopologySnapshot> lookupTopics(Collection<String> names, boolean allowAutoCreate) {
+        return readTopics(names, allowAutoCreate).exceptionally(e -> current.get());
+    }
+
+    @Override
+    public CompletionStage<TopologySnapshot> readTopics(Collection<String> names) {
+        return readTopics(names, false);
+    }
+
+    private CompletableFuture<TopologySnapshot> readTopics(Collection<String> names, boolean allowAutoCreate) {
         MetadataRequest.Builder request = new MetadataRequest.Builder(new ArrayList<>(names), allowAutoCreate);
-        return readMetadata(request, candidates(), 0).thenApply(response -> {
-            TopologySnapshot merged = current.updateAndGet(s -> MetadataSnapshots.merge(s, response.data()));
-            return merged;
-        }).exceptionally(e -> current.get());
+        return readMetadata(request, candidates(), 0).thenApply(response ->
+                current.updateAndGet(s -> MetadataSnapshots.merge(s, response.data())));
     }
 
     @Override

@@ -1,0 +1,169 @@
+package org.kafscale.proxy.app.config;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import org.kafscale.proxy.lfs.LfsSettings;
+import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
+import org.kafscale.proxy.lfs.http.HttpSettings;
+import org.kafscale.proxy.lfs.http.TlsSettings;
+import org.kafscale.proxy.lfs.publish.PublishSettings;
+import org.kafscale.proxy.lfs.s3.S3Settings;
+import org.kafscale.proxy.lfs.tracker.TrackerSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The LFS part of the configuration: read only when {@code KAFSCALE_PROXY_LFS_ENABLED} is true,
+ * and then validated as strictly as the rest (a bad value stops start-up naming key, value and
+ * what is allowed).
+ */
+public final class LfsConfig {
+    private static final Logger LOGGER = LoggerFactory.getLogger(LfsConfig.class);
+    /** The original's produce timeout_ms. */
+    private static final Duration PRODUCE_TIMEOUT = Duration.ofSeconds(15);
+
+    public static final String LFS_ENABLED = ConfigKey.LFS_ENABLED.envName();
+    public static final String HTTP_ADDR = ConfigKey.LFS_HTTP_ADDR.envName();
+    public static final String S3_BUCKET = ConfigKey.LFS_S3_BUCKET.envName();
+    public static final String S3_REGION = ConfigKey.LFS_S3_REGION.envName();
+    public static final String S3_ENDPOINT = ConfigKey.LFS_S3_ENDPOINT.envName();
+    public static final String S3_PUBLIC_ENDPOINT = ConfigKey.LFS_S3_PUBLIC_ENDPOINT.envName();
+    public static final String S3_ACCESS_KEY = ConfigKey.LFS_S3_ACCESS_KEY.envName();
+    public static final String S3_SECRET_KEY = ConfigKey.LFS_S3_SECRET_KEY.envName();
+    public static final String S3_SESSION_TOKEN = ConfigKey.LFS_S3_SESSION_TOKEN.envName();
+    public static final String S3_FORCE_PATH_STYLE = ConfigKey.LFS_S3_FORCE_PATH_STYLE.envName();
+    public static final String S3_ENSURE_BUCKET = ConfigKey.LFS_S3_ENSURE_BUCKET.envName();
+    public static final String S3_HEALTH_INTERVAL_SEC = ConfigKey.LFS_S3_HEALTH_INTERVAL_SEC.envName();
+    public static final String S3_NAMESPACE = ConfigKey.S3_NAMESPACE.envName();
+    public static final String MAX_BLOB_SIZE = ConfigKey.LFS_MAX_BLOB_SIZE.envName();
+    public static final String CHUNK_SIZE = ConfigKey.LFS_CHUNK_SIZE.envName();
+    public static final String CHECKSUM_ALGO = ConfigKey.LFS_CHECKSUM_ALGO.envName();
+    public static final String PROXY_ID = ConfigKey.LFS_PROXY_ID.envName();
+    public static final String HTTP_API_KEY = ConfigKey.LFS_HTTP_API_KEY.envName();
+    public static final String HTTP_READ_TIMEOUT_SEC = ConfigKey.LFS_HTTP_READ_TIMEOUT_SEC.envName();
+    public static final String HTTP_WRITE_TIMEOUT_SEC = ConfigKey.LFS_HTTP_WRITE_TIMEOUT_SEC.envName();
+    public static final String HTTP_IDLE_TIMEOUT_SEC = ConfigKey.LFS_HTTP_IDLE_TIMEOUT_SEC.envName();
+    public static final String HTTP_HEADER_TIMEOUT_SEC = ConfigKey.LFS_HTTP_HEADER_TIMEOUT_SEC.envName();
+    public static final String HTTP_MAX_HEADER_BYTES = ConfigKey.LFS_HTTP_MAX_HEADER_BYTES.envName();
+    public static final String HTTP_SHUTDOWN_TIMEOUT_SEC = ConfigKey.LFS_HTTP_SHUTDOWN_TIMEOUT_SEC.envName();
+    public static final String HTTP_TLS_ENABLED = ConfigKey.LFS_HTTP_TLS_ENABLED.envName();
+    public static final String HTTP_TLS_CERT_FILE = ConfigKey.LFS_HTTP_TLS_CERT_FILE.envName();
+    public static final String HTTP_TLS_KEY_FILE = ConfigKey.LFS_HTTP_TLS_KEY_FILE.envName();
+    public static final String HTTP_TLS_CLIENT_CA_FILE = ConfigKey.LFS_HTTP_TLS_CLIENT_CA_FILE.envName();
+    public static final String HTTP_TLS_REQUIRE_CLIENT_CERT = ConfigKey.LFS_HTTP_TLS_REQUIRE_CLIENT_CERT.envName();
+    public static final String TOPIC_MAX_LENGTH = ConfigKey.LFS_TOPIC_MAX_LENGTH.envName();
+    public static final String DOWNLOAD_TTL_SEC = ConfigKey.LFS_DOWNLOAD_TTL_SEC.envName();
+    public static final String PRESIGN_ENABLED = ConfigKey.LFS_PRESIGN_ENABLED.envName();
+    public static final String UPLOAD_SESSION_TTL_SEC = ConfigKey.LFS_UPLOAD_SESSION_TTL_SEC.envName();
+    public static final String DIAL_TIMEOUT_MS = ConfigKey.LFS_DIAL_TIMEOUT_MS.envName();
+    public static final String BACKEND_RETRIES = ConfigKey.LFS_BACKEND_RETRIES.envName();
+    public static final String BACKEND_BACKOFF_MS = ConfigKey.LFS_BACKEND_BACKOFF_MS.envName();
+    public static final String TEMP_DIR = ConfigKey.LFS_TEMP_DIR.envName();
+    public static final String TRACKER_ENABLED = ConfigKey.LFS_TRACKER_ENABLED.envName();
+    public static final String TRACKER_TOPIC = ConfigKey.LFS_TRACKER_TOPIC.envName();
+    public static final String TRACKER_BATCH_SIZE = ConfigKey.LFS_TRACKER_BATCH_SIZE.envName();
+    public static final String TRACKER_FLUSH_MS = ConfigKey.LFS_TRACKER_FLUSH_MS.envName();
+    public static final String TRACKER_ENSURE_TOPIC = ConfigKey.LFS_TRACKER_ENSURE_TOPIC.envName();
+    public static final String TRACKER_PARTITIONS = ConfigKey.LFS_TRACKER_PARTITIONS.envName();
+    public static final String TRACKER_REPLICATION_FACTOR = ConfigKey.LFS_TRACKER_REPLICATION_FACTOR.envName();
+
+    private LfsConfig() {
+    }
+
+    /**
+     * The LFS settings when LFS is enabled and its HTTP address is set; empty otherwise (enabled
+     * without an address is validated, then logged: the HTTP API stays off).
+     */
+    static Optional<LfsSettings> from(Settings s) {
+        if (!s.bool(LFS_ENABLED, false)) {
+            return Optional.empty();
+        }
+        S3Settings s3 = s3(s);
+        String algName = s.stringOrDefault(ConfigKey.LFS_CHECKSUM_ALGO);
+        ChecksumAlg alg = ChecksumAlg.parse(algName).orElseThrow(() ->
+                ConfigException.invalid(CHECKSUM_ALGO, algName, "expected sha256, md5, crc32 or none"));
+        PublishSettings publish = new PublishSettings(s.intValue(ConfigKey.LFS_BACKEND_RETRIES),
+                Duration.ofMillis(s.longValue(ConfigKey.LFS_BACKEND_BACKOFF_MS)), PRODUCE_TIMEOUT,
+                PublishSettings.DEFAULT_MAX_BROKERS);
+        TrackerSettings tracker = new TrackerSettings(s.bool(TRACKER_ENABLED, true),
+                s.stringOrDefault(ConfigKey.LFS_TRACKER_TOPIC), s.intValue(ConfigKey.LFS_TRACKER_BATCH_SIZE),
+                Duration.ofMillis(s.longValue(ConfigKey.LFS_TRACKER_FLUSH_MS)), s.bool(TRACKER_ENSURE_TOPIC, true),
+                s.intValue(ConfigKey.LFS_TRACKER_PARTITIONS),
+                (short) s.intValue(ConfigKey.LFS_TRACKER_REPLICATION_FACTOR));
+        Path tempDir = s.string(ConfigKey.LFS_TEMP_DIR).map(v -> {
+            Path dir = Path.of(v);
+            if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
+                throw ConfigException.invalid(TEMP_DIR, v, "expected a writable directory");
+            }
+            return dir;
+        }).orElse(Path.of(System.getProperty("java.io.tmpdir")));
+        Optional<HttpSettings> http = http(s);
+        LfsSettings settings = new LfsSettings(s3, http.orElse(HttpSettings.defaults(new InetSocketAddress(0))),
+                publish, tracker, s.stringOrDefault(ConfigKey.S3_NAMESPACE), s.string(PROXY_ID, ""),
+                s.longValue(ConfigKey.LFS_MAX_BLOB_SIZE), s.intValue(ConfigKey.LFS_CHUNK_SIZE), alg,
+                s.intValue(ConfigKey.LFS_TOPIC_MAX_LENGTH), Duration.ofSeconds(s.longValue(ConfigKey.LFS_DOWNLOAD_TTL_SEC)),
+                s.bool(PRESIGN_ENABLED, false), Duration.ofSeconds(s.longValue(ConfigKey.LFS_UPLOAD_SESSION_TTL_SEC)),
+                Duration.ofMillis(s.longValue(ConfigKey.LFS_DIAL_TIMEOUT_MS)), tempDir);
+        if (http.isEmpty()) {
+            LOGGER.warn("{} is true but {} is unset: the LFS HTTP API stays off", LFS_ENABLED, HTTP_ADDR);
+            return Optional.empty();
+        }
+        return Optional.of(settings);
+    }
+
+    private static S3Settings s3(Settings s) {
+        String bucket = s.string(ConfigKey.LFS_S3_BUCKET).orElseThrow(() ->
+                new ConfigException(S3_BUCKET + " is required when " + LFS_ENABLED + " is true"));
+        if (S3Settings.BLOCKED_BUCKETS.contains(bucket)) {
+            throw ConfigException.invalid(S3_BUCKET, bucket, "an example bucket name is refused; expected your bucket");
+        }
+        String region = s.string(ConfigKey.LFS_S3_REGION).orElseThrow(() ->
+                new ConfigException(S3_REGION + " is required when " + LFS_ENABLED + " is true"));
+        Optional<URI> endpoint = s.string(ConfigKey.LFS_S3_ENDPOINT).map(v -> url(S3_ENDPOINT, v));
+        Optional<URI> publicEndpoint = s.string(ConfigKey.LFS_S3_PUBLIC_ENDPOINT).map(v -> url(S3_PUBLIC_ENDPOINT, v));
+        return new S3Settings(bucket, region, endpoint, publicEndpoint, s.string(S3_ACCESS_KEY, ""),
+                s.string(S3_SECRET_KEY, ""), s.string(S3_SESSION_TOKEN, ""),
+                s.bool(S3_FORCE_PATH_STYLE, endpoint.isPresent()), s.bool(S3_ENSURE_BUCKET, false),
+                Duration.ofSeconds(s.longValue(ConfigKey.LFS_S3_HEALTH_INTERVAL_SEC)));
+    }
+
+    private static Optional<HttpSettings> http(Settings s) {
+        Optional<HostPort> address = s.string(ConfigKey.LFS_HTTP_ADDR).map(v -> s.hostPort(HTTP_ADDR, v));
+        Optional<TlsSettings> tls = Optional.empty();
+        if (s.bool(HTTP_TLS_ENABLED, false)) {
+            Path cert = s.existingFile(HTTP_TLS_CERT_FILE).orElseThrow(() ->
+                    new ConfigException(HTTP_TLS_CERT_FILE + " is required when " + HTTP_TLS_ENABLED + " is true"));
+            Path key = s.existingFile(HTTP_TLS_KEY_FILE).orElseThrow(() ->
+                    new ConfigException(HTTP_TLS_KEY_FILE + " is required when " + HTTP_TLS_ENABLED + " is true"));
+            tls = Optional.of(new TlsSettings(cert, key, s.existingFile(HTTP_TLS_CLIENT_CA_FILE),
+                    s.bool(HTTP_TLS_REQUIRE_CLIENT_CERT, false)));
+        }
+        Duration read = Duration.ofSeconds(s.longValue(ConfigKey.LFS_HTTP_READ_TIMEOUT_SEC));
+        Duration write = Duration.ofSeconds(s.longValue(ConfigKey.LFS_HTTP_WRITE_TIMEOUT_SEC));
+        Duration idle = Duration.ofSeconds(s.longValue(ConfigKey.LFS_HTTP_IDLE_TIMEOUT_SEC));
+        Duration header = Duration.ofSeconds(s.longValue(ConfigKey.LFS_HTTP_HEADER_TIMEOUT_SEC));
+        int maxHeader = s.intValue(ConfigKey.LFS_HTTP_MAX_HEADER_BYTES);
+        Duration shutdown = Duration.ofSeconds(s.longValue(ConfigKey.LFS_HTTP_SHUTDOWN_TIMEOUT_SEC));
+        String apiKey = s.string(HTTP_API_KEY, "");
+        Optional<TlsSettings> chosenTls = tls;
+        return address.map(a -> new HttpSettings(a.toBindAddress(), apiKey, read, write, idle, header, maxHeader,
+                shutdown, chosenTls));
+    }
+
+    private static URI url(String key, String value) {
+        try {
+            URI uri = new URI(value);
+            if (uri.getHost() == null || !("http".equalsIgnoreCase(uri.getScheme())
+                    || "https".equalsIgnoreCase(uri.getScheme()))) {
+                throw ConfigException.invalid(key, value, "expected an http:// or https:// URL");
+            }
+            return uri;
+        } catch (java.net.URISyntaxException e) {
+            throw ConfigException.invalid(key, value, "expected an http:// or https:// URL");
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package org.kafscale.proxy.app.lfs;
+
+import io.etcd.jetcd.Client;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.EventLoopGroup;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.discovery.TopologySource;
+import org.kafscale.proxy.discovery.etcd.EtcdSettings;
+import org.kafscale.proxy.lfs.LfsModule;
+import org.kafscale.proxy.lfs.LfsSettings;
+import org.kafscale.proxy.lfs.uploads.UploadRoutes;
+
+/**
+ * The LFS HTTP API of a running proxy: the module on the proxy's topology, TTL gate, event loops
+ * and metrics registry, with the multipart routes (sessions in etcd when the proxy uses etcd).
+ */
+public final class LfsRuntime implements AutoCloseable {
+    private final LfsModule module;
+    private final UploadRoutes uploads;
+    private final Optional<Client> etcd;
+
+    private LfsRuntime(LfsModule module, UploadRoutes uploads, Optional<Client> etcd) {
+        this.module = module;
+        this.uploads = uploads;
+        this.etcd = etcd;
+    }
+
+    public static LfsRuntime start(ProxyConfig config, LfsSettings settings, TopologySource topology,
+                                   EventLoopGroup workers, MeterRegistry metrics) throws InterruptedException {
+        // Its own etcd client: the topology's is closed with the topology, the sessions' with this.
+        Optional<Client> etcd = config.etcd().map(EtcdSettings::connect);
+        UploadRoutes uploads = new UploadRoutes(etcd, Clock.systemUTC());
+        try {
+            LfsModule module = LfsModule.start(settings, topology, topology.gate(), workers, metrics, List.of(uploads));
+            return new LfsRuntime(module, uploads, etcd);
+        } catch (RuntimeException | InterruptedException e) {
+            uploads.close();
+            etcd.ifPresent(Client::close);
+            throw e;
+        }
+    }
+
+    public InetSocketAddress httpAddress() {
+        return module.httpAddress();
+    }
+
+    @Override
+    public void close() {
+        module.close();
+        uploads.close();
+        etcd.ifPresent(Client::close);
+    }
+}

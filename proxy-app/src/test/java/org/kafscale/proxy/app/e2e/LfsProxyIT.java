@@ -1,0 +1,100 @@
+package org.kafscale.proxy.app.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.kafscale.proxy.app.config.LfsConfig;
+import org.kafscale.proxy.testkit.Eventually;
+import org.kafscale.proxy.testkit.FreePorts;
+import org.kafscale.proxy.testkit.KafkaCluster;
+import org.kafscale.proxy.testkit.S3Server;
+
+/**
+ * The LFS API as the application wires it from KafScale's settings: a payload posted to the LFS
+ * listener becomes an envelope that a consumer reads through the proxy's Kafka listener, the
+ * payload comes back from /lfs/download, and the LFS series are on the proxy's /metrics.
+ */
+class LfsProxyIT {
+    private static final String TOPIC = "media";
+    private static final String BUCKET = "proxy-lfs";
+
+    @Test
+    void payloadRoundTripsThroughTheConfiguredProxy() throws Exception {
+        try (KafkaCluster cluster = KafkaCluster.start(1); S3Server s3 = S3Server.start()) {
+            cluster.createTopic(TOPIC, 1);
+            s3.createBucket(BUCKET);
+            try (RunningProxy proxy = RunningProxy.start(cluster, "single", Map.of(
+                    LfsConfig.LFS_ENABLED, "true",
+                    LfsConfig.HTTP_ADDR, "127.0.0.1:" + FreePorts.next(),
+                    LfsConfig.S3_BUCKET, BUCKET,
+                    LfsConfig.S3_REGION, "us-east-1",
+                    LfsConfig.S3_ENDPOINT, s3.endpoint().toString(),
+                    LfsConfig.S3_ACCESS_KEY, s3.accessKey(),
+                    LfsConfig.S3_SECRET_KEY, s3.secretKey(),
+                    LfsConfig.HTTP_API_KEY, "key-1"))) {
+                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                byte[] payload = "a large payload, in spirit".getBytes(StandardCharsets.UTF_8);
+
+                // When
+                HttpResponse<String> produced = http.send(HttpRequest.newBuilder(URI.create(proxy.lfsUrl("/lfs/produce")))
+                        .header("X-Kafka-Topic", TOPIC).header("X-API-Key", "key-1")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+
+                // Then
+                assertEquals(200, produced.statusCode(), produced.body());
+                JsonNode envelope = new ObjectMapper().readTree(produced.body());
+                ConsumerRecord<byte[], byte[]> record = consumeOne(proxy.bootstrap());
+                assertEquals(produced.body().trim(), new String(record.value(), StandardCharsets.UTF_8));
+                HttpResponse<byte[]> downloaded = http.send(HttpRequest.newBuilder(
+                        URI.create(proxy.lfsUrl("/lfs/download"))).header("X-API-Key", "key-1")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"bucket\":\"" + BUCKET + "\",\"key\":\""
+                                + envelope.get("key").asText() + "\",\"integrity\":{\"sha256\":\""
+                                + envelope.get("sha256").asText() + "\",\"size\":" + payload.length + "}}")).build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
+                assertEquals(200, downloaded.statusCode());
+                assertArrayEquals(payload, downloaded.body());
+                String metrics = http.send(HttpRequest.newBuilder(URI.create(proxy.healthUrl("/metrics"))).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+                assertTrue(metrics.contains("kafscale_lfs_proxy_requests_total{status=\"ok\",topic=\"media\",type=\"lfs\"} 1.0"),
+                        metrics);
+                assertTrue(metrics.contains("kafscale_lfs_proxy_upload_bytes_total"));
+            }
+        }
+    }
+
+    private static ConsumerRecord<byte[], byte[]> consumeOne(String bootstrap) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class))) {
+            TopicPartition partition = new TopicPartition(TOPIC, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            AtomicReference<ConsumerRecord<byte[], byte[]>> found = new AtomicReference<>();
+            Eventually.await(Duration.ofSeconds(30), "the envelope through the proxy", () -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(found::set);
+                return found.get() != null;
+            });
+            return found.get();
+        }
+    }
+}

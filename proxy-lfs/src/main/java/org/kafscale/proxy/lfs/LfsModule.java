@@ -1,0 +1,137 @@
+package org.kafscale.proxy.lfs;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.kafscale.proxy.core.backend.BackendConnector;
+import org.kafscale.proxy.core.backend.KafkaRequestClient;
+import org.kafscale.proxy.core.topology.RoutingGate;
+import org.kafscale.proxy.core.topology.Topology;
+import org.kafscale.proxy.lfs.http.ApiKeyCheck;
+import org.kafscale.proxy.lfs.http.LfsHttpServer;
+import org.kafscale.proxy.lfs.http.LfsRoute;
+import org.kafscale.proxy.lfs.http.LfsRouteFactory;
+import org.kafscale.proxy.lfs.http.LfsRouter;
+import org.kafscale.proxy.lfs.metrics.LfsMetrics;
+import org.kafscale.proxy.lfs.publish.EnvelopePublisher;
+import org.kafscale.proxy.lfs.publish.ObjectJanitor;
+import org.kafscale.proxy.lfs.s3.BucketSetup;
+import org.kafscale.proxy.lfs.s3.ObjectKeys;
+import org.kafscale.proxy.lfs.s3.S3Clients;
+import org.kafscale.proxy.lfs.s3.S3Health;
+import org.kafscale.proxy.lfs.tracker.KafkaTracker;
+import org.kafscale.proxy.lfs.tracker.LfsTracker;
+import org.kafscale.proxy.lfs.tracker.TrackerEvents;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+
+/**
+ * The LFS module, assembled in one place: S3 clients, the broker client of the LFS path, the
+ * envelope publisher, tracker, metrics, the routes and the HTTP listener. Other features add
+ * routes through {@link LfsRouteFactory}s passed to {@link #start}.
+ */
+public final class LfsModule implements AutoCloseable {
+    private static final Logger LOGGER = LoggerFactory.getLogger(LfsModule.class);
+    /** An envelope request is tiny; this only bounds what a broker may answer. */
+    private static final int MAX_BROKER_FRAME = 16 * 1024 * 1024;
+    private static final String CLIENT_ID = "kafscale-lfs-proxy";
+
+    private final LfsContext context;
+    private final KafkaRequestClient kafka;
+    private final ScheduledExecutorService housekeeping;
+    private final LfsHttpServer server;
+
+    private LfsModule(LfsContext context, KafkaRequestClient kafka, ScheduledExecutorService housekeeping,
+                      LfsHttpServer server) {
+        this.context = context;
+        this.kafka = kafka;
+        this.housekeeping = housekeeping;
+        this.server = server;
+    }
+
+    /**
+     * Builds the module and starts its listener.
+     *
+     * @param settings the configuration
+     * @param topology the cluster topology the Kafka listener uses as well
+     * @param gate whether that topology may be routed on now (the TTL gate)
+     * @param workers event loops for the listener and broker connections
+     * @param registry where the {@code kafscale_lfs_proxy_*} series are registered
+     * @param extraRoutes routes of other features (multipart uploads)
+     */
+    public static LfsModule start(LfsSettings settings, Topology topology, RoutingGate gate, EventLoopGroup workers,
+                                  MeterRegistry registry, List<LfsRouteFactory> extraRoutes)
+            throws InterruptedException {
+        S3AsyncClient s3 = S3Clients.asyncClient(settings.s3());
+        S3Presigner presigner = S3Clients.presigner(settings.s3());
+        if (settings.s3().ensureBucket()) {
+            BucketSetup.ensure(s3, settings.s3());
+        }
+        ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(
+                new DefaultThreadFactory("lfs-housekeeping", true));
+        ExecutorService blocking = Executors.newCachedThreadPool(new DefaultThreadFactory("lfs-blocking", true));
+        KafkaRequestClient kafka = new KafkaRequestClient(workers,
+                new BackendConnector(MAX_BROKER_FRAME, settings.dialTimeout()), CLIENT_ID,
+                settings.publish().produceTimeout().plus(settings.dialTimeout()));
+        LfsMetrics metrics = new LfsMetrics(registry);
+        TrackerEvents events = new TrackerEvents(settings.proxyId());
+        LfsTracker tracker = settings.tracker().enabled()
+                ? KafkaTracker.start(settings.tracker(), topology, kafka, housekeeping)
+                : LfsTracker.NONE;
+        ObjectJanitor janitor = new ObjectJanitor(s3, settings.s3().bucket(), metrics, tracker, events);
+        EnvelopePublisher publisher = new EnvelopePublisher(topology, gate, kafka, workers, janitor, settings.publish());
+        S3Health health = new S3Health(s3, settings.s3().bucket());
+        health.start(housekeeping, settings.s3().healthInterval());
+        if (settings.presignEnabled()) {
+            PresignWarning.schedule(housekeeping);
+        }
+        LfsContext context = new LfsContext(settings, s3, presigner, new ObjectKeys(settings.namespace(),
+                Clock.systemUTC()), publisher, janitor, tracker, events, metrics, health, blocking, topology);
+
+        try {
+            List<LfsRoute> routes = new ArrayList<>(BuiltInRoutes.create(context));
+            extraRoutes.forEach(f -> routes.addAll(f.routes(context)));
+            LfsRouter router = new LfsRouter(routes, new ApiKeyCheck(settings.http().apiKey()), health::healthy);
+            LfsHttpServer server = LfsHttpServer.start(settings.http(), workers, router);
+            return new LfsModule(context, kafka, housekeeping, server);
+        } catch (RuntimeException | InterruptedException e) {
+            release(context, kafka, housekeeping);
+            throw e;
+        }
+    }
+
+    public LfsContext context() {
+        return context;
+    }
+
+    public InetSocketAddress httpAddress() {
+        return server.localAddress();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        release(context, kafka, housekeeping);
+        LOGGER.info("LFS module stopped");
+    }
+
+    /** Everything but the listener, in dependency order: the tracker still needs the broker client. */
+    private static void release(LfsContext context, KafkaRequestClient kafka, ScheduledExecutorService housekeeping) {
+        context.s3Health().close();
+        context.tracker().close();
+        housekeeping.shutdownNow();
+        context.blocking().shutdownNow();
+        kafka.close();
+        context.presigner().close();
+        context.s3().close();
+    }
+}

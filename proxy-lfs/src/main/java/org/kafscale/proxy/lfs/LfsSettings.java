@@ -1,0 +1,43 @@
+package org.kafscale.proxy.lfs;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
+import org.kafscale.proxy.lfs.http.HttpSettings;
+import org.kafscale.proxy.lfs.publish.PublishSettings;
+import org.kafscale.proxy.lfs.s3.S3Settings;
+import org.kafscale.proxy.lfs.tracker.TrackerSettings;
+
+/**
+ * Everything the LFS module is configured with, built and validated once by the application.
+ *
+ * @param s3 the object store
+ * @param http the listener
+ * @param publish how envelopes reach brokers
+ * @param tracker the ops tracker
+ * @param namespace first segment of every object key ({@code KAFSCALE_S3_NAMESPACE})
+ * @param proxyId written into envelopes and events, may be empty
+ * @param maxBlobSize the largest payload accepted
+ * @param chunkSize S3 part size for streamed uploads (at least 5 MiB)
+ * @param defaultChecksum the algorithm when a request names none
+ * @param topicMaxLength longest topic name accepted
+ * @param downloadTtl longest presigned URL lifetime
+ * @param presignEnabled whether {@code mode=presign} downloads are allowed
+ * @param uploadSessionTtl multipart session lifetime
+ * @param dialTimeout broker connect timeout of the LFS path
+ * @param tempDir where verified downloads are staged
+ */
+public record LfsSettings(S3Settings s3, HttpSettings http, PublishSettings publish, TrackerSettings tracker,
+                          String namespace, String proxyId, long maxBlobSize, int chunkSize,
+                          ChecksumAlg defaultChecksum, int topicMaxLength, Duration downloadTtl,
+                          boolean presignEnabled, Duration uploadSessionTtl, Duration dialTimeout, Path tempDir) {
+    /** S3's smallest part (except the last). */
+    public static final int MIN_CHUNK_SIZE = 5 * 1024 * 1024;
+    public static final long DEFAULT_MAX_BLOB_SIZE = 5L * 1024 * 1024 * 1024;
+
+    public LfsSettings {
+        chunkSize = Math.max(MIN_CHUNK_SIZE, chunkSize);
+        namespace = namespace == null || namespace.isBlank() ? "default" : namespace;
+        proxyId = proxyId == null ? "" : proxyId;
+    }
+}

@@ -1,0 +1,194 @@
+package org.kafscale.proxy.lfs.download;
+
+import io.netty.handler.codec.http.HttpMethod;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.kafscale.proxy.lfs.Async;
+import org.kafscale.proxy.lfs.LfsContext;
+import org.kafscale.proxy.lfs.http.LfsException;
+import org.kafscale.proxy.lfs.http.LfsExchange;
+import org.kafscale.proxy.lfs.http.LfsRoute;
+import org.kafscale.proxy.lfs.http.Methods;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.presigner.model.PresignedGetObjectRequest;
+
+/**
+ * {@code POST /lfs/download} (spec §4.5). Stream mode reads the object once into a temporary file
+ * while hashing it and sends nothing until size and SHA-256 match the caller's claim; the
+ * verified file then goes to the socket without passing through the heap. Presign mode (when
+ * enabled) answers with a presigned GET URL, and the caller verifies.
+ */
+public final class DownloadRoute implements LfsRoute {
+    public static final String PATH = "/lfs/download";
+    private static final Logger LOGGER = LoggerFactory.getLogger(DownloadRoute.class);
+    private static final int MAX_BODY = 64 * 1024;
+    private static final String OCTET_STREAM = "application/octet-stream";
+
+    private final LfsContext context;
+
+    public DownloadRoute(LfsContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public boolean matches(String path) {
+        return PATH.equals(path);
+    }
+
+    @Override
+    public void checkMethod(HttpMethod method) {
+        Methods.requirePost(method);
+    }
+
+    @Override
+    public void handle(LfsExchange exchange) {
+        exchange.readBody(MAX_BODY)
+                .thenApply(body -> DownloadRequest.parse(body, context.settings().s3().bucket(), context.keys(),
+                        context.settings().presignEnabled(), context.settings().maxBlobSize()))
+                .thenCompose(request -> {
+                    long ttl = DownloadRequest.PRESIGN.equals(request.mode()) ? ttlSeconds(request) : 0;
+                    context.tracker().emit(context.events().downloadRequested(exchange.requestId(), request.bucket(),
+                            request.key(), request.mode(), exchange.clientIp(), ttl));
+                    return DownloadRequest.PRESIGN.equals(request.mode()) ? presign(exchange, request, ttl)
+                            : stream(exchange, request);
+                })
+                .whenComplete((v, error) -> {
+                    if (error != null) {
+                        exchange.fail(error);
+                    }
+                });
+    }
+
+    private long ttlSeconds(DownloadRequest request) {
+        long max = context.settings().downloadTtl().toSeconds();
+        return request.expiresSeconds() > 0 ? Math.min(request.expiresSeconds(), max) : max;
+    }
+
+    // ---- presign ----
+
+    private CompletableFuture<Void> presign(LfsExchange exchange, DownloadRequest request, long ttl) {
+        long started = System.nanoTime();
+        // Presigning may resolve credentials from the environment (files, metadata service): off the event loop.
+        return CompletableFuture.supplyAsync(() -> context.presigner().presignGetObject(p -> p
+                        .signatureDuration(Duration.ofSeconds(ttl))
+                        .getObjectRequest(g -> g.bucket(request.bucket()).key(request.key()))), context.blocking())
+                .handle((PresignedGetObjectRequest presigned, Throwable error) -> {
+                    if (error != null) {
+                        context.metrics().s3Error();
+                        throw new LfsException(502, "s3_presign_failed", "presign failed: " + rootMessage(error));
+                    }
+                    Map<String, Object> integrity = new LinkedHashMap<>();
+                    integrity.put("sha256", request.sha256());
+                    integrity.put("checksum_alg", "sha256");
+                    if (request.size() != 0) {
+                        integrity.put("size", request.size());
+                    }
+                    Map<String, Object> body = new LinkedHashMap<>();
+                    body.put("mode", DownloadRequest.PRESIGN);
+                    body.put("url", presigned.url().toString());
+                    body.put("expires_at", presigned.expiration().truncatedTo(ChronoUnit.SECONDS).toString());
+                    body.put("integrity", integrity);
+                    exchange.respondJson(200, body);
+                    context.tracker().emit(context.events().downloadCompleted(exchange.requestId(), request.key(),
+                            DownloadRequest.PRESIGN, millisSince(started), 0));
+                    return null;
+                });
+    }
+
+    // ---- stream ----
+
+    private CompletableFuture<Void> stream(LfsExchange exchange, DownloadRequest request) {
+        long started = System.nanoTime();
+        return context.s3().getObject(g -> g.bucket(request.bucket()).key(request.key()),
+                        AsyncResponseTransformer.toBlockingInputStream())
+                .exceptionally(error -> {
+                    context.metrics().s3Error();
+                    throw new LfsException(502, "s3_get_failed", "S3 get failed: " + rootMessage(error));
+                })
+                .thenApplyAsync(object -> verify(exchange, request, object), context.blocking())
+                .thenAccept(verified -> {
+                    Map<String, String> headers = Map.of("X-Kafscale-LFS-Checksum", "sha256=" + request.sha256(),
+                            "X-Kafscale-LFS-Content-Length", String.valueOf(request.size()));
+                    exchange.respondFile(verified.file(), request.size(), verified.contentType(), headers,
+                            () -> context.blocking().execute(() -> deleteQuietly(verified.file())));
+                    context.tracker().emit(context.events().downloadCompleted(exchange.requestId(), request.key(),
+                            DownloadRequest.STREAM, millisSince(started), request.size()));
+                });
+    }
+
+    /** Blocking: copies and hashes into a temporary file; the file is removed unless verification passed. */
+    private Verified verify(LfsExchange exchange, DownloadRequest request,
+                            ResponseInputStream<GetObjectResponse> object) {
+        Path file;
+        try {
+            file = Files.createTempFile(context.settings().tempDir(), "kafscale-lfs-verify-", "");
+        } catch (IOException e) {
+            object.abort();
+            throw new LfsException(500, "temp_storage_failed", "cannot create a temporary file: " + e.getMessage());
+        }
+        boolean keep = false;
+        try (object) {
+            VerifiedCopy.Outcome outcome = VerifiedCopy.copy(object, file, request.size());
+            if (outcome.bytesRead() > request.size()) {
+                throw integrityFailure(exchange, request, outcome,
+                        "S3 object exceeds envelope-declared size; refusing to serve");
+            }
+            if (outcome.bytesRead() != request.size() || !outcome.sha256().equals(request.sha256())) {
+                throw integrityFailure(exchange, request, outcome, "S3 object does not match the integrity claim");
+            }
+            String type = object.response().contentType();
+            keep = true;
+            return new Verified(file, type == null || type.isEmpty() ? OCTET_STREAM : type);
+        } catch (VerifiedCopy.TempStorageException e) {
+            throw new LfsException(500, "temp_storage_failed", "cannot write the temporary file: " + e.getMessage());
+        } catch (IOException e) {
+            context.metrics().s3Error();
+            throw new LfsException(502, "s3_get_failed", "S3 read failed: " + e.getMessage());
+        } finally {
+            if (!keep) {
+                object.abort();
+                deleteQuietly(file);
+            }
+        }
+    }
+
+    private LfsException integrityFailure(LfsExchange exchange, DownloadRequest request, VerifiedCopy.Outcome outcome,
+                                          String message) {
+        LOGGER.warn("lfs download integrity failure key={} expected_sha256={} actual_sha256={} bytes_read={}",
+                request.key(), request.sha256(), outcome.sha256(), outcome.bytesRead());
+        context.tracker().emit(context.events().downloadIntegrityFailed(exchange.requestId(), request.bucket(),
+                request.key(), DownloadRequest.STREAM, request.sha256(), outcome.sha256(), outcome.bytesRead(),
+                request.size()));
+        return new LfsException(502, "integrity_failure", message);
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            LOGGER.warn("cannot delete the temporary download file {}: {}", file, e.toString());
+        }
+    }
+
+    private static String rootMessage(Throwable error) {
+        return String.valueOf(Async.unwrap(error).getMessage());
+    }
+
+    private static long millisSince(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1_000_000;
+    }
+
+    private record Verified(Path file, String contentType) {
+    }
+}

@@ -1,0 +1,44 @@
+package org.kafscale.proxy.lfs.http;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The LFS listener.
+ *
+ * @param address where to listen
+ * @param apiKey the API key every {@code /lfs/*} request must carry, or empty for none
+ * @param readIdleTimeout a connection that sends nothing for this long is closed. Unlike Go's
+ *                        ReadTimeout it does not bound a whole upload, so large bodies over slow
+ *                        links are not cut off while they keep moving
+ * @param writeIdleTimeout a response that cannot be written for this long closes the connection
+ * @param idleTimeout a keep-alive connection with no request for this long is closed
+ * @param headerTimeout the request head must arrive within this time
+ * @param maxHeaderBytes the largest request head accepted
+ * @param shutdownTimeout how long in-flight requests may take to finish at shutdown
+ * @param tls HTTPS settings, empty for plain HTTP
+ */
+public record HttpSettings(InetSocketAddress address, String apiKey, Duration readIdleTimeout,
+                           Duration writeIdleTimeout, Duration idleTimeout, Duration headerTimeout,
+                           int maxHeaderBytes, Duration shutdownTimeout, Optional<TlsSettings> tls) {
+    public HttpSettings {
+        apiKey = apiKey == null ? "" : apiKey;
+    }
+
+    /** Plain HTTP on {@code address} with the defaults of spec §1.4 and no API key. */
+    public static HttpSettings defaults(InetSocketAddress address) {
+        return new HttpSettings(address, "", Duration.ofSeconds(30), Duration.ofSeconds(300), Duration.ofSeconds(60),
+                Duration.ofSeconds(10), 1 << 20, Duration.ofSeconds(10), Optional.empty());
+    }
+
+    public HttpSettings withApiKey(String key) {
+        return new HttpSettings(address, key, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout,
+                maxHeaderBytes, shutdownTimeout, tls);
+    }
+
+    public HttpSettings withTls(TlsSettings settings) {
+        return new HttpSettings(address, apiKey, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout,
+                maxHeaderBytes, shutdownTimeout, Optional.of(settings));
+    }
+}

@@ -1,0 +1,93 @@
+package org.kafscale.proxy.lfs.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code kafscale_lfs_proxy_*} series of spec §7, with the original's names and labels, on
+ * the registry the application passes in. The Go runtime gauges map to their JVM equivalents:
+ * live threads, heap used, memory committed, total GC pause.
+ */
+public final class LfsMetrics {
+    public static final String TYPE_LFS = "lfs";
+    private static final Duration[] UPLOAD_BUCKETS = {Duration.ofMillis(10), Duration.ofMillis(50),
+        Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
+        Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30)};
+
+    private final MeterRegistry registry;
+    private final Timer uploadDuration;
+    private final Counter uploadBytes;
+    private final Counter s3Errors;
+    private final Counter orphans;
+
+    public LfsMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.uploadDuration = Timer.builder("kafscale_lfs_proxy_upload_duration")
+                .description("LFS upload and produce time")
+                .serviceLevelObjectives(UPLOAD_BUCKETS)
+                .register(registry);
+        this.uploadBytes = Counter.builder("kafscale_lfs_proxy_upload_bytes").baseUnit("bytes")
+                .description("Bytes uploaded to S3 by the LFS API").register(registry);
+        this.s3Errors = Counter.builder("kafscale_lfs_proxy_s3_errors")
+                .description("Failed S3 calls (upload, part, complete, get, presign)").register(registry);
+        this.orphans = Counter.builder("kafscale_lfs_proxy_orphan_objects")
+                .description("S3 objects that may lack their Kafka record (kept, or a delete failed)").register(registry);
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        Gauge.builder("kafscale_lfs_proxy_goroutines", () -> ManagementFactory.getThreadMXBean().getThreadCount())
+                .description("Live JVM threads (the Go proxy reported goroutines)").register(registry);
+        Gauge.builder("kafscale_lfs_proxy_memory_alloc_bytes", () -> memory.getHeapMemoryUsage().getUsed())
+                .description("Heap in use").register(registry);
+        Gauge.builder("kafscale_lfs_proxy_memory_sys_bytes", () -> memory.getHeapMemoryUsage().getCommitted()
+                        + memory.getNonHeapMemoryUsage().getCommitted())
+                .description("Memory committed by the JVM (heap and non-heap)").register(registry);
+        FunctionCounter.builder("kafscale_lfs_proxy_gc_pause_total_ns", this, m -> gcPauseNanos())
+                .description("Total GC time in nanoseconds").register(registry);
+    }
+
+    public void observeUpload(long nanos) {
+        uploadDuration.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    public void addUploadBytes(long bytes) {
+        if (bytes > 0) {
+            uploadBytes.increment(bytes);
+        }
+    }
+
+    /** One finished LFS request for {@code topic}; {@code ok} false for a failure. An empty topic is "unknown". */
+    public void request(String topic, boolean ok) {
+        Counter.builder("kafscale_lfs_proxy_requests")
+                .tag("topic", topic == null || topic.isEmpty() ? "unknown" : topic)
+                .tag("status", ok ? "ok" : "error")
+                .tag("type", TYPE_LFS)
+                .register(registry).increment();
+    }
+
+    public void s3Error() {
+        s3Errors.increment();
+    }
+
+    public void orphan() {
+        orphans.increment();
+    }
+
+    public double orphanCount() {
+        return orphans.count();
+    }
+
+    private static double gcPauseNanos() {
+        long millis = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            millis += Math.max(0, gc.getCollectionTime());
+        }
+        return millis * 1_000_000.0;
+    }
+}

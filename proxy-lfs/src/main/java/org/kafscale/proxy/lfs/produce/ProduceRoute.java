@@ -1,0 +1,140 @@
+package org.kafscale.proxy.lfs.produce;
+
+import io.netty.handler.codec.http.HttpMethod;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.CompletableFuture;
+import org.kafscale.proxy.lfs.LfsContext;
+import org.kafscale.proxy.lfs.LfsSettings;
+import org.kafscale.proxy.lfs.checksum.PayloadDigests;
+import org.kafscale.proxy.lfs.envelope.Envelope;
+import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
+import org.kafscale.proxy.lfs.http.LfsException;
+import org.kafscale.proxy.lfs.http.LfsExchange;
+import org.kafscale.proxy.lfs.http.LfsRoute;
+import org.kafscale.proxy.lfs.http.Methods;
+import org.kafscale.proxy.lfs.http.TopicNames;
+import org.kafscale.proxy.lfs.publish.PublishTarget;
+import org.kafscale.proxy.lfs.s3.StreamingUpload;
+import org.kafscale.proxy.lfs.tracker.TrackerEvents;
+
+/**
+ * {@code POST /lfs/produce} (spec §4.3 with the seed report's order): validate the headers,
+ * connect to the partition's owner, stream the body to S3 while hashing it, check the client's
+ * checksum, then produce the envelope and answer with it. Every failure after the upload leaves
+ * the bucket settled (object deleted, or counted as an orphan) before the client hears.
+ */
+public final class ProduceRoute implements LfsRoute {
+    public static final String PATH = "/lfs/produce";
+
+    private final LfsContext context;
+    private final TopicNames topics;
+
+    public ProduceRoute(LfsContext context) {
+        this.context = context;
+        this.topics = new TopicNames(context.settings().topicMaxLength());
+    }
+
+    @Override
+    public boolean matches(String path) {
+        return PATH.equals(path);
+    }
+
+    @Override
+    public void checkMethod(HttpMethod method) {
+        Methods.requirePost(method);
+    }
+
+    @Override
+    public void handle(LfsExchange exchange) {
+        LfsSettings settings = context.settings();
+        ProduceRequest request;
+        try {
+            request = ProduceRequest.parse(exchange.headers(), topics, settings.defaultChecksum(), settings.maxBlobSize());
+        } catch (LfsException e) {
+            context.metrics().request(exchange.headers().get("X-Kafka-Topic", ""), false);
+            throw e;
+        }
+        long started = System.nanoTime();
+        context.publisher().prepare(request.topic(), request.partition(), request.key())
+                .thenCompose(target -> upload(exchange, request, target, started))
+                .whenComplete((envelope, error) -> {
+                    context.metrics().request(request.topic(), error == null);
+                    if (error != null) {
+                        exchange.fail(error);
+                        return;
+                    }
+                    context.metrics().observeUpload(System.nanoTime() - started);
+                    context.metrics().addUploadBytes(envelope.size());
+                    byte[] json = EnvelopeCodec.encode(envelope);
+                    byte[] body = new byte[json.length + 1];
+                    System.arraycopy(json, 0, body, 0, json.length);
+                    body[json.length] = '\n';
+                    exchange.respondBytes(200, "application/json", body);
+                });
+    }
+
+    private CompletableFuture<Envelope> upload(LfsExchange exchange, ProduceRequest request, PublishTarget target,
+                                               long started) {
+        LfsSettings settings = context.settings();
+        String key = context.keys().newKey(request.topic());
+        String requestId = exchange.requestId();
+        context.tracker().emit(context.events().uploadStarted(requestId, request.topic(), target.partition(), key,
+                request.contentType(), request.contentLength().orElse(-1), exchange.clientIp(), TrackerEvents.API_HTTP));
+        PayloadDigests digests = new PayloadDigests(request.alg());
+        StreamingUpload upload = new StreamingUpload(context.s3(), settings.s3().bucket(), key, settings.chunkSize(),
+                settings.maxBlobSize(), exchange, digests, context.blocking());
+        exchange.streamBody(upload);
+        return upload.result()
+                .whenComplete((r, error) -> {
+                    if (error != null) {
+                        LfsException e = LfsException.unwrap(error);
+                        if (e != null && e.status() == 502) {
+                            context.metrics().s3Error();
+                        }
+                        context.tracker().emit(context.events().uploadFailed(requestId, request.topic(), key,
+                                e == null ? "s3_upload_failed" : e.code(), String.valueOf(error.getMessage()),
+                                "s3_upload", digests.size(), millisSince(started)));
+                    }
+                })
+                .thenCompose(result -> verifyChecksum(request, key, requestId, result, started))
+                .thenCompose(result -> {
+                    Envelope envelope = Envelope.of(settings.s3().bucket(), key, result.size(), result.sha256(),
+                            result.checksum(), result.alg().wireName(), request.contentType(),
+                            Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), settings.proxyId());
+                    return context.publisher().publish(target, envelope, request.key(), requestId)
+                            .whenComplete((v, error) -> {
+                                if (error == null) {
+                                    context.tracker().emit(context.events().uploadCompleted(requestId, request.topic(),
+                                            target.partition(), settings.s3().bucket(), key, result.size(),
+                                            result.sha256(), result.checksum(), result.alg().wireName(),
+                                            millisSince(started), request.contentType()));
+                                } else {
+                                    LfsException e = LfsException.unwrap(error);
+                                    context.tracker().emit(context.events().uploadFailed(requestId, request.topic(),
+                                            key, e == null ? "backend_error" : e.code(), String.valueOf(error.getMessage()),
+                                            "kafka_produce", result.size(), millisSince(started)));
+                                }
+                            })
+                            .thenApply(v -> envelope);
+                });
+    }
+
+    /** A checksum the client sent must match; otherwise the object goes and nothing is produced. */
+    private CompletableFuture<PayloadDigests.Result> verifyChecksum(ProduceRequest request, String key, String requestId,
+                                                                    PayloadDigests.Result result, long started) {
+        if (request.checksum().isEmpty() || request.checksum().equals(result.checksum())) {
+            return CompletableFuture.completedFuture(result);
+        }
+        LfsException mismatch = LfsException.badRequest("checksum_mismatch",
+                "checksum mismatch: expected " + request.checksum() + " got " + result.checksum());
+        context.tracker().emit(context.events().uploadFailed(requestId, request.topic(), key, mismatch.code(),
+                mismatch.getMessage(), "validation", result.size(), millisSince(started)));
+        return context.janitor().deleteUnsent(request.topic(), key, requestId, "checksum mismatch")
+                .thenCompose(v -> CompletableFuture.failedFuture(mismatch));
+    }
+
+    private static long millisSince(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1_000_000;
+    }
+}

@@ -1,0 +1,17 @@
+package org.kafscale.proxy.lfs.tracker;
+
+/**
+ * Where the ops events of spec §4.13 go. Emitting never blocks and never fails the request that
+ * emits: a full queue or a broken topic drops the event.
+ */
+public interface LfsTracker extends AutoCloseable {
+
+    /** A tracker that drops everything (tracker disabled). */
+    LfsTracker NONE = event -> { };
+
+    void emit(TrackerEvent event);
+
+    @Override
+    default void close() {
+    }
+}
