@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * no resynchronisation point), so the connection is closed with one log line that says why.
  *
  * <p>Each emitted frame is a retained slice of the cumulation buffer (no copy); the size prefix is
- * not part of it. Outbound, {@link io.netty.handler.codec.LengthFieldPrepender} is the one layer
+ * not part of it. A frame that spans reads is gathered into one buffer of its own size
+ * ({@link FrameCumulator}). Outbound, {@link io.netty.handler.codec.LengthFieldPrepender} is the one layer
  * that writes sizes.
  */
 public final class KafkaFrameDecoder extends ByteToMessageDecoder {
@@ -24,6 +25,7 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
 
     private final int maxFrameBytes;
     private final String peer;
+    private final FrameCumulator cumulator = new FrameCumulator();
     private boolean rejected;
 
     /**
@@ -36,6 +38,7 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
         }
         this.maxFrameBytes = maxFrameBytes;
         this.peer = peer;
+        setCumulator(cumulator);
     }
 
     @Override
@@ -58,8 +61,10 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
         }
         // Written as a difference: SIZE_FIELD_BYTES + size overflows for sizes near Integer.MAX_VALUE.
         if (in.readableBytes() - SIZE_FIELD_BYTES < size) {
+            cumulator.expect(SIZE_FIELD_BYTES + size);
             return;
         }
+        cumulator.expect(0);
         in.skipBytes(SIZE_FIELD_BYTES);
         out.add(in.readRetainedSlice(size));
     }
