@@ -121,9 +121,14 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
         }
     }
 
-    /** One timer per API key and version, made once: the hot path only looks it up. */
+    /**
+     * One timer per API key and version, made once: the hot path only looks it up (a plain get
+     * first, because computeIfAbsent's capturing lambda is an allocation per request).
+     */
     private Timer requestTimer(short apiKey, short apiVersion) {
-        return requestTimers.computeIfAbsent((apiKey << 16) | (apiVersion & 0xffff), k -> Timer
+        int key = (apiKey << 16) | (apiVersion & 0xffff);
+        Timer timer = requestTimers.get(key);
+        return timer != null ? timer : requestTimers.computeIfAbsent(key, k -> Timer
                 .builder("kafscale_proxy_requests")
                 .description("Kafka requests handled, from read to reply, by API and version")
                 .tag("api", ApiKeys.hasId(apiKey) ? ApiKeys.forId(apiKey).name : "unknown-" + apiKey)
