@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.internal.PlatformDependent;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +17,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.kafscale.proxy.core.backend.BackendObserver;
 import org.kafscale.proxy.core.routing.RoutingObserver;
 import org.kafscale.proxy.core.server.ClientConnectionHandler;
+import org.kafscale.proxy.core.server.FrameBuffers;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.RoutingGate;
 import org.kafscale.proxy.discovery.TopologySource;
@@ -60,7 +60,7 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
         Gauge.builder("kafscale_proxy_netty_direct_memory", () -> PlatformDependent.usedDirectMemory())
                 .baseUnit("bytes").description("Direct memory Netty has reserved").register(registry);
         Gauge.builder("kafscale_proxy_netty_pooled_direct_memory",
-                        () -> PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory())
+                        () -> FrameBuffers.allocator().metric().usedDirectMemory())
                 .baseUnit("bytes").description("Direct memory in use by Netty's pooled allocator").register(registry);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);

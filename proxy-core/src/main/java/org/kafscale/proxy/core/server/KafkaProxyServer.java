@@ -37,6 +37,7 @@ public final class KafkaProxyServer implements AutoCloseable {
                     .channel(NettyTransport.serverChannelClass(boss))
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.ALLOCATOR, FrameBuffers.allocator())
                     .childHandler(new KafkaProxyInitializer(settings, dispatcher, connector, listener))
                     .bind(settings.bindAddress()).sync().channel();
             LOGGER.info("Kafka listener bound to {} ({})", channel.localAddress(), NettyTransport.describe(boss));
