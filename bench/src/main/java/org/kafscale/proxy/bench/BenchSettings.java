@@ -25,7 +25,7 @@ record BenchSettings(int rounds, int produceSeconds, int recordBytes, int partit
                 Integer.getInteger("bench.latencyWarmupSeconds", 2),
                 Integer.getInteger("bench.latencySeconds", 8),
                 Integer.getInteger("bench.latencyRounds", 3),
-                Integer.getInteger("bench.e2eSeconds", 10),
+                Integer.getInteger("bench.e2eSeconds", 8),
                 Double.parseDouble(System.getProperty("bench.e2eRecordsPerSecond", "100")),
                 Integer.getInteger("bench.e2eRounds", 5),
                 Integer.getInteger("bench.lfsRounds", 3),

@@ -23,7 +23,7 @@ public final class MarkdownTable {
         md.append("Date: ").append(report.date()).append(", commit `").append(report.commit()).append("`  \n");
         md.append("Machine: ").append(describe(report.environment())).append("  \n");
         md.append("Settings: ").append(describe(report.settings())).append("\n\n");
-        md.append("| Workload | Metric | Unit | Direct (median) | Proxy (median) | Proxy/direct | Proxy − direct | Target | Met |\n");
+        md.append("| Workload | Metric | Unit | Direct (median) | Proxy (median) | Proxy/direct (median of rounds) | Proxy − direct (median of rounds) | Target | Met |\n");
         md.append("|---|---|---|---:|---:|---:|---:|---|---|\n");
         for (Row row : report.rows()) {
             if (row.unavailable() != null) {

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * One line of the result table: a metric measured directly and through the proxy in alternating
- * rounds, compared by the medians. For a metric only the proxy has (its CPU, its allocations),
+ * rounds ({@code direct.get(i)} and {@code proxy.get(i)} come from round i), compared round by round. For a metric only the proxy has (its CPU, its allocations),
  * {@code direct} is empty. {@code unavailable} holds the reason a workload could not run.
  */
 public record Row(String workload, String metric, String unit, List<Double> direct, List<Double> proxy,
@@ -32,18 +32,29 @@ public record Row(String workload, String metric, String unit, List<Double> dire
         return median(proxy);
     }
 
-    /** Proxy median over direct median. */
+    /**
+     * The median of each round's proxy/direct ratio. Each round measures both routes back to back,
+     * so a round's ratio is taken under one load; on a shared machine whose load drifts between
+     * rounds this is steadier than the ratio of the two medians.
+     */
     public Double ratio() {
-        Double d = directMedian();
-        Double p = proxyMedian();
-        return d == null || p == null || d == 0 ? null : p / d;
+        return median(perRound((d, p) -> d == 0 ? null : p / d));
     }
 
-    /** Proxy median minus direct median (what the proxy adds to a latency). */
+    /** The median of each round's proxy − direct (what the proxy adds to a latency). */
     public Double added() {
-        Double d = directMedian();
-        Double p = proxyMedian();
-        return d == null || p == null ? null : p - d;
+        return median(perRound((d, p) -> p - d));
+    }
+
+    private List<Double> perRound(java.util.function.BinaryOperator<Double> compare) {
+        List<Double> out = new ArrayList<>();
+        for (int i = 0; i < Math.min(direct.size(), proxy.size()); i++) {
+            Double value = compare.apply(direct.get(i), proxy.get(i));
+            if (value != null) {
+                out.add(value);
+            }
+        }
+        return out;
     }
 
     /** Whether the target is met; null when there is no target or nothing was measured. */
