@@ -122,10 +122,13 @@ final class Suite {
     }
 
     private void proxyCost() {
-        rows.add(Row.proxyOnly("Proxy CPU, produce (single mode)", "CPU per MiB proxied", "ms/MiB",
-                each(produceCosts, c -> c.cpuSecondsPerMib() * 1000), null));
-        rows.add(Row.proxyOnly("Proxy CPU, consume (single mode)", "CPU per MiB proxied", "ms/MiB",
-                each(consumeCosts, c -> c.cpuSecondsPerMib() * 1000), null));
+        for (String workload : List.of("produce", "consume")) {
+            List<ProxyCounters.Cost> costs = workload.equals("produce") ? produceCosts : consumeCosts;
+            rows.add(Row.proxyOnly("Proxy CPU, " + workload + " (single mode), whole process", "CPU per MiB proxied",
+                    "ms/MiB", each(costs, c -> c.cpuSecondsPerMib() * 1000), null));
+            rows.add(Row.proxyOnly("Proxy CPU, " + workload + " (single mode), proxy threads (no JIT, no GC)",
+                    "CPU per MiB proxied", "ms/MiB", each(costs, c -> c.threadCpuSecondsPerMib() * 1000), null));
+        }
         rows.add(Row.proxyOnly("Proxy allocation, produce (single mode)", "heap allocated per MiB proxied", "KiB/MiB",
                 each(produceCosts, c -> c.allocatedBytesPerMib() / 1024), new Target.AtMost(64)));
         rows.add(Row.proxyOnly("Proxy allocation, consume (single mode)", "heap allocated per MiB proxied", "KiB/MiB",
