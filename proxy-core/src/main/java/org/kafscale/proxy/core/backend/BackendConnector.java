@@ -50,7 +50,7 @@ public final class BackendConnector {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline()
-                                .addLast("frameDecoder", new KafkaFrameDecoder(maxFrameBytes, broker.toString()))
+                                .addLast("frameDecoder", new KafkaFrameDecoder(maxFrameBytes, broker.toString(), maxFrameBytes))
                                 .addLast("framePrepender", new LengthFieldPrepender(4))
                                 .addLast("answers", handler);
                     }

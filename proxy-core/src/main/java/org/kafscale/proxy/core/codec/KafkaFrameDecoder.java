@@ -25,19 +25,31 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
 
     private final int maxFrameBytes;
     private final String peer;
-    private final FrameCumulator cumulator = new FrameCumulator();
+    private final FrameCumulator cumulator;
     private boolean rejected;
 
     /**
+     * A decoder for an untrusted peer (a client): a frame is reserved whole up front only up to
+     * {@link FrameCumulator#CLIENT_LIMIT_BYTES}.
+     *
      * @param maxFrameBytes the largest frame accepted, not counting the size field
      * @param peer who sends these frames ("client", "broker 2"), for log lines
      */
     public KafkaFrameDecoder(int maxFrameBytes, String peer) {
+        this(maxFrameBytes, peer, Math.min(maxFrameBytes, FrameCumulator.CLIENT_LIMIT_BYTES));
+    }
+
+    /**
+     * @param presizeLimitBytes the largest frame gathered into a buffer reserved whole as soon as
+     *                          its size is known (brokers: {@code maxFrameBytes})
+     */
+    public KafkaFrameDecoder(int maxFrameBytes, String peer, int presizeLimitBytes) {
         if (maxFrameBytes <= 0) {
             throw new IllegalArgumentException("maxFrameBytes must be positive: " + maxFrameBytes);
         }
         this.maxFrameBytes = maxFrameBytes;
         this.peer = peer;
+        this.cumulator = new FrameCumulator(presizeLimitBytes);
         setCumulator(cumulator);
     }
 
@@ -61,7 +73,7 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
         }
         // Written as a difference: SIZE_FIELD_BYTES + size overflows for sizes near Integer.MAX_VALUE.
         if (in.readableBytes() - SIZE_FIELD_BYTES < size) {
-            cumulator.expect(SIZE_FIELD_BYTES + size);
+            cumulator.expect(size);
             return;
         }
         cumulator.expect(0);
