@@ -56,6 +56,8 @@ public final class ChildJvm implements AutoCloseable {
         Files.createDirectories(log.toAbsolutePath().getParent());
         ChildJvm child = new ChildJvm(name, builder.start(), isReadyLine, endsOnEndOfInput);
         child.copyOutputTo(log);
+        // A JVM does not end its children: if the benchmark is interrupted (Ctrl-C), end them too.
+        Runtime.getRuntime().addShutdownHook(new Thread(child.process::destroy, name + "-stop-on-exit"));
         return child;
     }
 
