@@ -46,7 +46,7 @@ public final class HealthServer implements AutoCloseable {
             throws InterruptedException {
         Channel channel = new ServerBootstrap()
                 .group(group)
-                .channel(NettyTransport.serverChannelClass())
+                .channel(NettyTransport.serverChannelClass(group))
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {

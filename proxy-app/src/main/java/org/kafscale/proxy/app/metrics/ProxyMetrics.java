@@ -10,7 +10,6 @@ import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.internal.PlatformDependent;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +18,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.kafscale.proxy.core.backend.BackendObserver;
 import org.kafscale.proxy.core.routing.RoutingObserver;
 import org.kafscale.proxy.core.server.ClientConnectionHandler;
+import org.kafscale.proxy.core.server.FrameBuffers;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.RoutingGate;
 import org.kafscale.proxy.discovery.TopologySource;
@@ -64,7 +64,7 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
         Gauge.builder("kafscale_proxy_netty_direct_memory", () -> PlatformDependent.usedDirectMemory())
                 .baseUnit("bytes").description("Direct memory Netty has reserved").register(registry);
         Gauge.builder("kafscale_proxy_netty_pooled_direct_memory",
-                        () -> PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory())
+                        () -> FrameBuffers.allocator().metric().usedDirectMemory())
                 .baseUnit("bytes").description("Direct memory in use by Netty's pooled allocator").register(registry);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);
@@ -138,9 +138,14 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
         }
     }
 
-    /** One timer per API key and version, made once: the hot path only looks it up. */
+    /**
+     * One timer per API key and version, made once: the hot path only looks it up (a plain get
+     * first, because computeIfAbsent's capturing lambda is an allocation per request).
+     */
     private Timer requestTimer(short apiKey, short apiVersion) {
-        return requestTimers.computeIfAbsent((apiKey << 16) | (apiVersion & 0xffff), k -> Timer
+        int key = (apiKey << 16) | (apiVersion & 0xffff);
+        Timer timer = requestTimers.get(key);
+        return timer != null ? timer : requestTimers.computeIfAbsent(key, k -> Timer
                 .builder("kafscale_proxy_requests")
                 .description("Kafka requests handled, from read to reply, by API and version")
                 .tag("api", ApiKeys.hasId(apiKey) ? ApiKeys.forId(apiKey).name : "unknown-" + apiKey)

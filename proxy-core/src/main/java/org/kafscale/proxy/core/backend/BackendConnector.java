@@ -12,6 +12,7 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.time.Duration;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
+import org.kafscale.proxy.core.server.FrameBuffers;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 
@@ -43,12 +44,13 @@ public final class BackendConnector {
                 .group(loop)
                 .channel(NettyTransport.socketChannelClass(loop))
                 .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.ALLOCATOR, FrameBuffers.allocator())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline()
-                                .addLast("frameDecoder", new KafkaFrameDecoder(maxFrameBytes, broker.toString()))
+                                .addLast("frameDecoder", new KafkaFrameDecoder(maxFrameBytes, broker.toString(), maxFrameBytes))
                                 .addLast("framePrepender", new LengthFieldPrepender(4))
                                 .addLast("answers", handler);
                     }

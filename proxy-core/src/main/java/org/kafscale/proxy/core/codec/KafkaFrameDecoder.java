@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * no resynchronisation point), so the connection is closed with one log line that says why.
  *
  * <p>Each emitted frame is a retained slice of the cumulation buffer (no copy); the size prefix is
- * not part of it. Outbound, {@link io.netty.handler.codec.LengthFieldPrepender} is the one layer
+ * not part of it. A frame that spans reads is gathered into one buffer of its own size
+ * ({@link FrameCumulator}). Outbound, {@link io.netty.handler.codec.LengthFieldPrepender} is the one layer
  * that writes sizes.
  */
 public final class KafkaFrameDecoder extends ByteToMessageDecoder {
@@ -24,18 +25,32 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
 
     private final int maxFrameBytes;
     private final String peer;
+    private final FrameCumulator cumulator;
     private boolean rejected;
 
     /**
+     * A decoder for an untrusted peer (a client): a frame is reserved whole up front only up to
+     * {@link FrameCumulator#CLIENT_LIMIT_BYTES}.
+     *
      * @param maxFrameBytes the largest frame accepted, not counting the size field
      * @param peer who sends these frames ("client", "broker 2"), for log lines
      */
     public KafkaFrameDecoder(int maxFrameBytes, String peer) {
+        this(maxFrameBytes, peer, Math.min(maxFrameBytes, FrameCumulator.CLIENT_LIMIT_BYTES));
+    }
+
+    /**
+     * @param presizeLimitBytes the largest frame gathered into a buffer reserved whole as soon as
+     *                          its size is known (brokers: {@code maxFrameBytes})
+     */
+    public KafkaFrameDecoder(int maxFrameBytes, String peer, int presizeLimitBytes) {
         if (maxFrameBytes <= 0) {
             throw new IllegalArgumentException("maxFrameBytes must be positive: " + maxFrameBytes);
         }
         this.maxFrameBytes = maxFrameBytes;
         this.peer = peer;
+        this.cumulator = new FrameCumulator(presizeLimitBytes);
+        setCumulator(cumulator);
     }
 
     @Override
@@ -58,8 +73,10 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
         }
         // Written as a difference: SIZE_FIELD_BYTES + size overflows for sizes near Integer.MAX_VALUE.
         if (in.readableBytes() - SIZE_FIELD_BYTES < size) {
+            cumulator.expect(size);
             return;
         }
+        cumulator.expect(0);
         in.skipBytes(SIZE_FIELD_BYTES);
         out.add(in.readRetainedSlice(size));
     }

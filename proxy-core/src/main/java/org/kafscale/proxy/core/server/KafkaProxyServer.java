@@ -38,12 +38,13 @@ public final class KafkaProxyServer implements AutoCloseable {
         try {
             Channel channel = new ServerBootstrap()
                     .group(boss, workerGroup)
-                    .channel(NettyTransport.serverChannelClass())
+                    .channel(NettyTransport.serverChannelClass(boss))
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.ALLOCATOR, FrameBuffers.allocator())
                     .childHandler(new KafkaProxyInitializer(settings, dispatcher, connector, listener, clients))
                     .bind(settings.bindAddress()).sync().channel();
-            LOGGER.info("Kafka listener bound to {}", channel.localAddress());
+            LOGGER.info("Kafka listener bound to {} ({})", channel.localAddress(), NettyTransport.describe(boss));
             return new KafkaProxyServer(boss, channel, clients);
         } catch (InterruptedException | RuntimeException e) {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.Uuid;
@@ -47,7 +48,9 @@ import org.slf4j.LoggerFactory;
  * answer whose record sets are slices of the brokers' answer frames (never copies).
  *
  * <p>No waiting on the slowest broker: once one part comes back with records, the client gets
- * them after at most {@link #DATA_LINGER_MICROS} more for parts already on their way; partitions still waiting on other brokers are answered empty (no error, offsets -1,
+ * them after at most {@link #DATA_LINGER_MICROS} more for parts that may still bring data (sent
+ * less than {@link #LONG_POLL_AFTER_MICROS} ago); partitions still waiting on other brokers are
+ * answered empty (no error, offsets -1,
  * which clients ignore). Parts still long-polling are parked ({@link ParkedPolls}) and adopted by
  * the connection's next Fetch that asks the same broker for the same partitions at the same
  * offsets, so an idle broker never has more than one poll of a connection queued. Whatever
@@ -62,6 +65,12 @@ public final class FetchFanOut {
     private static final Logger LOGGER = LoggerFactory.getLogger(FetchFanOut.class);
     /** How long parts still in flight may join an answer once another part brought records. */
     private static final long DATA_LINGER_MICROS = 2_000;
+    /**
+     * A part older than this is long-polling a broker that had no data when it was sent (a broker
+     * with data answers within a millisecond or two, more under load), so lingering for it would
+     * only add latency: parked polls adopted from an earlier Fetch always are.
+     */
+    private static final long LONG_POLL_AFTER_MICROS = 5_000;
     /** How far past the client's max wait the proxy may take before answering with what it has. */
     private static final long DEADLINE_MARGIN_MILLIS = 100;
 
@@ -144,10 +153,11 @@ public final class FetchFanOut {
                 parts.forEach(ref -> attempts.merge(ref, 1, Integer::sum));
                 Map<PartitionRef, Long> offsets = new HashMap<>();
                 parts.forEach(ref -> offsets.put(ref, partitions.get(ref).fetchOffset()));
-                Future<Answer<FetchResponseData>> answer = parked.adopt(broker.id(), offsets).orElseGet(() ->
+                Optional<Future<Answer<FetchResponseData>>> adopted = parked.adopt(broker.id(), offsets);
+                Future<Answer<FetchResponseData>> answer = adopted.orElseGet(() ->
                         forwarder.exchange(context, broker, frameFor(parts, passThrough), Math.max(0, data.maxWaitMs()), true,
                                 ApiKeys.FETCH, request.apiVersion(), body -> new FetchResponseData(body, request.apiVersion())));
-                InFlight part = new InFlight(broker.id(), offsets, answer);
+                InFlight part = new InFlight(broker.id(), offsets, answer, adopted.isPresent());
                 inFlight.add(part);
                 answer.addListener(f -> {
                     inFlight.remove(part);
@@ -253,20 +263,31 @@ public final class FetchFanOut {
         /**
          * Answers once everything is in, or shortly after some partition has records: brokers that
          * have data answer within a millisecond or two, so a short linger lets their parts join
-         * while a broker that is long-polling is not waited for.
+         * while a broker that is long-polling is not waited for. When every part still out is
+         * already long-polling, there is nothing to linger for.
          */
         private void maybeAnswer() {
             if (reply.isDone() || (!inFlight.isEmpty() && !anyRecords)) {
                 return;
             }
-            if (!inFlight.isEmpty() && !lingering) {
-                lingering = true;
-                context.loop().schedule(this::answerNow, DATA_LINGER_MICROS, TimeUnit.MICROSECONDS);
+            if (!mayStillBringData()) {
+                answerNow();
                 return;
             }
-            if (inFlight.isEmpty()) {
-                answerNow();
+            if (!lingering) {
+                lingering = true;
+                context.loop().schedule(this::answerNow, DATA_LINGER_MICROS, TimeUnit.MICROSECONDS);
             }
+        }
+
+        private boolean mayStillBringData() {
+            long now = System.nanoTime();
+            for (InFlight part : inFlight) {
+                if (!part.adopted && now - part.sentNanos < TimeUnit.MICROSECONDS.toNanos(LONG_POLL_AFTER_MICROS)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private void answerNow() {
@@ -351,7 +372,13 @@ public final class FetchFanOut {
         final Future<Answer<FetchResponseData>> answer;
         boolean parked;
 
-        InFlight(int brokerId, Map<PartitionRef, Long> offsets, Future<Answer<FetchResponseData>> answer) {
+        /** Taken over from an earlier Fetch's parked poll rather than sent by this one. */
+        final boolean adopted;
+        /** {@link System#nanoTime()} when this exchange took the part on. */
+        final long sentNanos = System.nanoTime();
+
+        InFlight(int brokerId, Map<PartitionRef, Long> offsets, Future<Answer<FetchResponseData>> answer, boolean adopted) {
+            this.adopted = adopted;
             this.brokerId = brokerId;
             this.offsets = offsets;
             this.answer = answer;

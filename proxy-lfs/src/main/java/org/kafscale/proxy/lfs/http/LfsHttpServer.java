@@ -38,7 +38,7 @@ public final class LfsHttpServer implements AutoCloseable {
         LfsHttpInitializer initializer = new LfsHttpInitializer(settings, ssl, router);
         Channel server = new ServerBootstrap()
                 .group(workers)
-                .channel(NettyTransport.serverChannelClass())
+                .channel(NettyTransport.serverChannelClass(workers))
                 .childOption(ChannelOption.AUTO_READ, false)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new io.netty.channel.ChannelInitializer<io.netty.channel.socket.SocketChannel>() {

@@ -1,0 +1,114 @@
+package org.kafscale.proxy.bench.proxy;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.kafscale.proxy.bench.cluster.ChildJvm;
+import org.kafscale.proxy.testkit.FreePorts;
+
+/**
+ * The proxy under test: {@code org.kafscale.proxy.app.Main} in its own JVM, configured only
+ * through KafScale's environment variables, as an operator would run it.
+ */
+public final class ProxyProcess implements AutoCloseable {
+    private static final Duration START_DEADLINE = Duration.ofSeconds(60);
+    private static final String MAIN = "org.kafscale.proxy.app.Main";
+
+    private final String mode;
+    private final ChildJvm jvm;
+    private final String bootstrap;
+    private final URI health;
+    private final URI lfs;
+
+    private ProxyProcess(String mode, ChildJvm jvm, String bootstrap, URI health, URI lfs) {
+        this.mode = mode;
+        this.jvm = jvm;
+        this.bootstrap = bootstrap;
+        this.health = health;
+        this.lfs = lfs;
+    }
+
+    /**
+     * Starts a proxy in front of {@code backends} and returns once {@code /readyz} answers 200.
+     *
+     * @param advertiseMode {@code single} or {@code brokers}
+     * @param s3 where the LFS module (when this build has one) stores payloads
+     * @param jvmOptions extra options for the proxy's JVM (a JFR recording, say)
+     */
+    public static ProxyProcess start(String advertiseMode, String backends, S3Target s3, List<String> jvmOptions,
+                                     Path logDir) throws IOException, InterruptedException {
+        int kafkaPort = FreePorts.next();
+        int healthPort = FreePorts.next();
+        int lfsPort = FreePorts.next();
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("KAFSCALE_PROXY_ADDR", "127.0.0.1:" + kafkaPort);
+        env.put("KAFSCALE_PROXY_ADVERTISED_HOST", "127.0.0.1");
+        env.put("KAFSCALE_PROXY_ADVERTISE_MODE", advertiseMode);
+        env.put("KAFSCALE_PROXY_BACKENDS", backends);
+        env.put("KAFSCALE_PROXY_HEALTH_ADDR", "127.0.0.1:" + healthPort);
+        env.putAll(s3.lfsSettings("127.0.0.1:" + lfsPort));
+        List<String> options = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseG1GC"));
+        options.addAll(jvmOptions);
+        ChildJvm jvm = ChildJvm.start("proxy-" + advertiseMode, options, MAIN, List.of(), env,
+                logDir.resolve("proxy-" + advertiseMode + ".log"), line -> line.contains("Proxy serving on"), false);
+        jvm.awaitLine(START_DEADLINE);
+        ProxyProcess proxy = new ProxyProcess(advertiseMode, jvm, "127.0.0.1:" + kafkaPort,
+                URI.create("http://127.0.0.1:" + healthPort), URI.create("http://127.0.0.1:" + lfsPort));
+        proxy.awaitReady();
+        return proxy;
+    }
+
+    public String mode() {
+        return mode;
+    }
+
+    public String bootstrap() {
+        return bootstrap;
+    }
+
+    public long pid() {
+        return jvm.pid();
+    }
+
+    /** The proxy's Prometheus endpoint. */
+    public URI metrics() {
+        return health.resolve("/metrics");
+    }
+
+    /** Where the LFS HTTP API listens if this build has one. */
+    public URI lfs() {
+        return lfs;
+    }
+
+    private void awaitReady() throws InterruptedException {
+        HttpClient http = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + START_DEADLINE.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                HttpResponse<Void> response = http.send(HttpRequest.newBuilder(health.resolve("/readyz")).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(100);
+        }
+        close();
+        throw new IllegalStateException("proxy (" + mode + ") not ready within " + START_DEADLINE);
+    }
+
+    @Override
+    public void close() {
+        jvm.close();
+    }
+}

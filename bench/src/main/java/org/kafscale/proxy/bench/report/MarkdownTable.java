@@ -1,0 +1,67 @@
+package org.kafscale.proxy.bench.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The result table in Markdown. {@link #replaceIn} puts it between two marker comments in
+ * docs/benchmarks.md, so the document always shows the last run and keeps its hand-written parts.
+ */
+public final class MarkdownTable {
+    static final String BEGIN = "<!-- bench:latest:begin -->";
+    static final String END = "<!-- bench:latest:end -->";
+
+    private MarkdownTable() {
+    }
+
+    public static String render(BenchReport report) {
+        StringBuilder md = new StringBuilder();
+        md.append("Command: `").append(report.command()).append("`  \n");
+        md.append("Date: ").append(report.date()).append(", commit `").append(report.commit()).append("`  \n");
+        md.append("Machine: ").append(describe(report.environment())).append("  \n");
+        md.append("Settings: ").append(describe(report.settings())).append("\n\n");
+        md.append("| Workload | Metric | Unit | Direct (median) | Proxy (median) | Proxy/direct (median of rounds) | Proxy − direct (median of rounds) | Target | Met |\n");
+        md.append("|---|---|---|---:|---:|---:|---:|---|---|\n");
+        for (Row row : report.rows()) {
+            if (row.unavailable() != null) {
+                md.append("| ").append(row.workload()).append(" | ").append(row.metric()).append(" | | ")
+                        .append(row.unavailable()).append(" | | | | ")
+                        .append(row.target() == null ? "" : row.target().describe()).append(" | – |\n");
+                continue;
+            }
+            boolean compared = !row.direct().isEmpty();
+            md.append("| ").append(row.workload())
+                    .append(" | ").append(row.metric())
+                    .append(" | ").append(row.unit())
+                    .append(" | ").append(compared ? Format.number(row.directMedian()) : "")
+                    .append(" | ").append(Format.number(row.proxyMedian()))
+                    .append(" | ").append(compared ? Format.number(row.ratio()) : "")
+                    .append(" | ").append(compared ? Format.number(row.added()) : "")
+                    .append(" | ").append(row.target() == null ? "" : row.target().describe())
+                    .append(" | ").append(row.met() == null ? "" : row.met() ? "yes" : "**no**")
+                    .append(" |\n");
+        }
+        return md.toString();
+    }
+
+    /** Replaces the text between the markers in {@code document} (appending them if absent). */
+    public static void replaceIn(Path document, String table) throws IOException {
+        String text = Files.exists(document) ? Files.readString(document, StandardCharsets.UTF_8) : "";
+        String block = BEGIN + "\n" + table + END;
+        int begin = text.indexOf(BEGIN);
+        int end = text.indexOf(END);
+        String updated = begin >= 0 && end > begin
+                ? text.substring(0, begin) + block + text.substring(end + END.length())
+                : text + "\n" + block + "\n";
+        Files.writeString(document, updated, StandardCharsets.UTF_8);
+    }
+
+    private static String describe(Map<String, String> values) {
+        StringBuilder out = new StringBuilder();
+        values.forEach((k, v) -> out.append(out.length() == 0 ? "" : ", ").append(k).append(" ").append(v));
+        return out.toString();
+    }
+}
