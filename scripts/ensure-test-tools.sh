@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Makes sure the native tools that the integration tests start as processes are installed:
-#   etcd (Debian package etcd-server; etcd-client brings etcdctl for debugging), kcat, and
-#   yamllint (deploy-tests lints the rendered Helm chart with it).
+#   etcd (Debian package etcd-server; etcd-client brings etcdctl for debugging), kcat,
+#   yamllint (deploy-tests lints the rendered Helm chart with it), and curl and jq (the demo's
+#   test runs the shell lines the demo prints).
 # Idempotent: does nothing when all are present. As root with apt-get it installs what is
 # missing; otherwise it prints the command to run and fails, so the build stops with a clear
 # message instead of tests failing one by one.
 set -euo pipefail
 
-PACKAGES=(etcd-server etcd-client kcat yamllint)
+PACKAGES=(etcd-server etcd-client kcat yamllint curl jq)
 
 have() {
   command -v "$1" >/dev/null 2>&1 || [ -x "/usr/bin/$1" ]
@@ -18,6 +19,8 @@ missing_tools() {
   have etcd || missing+=(etcd)
   have kcat || missing+=(kcat)
   have yamllint || missing+=(yamllint)
+  have curl || missing+=(curl)
+  have jq || missing+=(jq)
   echo "${missing[*]:-}"
 }
 
