@@ -63,9 +63,19 @@ public final class ProduceFanOut {
     private final BackendForwarder forwarder;
     private final LeaderHints hints;
     private final RoutingObserver observer;
+    private final ProduceRewriter rewriter;
 
     public ProduceFanOut(Topology topology, BackendForwarder forwarder, LeaderHints hints, RoutingObserver observer) {
+        this(topology, forwarder, hints, observer, ProduceRewriter.NONE);
+    }
+
+    /**
+     * @param rewriter consulted before each Produce is split; {@link ProduceRewriter#NONE} for none
+     */
+    public ProduceFanOut(Topology topology, BackendForwarder forwarder, LeaderHints hints, RoutingObserver observer,
+                         ProduceRewriter rewriter) {
         this.observer = observer;
+        this.rewriter = rewriter;
         this.topology = topology;
         this.forwarder = forwarder;
         this.hints = hints;
@@ -73,11 +83,30 @@ public final class ProduceFanOut {
 
     public Future<Reply> handle(ConnectionContext context, RequestFrame request, ProduceRequest produce) {
         Exchange exchange = new Exchange(context, request, produce.data());
-        if (produce.acks() == 0) {
-            return exchange.fireAndForget();
+        Future<ProduceRewriter.Outcome> rewrite = rewriter.rewrite(context, exchange.pending);
+        if (rewrite == null) {
+            return exchange.start();
         }
-        exchange.round(1);
-        return exchange.reply;
+        // The rewritten records replace the client's, so every part is re-encoded from here on.
+        Promise<Reply> reply = context.newReply();
+        rewrite.addListener(f -> {
+            if (!f.isSuccess()) {
+                reply.tryFailure(f.cause());
+                return;
+            }
+            @SuppressWarnings("unchecked")
+            ProduceRewriter.Outcome outcome = (ProduceRewriter.Outcome) f.getNow();
+            exchange.rewritten(outcome);
+            exchange.start().addListener(r -> {
+                exchange.settle(outcome, r.isSuccess());
+                if (r.isSuccess()) {
+                    reply.trySuccess((Reply) r.getNow());
+                } else {
+                    reply.tryFailure(r.cause());
+                }
+            });
+        });
+        return reply;
     }
 
     /** The state of one client Produce across its rounds; lives on the connection's event loop. */
@@ -90,9 +119,12 @@ public final class ProduceFanOut {
         private final Map<PartitionRef, PartitionProduceResponse> results = new HashMap<>();
         private final Map<PartitionRef, Set<Integer>> refusedBy = new HashMap<>();
         private final Map<PartitionRef, Errors> lastError = new HashMap<>();
+        /** acks=0 partitions without an owner, dropped unsent. */
+        private final Set<PartitionRef> dropped = new HashSet<>();
         /** The last new-leader hint a broker gave per partition, passed on if the partition fails. */
         private final Map<PartitionRef, ProduceResponseData.LeaderIdAndEpoch> leaderHints = new HashMap<>();
         private final boolean idempotent;
+        private boolean rewritten;
         private int throttleMillis;
 
         Exchange(ConnectionContext context, RequestFrame request, ProduceRequestData data) {
@@ -111,18 +143,56 @@ public final class ProduceFanOut {
             this.idempotent = allIdempotent;
         }
 
+        Future<Reply> start() {
+            if (data.acks() == 0) {
+                return fireAndForget();
+            }
+            round(1);
+            return reply;
+        }
+
+        /** The records were rewritten: refused partitions are answered now and never sent. */
+        void rewritten(ProduceRewriter.Outcome outcome) {
+            rewritten = true;
+            outcome.refused().forEach((ref, error) -> {
+                if (pending.remove(ref) != null) {
+                    results.put(ref, synthetic(ref, error));
+                }
+            });
+        }
+
+        /**
+         * Tells the rewriter how the sent partitions ended: their results, or, with acks=0, no
+         * error for those written to an owner (their fate is unknown, as for any acks=0 Produce).
+         */
+        void settle(ProduceRewriter.Outcome outcome, boolean answered) {
+            Map<PartitionRef, Errors> sent = new HashMap<>();
+            if (answered && data.acks() == 0) {
+                pending.keySet().forEach(ref -> sent.put(ref, dropped.contains(ref) ? Errors.LEADER_NOT_AVAILABLE
+                        : Errors.NONE));
+            } else if (answered) {
+                results.forEach((ref, r) -> {
+                    if (!outcome.refused().containsKey(ref)) {
+                        sent.put(ref, Errors.forCode(r.errorCode()));
+                    }
+                });
+            }
+            outcome.settled(sent);
+        }
+
         /** acks=0: every part is written and nothing is awaited; the client expects no answer. */
         Future<Reply> fireAndForget() {
             Map<Integer, List<PartitionRef>> byOwner = OwnerGroups.of(pending.keySet(), topology.snapshot(), refusedBy);
             TopologySnapshot snapshot = topology.snapshot();
             for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
                 if (group.getKey() == OwnerGroups.NO_OWNER) {
+                    dropped.addAll(group.getValue());
                     LOGGER.debug("acks=0 Produce from {}: no owner for {}; dropped as a broker would", context.clientAddress(),
                             group.getValue());
                     continue;
                 }
                 BrokerEndpoint broker = snapshot.broker(group.getKey()).orElseThrow();
-                forwarder.send(context, broker, frameFor(group.getValue(), byOwner.size() == 1));
+                forwarder.send(context, broker, frameFor(group.getValue(), byOwner.size() == 1 && !rewritten));
             }
             return Replies.now(context.loop(), Reply.NONE);
         }
@@ -138,7 +208,7 @@ public final class ProduceFanOut {
                 finishOrRetry(attempt);
                 return;
             }
-            boolean passThrough = attempt == 1 && byOwner.size() == 1 && unroutable == null;
+            boolean passThrough = attempt == 1 && byOwner.size() == 1 && unroutable == null && !rewritten;
             if (attempt == 1) {
                 observer.fannedOut(ApiKeys.PRODUCE, byOwner.size());
             }
