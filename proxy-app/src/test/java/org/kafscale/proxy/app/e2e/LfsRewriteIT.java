@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,7 @@ class LfsRewriteIT {
     private static final String AUDIT = "audit";
     private static final String PLAIN = "plain";
     private static final String TINY = "tiny";
+    private static final String FIRE = "fire-and-forget";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static KafkaCluster cluster;
@@ -65,6 +67,7 @@ class LfsRewriteIT {
         cluster.createTopic(MEDIA, 1);
         cluster.createTopic(AUDIT, 1);
         cluster.createTopic(PLAIN, 1);
+        cluster.createTopic(FIRE, 1);
         try {
             // The broker refuses any batch over 64 bytes, so an envelope never lands there.
             cluster.admin().createTopics(List.of(new NewTopic(TINY, 1, (short) 1)
@@ -74,7 +77,7 @@ class LfsRewriteIT {
         }
         s3.createBucket(BUCKET);
         proxy = RunningProxy.start(cluster, "single", RunningProxy.lfsOn(s3, BUCKET,
-                Map.of(LfsConfig.REWRITE_TOPICS, MEDIA + ", " + AUDIT + "," + TINY)));
+                Map.of(LfsConfig.REWRITE_TOPICS, MEDIA + ", " + AUDIT + "," + TINY + "," + FIRE)));
     }
 
     @AfterAll
@@ -108,6 +111,19 @@ class LfsRewriteIT {
             assertEquals("plain-3", text(read.get(base + 3).value()));
             assertEnvelope(read.get(base + 1), big);
             assertEnvelope(read.get(base + 2), other);
+        }
+    }
+
+    @Test
+    void acksZeroSendsTheRewrittenBatch() throws Exception {
+        byte[] value = "sent and forgotten".getBytes(StandardCharsets.UTF_8);
+        Map<String, Object> config = new HashMap<>(producerConfig("gzip"));
+        config.put(ProducerConfig.ACKS_CONFIG, "0");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+            sendAll(producer, List.of(marked(FIRE, value, "")));
+            // Open until the record is there: the proxy writes it once the upload is done.
+            assertEnvelope(consume(FIRE, 1).get(0), value);
         }
     }
 
@@ -194,7 +210,11 @@ class LfsRewriteIT {
     }
 
     private static KafkaProducer<byte[], byte[]> producer(String compression) {
-        return new KafkaProducer<>(Map.of(
+        return new KafkaProducer<>(producerConfig(compression));
+    }
+
+    private static Map<String, Object> producerConfig(String compression) {
+        return Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap(),
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.ACKS_CONFIG, "all",
@@ -202,7 +222,7 @@ class LfsRewriteIT {
                 ProducerConfig.LINGER_MS_CONFIG, 200,
                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> consume(String topic, int count) {

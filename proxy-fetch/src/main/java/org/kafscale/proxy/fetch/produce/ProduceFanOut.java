@@ -55,6 +55,10 @@ import org.slf4j.LoggerFactory;
  * partition (OUT_OF_ORDER_SEQUENCE_NUMBER). The client's own retry keeps the order, and the
  * broker drops duplicates.
  * Partition results the proxy makes up carry Kafka's defaults (-1 offsets), never 0.
+ *
+ * <p>A {@link ProduceRewriter} (the LFS rewrite) sees each Produce first. When it changed records,
+ * every part is re-encoded from the rewritten records (also with acks=0), the partitions it refused
+ * are answered with its error and never sent, and it hears how every sent partition ended.
  */
 public final class ProduceFanOut {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProduceFanOut.class);
@@ -121,6 +125,8 @@ public final class ProduceFanOut {
         private final Map<PartitionRef, Errors> lastError = new HashMap<>();
         /** acks=0 partitions without an owner, dropped unsent. */
         private final Set<PartitionRef> dropped = new HashSet<>();
+        /** acks=0: each part written, by its partitions. */
+        private final Map<List<PartitionRef>, Future<Void>> writes = new LinkedHashMap<>();
         /** The last new-leader hint a broker gave per partition, passed on if the partition fails. */
         private final Map<PartitionRef, ProduceResponseData.LeaderIdAndEpoch> leaderHints = new HashMap<>();
         private final boolean idempotent;
@@ -162,22 +168,36 @@ public final class ProduceFanOut {
         }
 
         /**
-         * Tells the rewriter how the sent partitions ended: their results, or, with acks=0, no
-         * error for those written to an owner (their fate is unknown, as for any acks=0 Produce).
+         * Tells the rewriter how the sent partitions ended: their results or, with acks=0, whether
+         * their part was written to an owner (no answer comes, as for any acks=0 Produce).
          */
         void settle(ProduceRewriter.Outcome outcome, boolean answered) {
-            Map<PartitionRef, Errors> sent = new HashMap<>();
-            if (answered && data.acks() == 0) {
-                pending.keySet().forEach(ref -> sent.put(ref, dropped.contains(ref) ? Errors.LEADER_NOT_AVAILABLE
-                        : Errors.NONE));
-            } else if (answered) {
+            if (!answered) {
+                outcome.settled(Map.of());
+                return;
+            }
+            if (data.acks() != 0) {
+                Map<PartitionRef, Errors> sent = new HashMap<>();
                 results.forEach((ref, r) -> {
                     if (!outcome.refused().containsKey(ref)) {
                         sent.put(ref, Errors.forCode(r.errorCode()));
                     }
                 });
+                outcome.settled(sent);
+                return;
             }
-            outcome.settled(sent);
+            Map<PartitionRef, Errors> sent = new HashMap<>();
+            dropped.forEach(ref -> sent.put(ref, Errors.LEADER_NOT_AVAILABLE));
+            int[] outstanding = {writes.size()};
+            if (outstanding[0] == 0) {
+                outcome.settled(sent);
+            }
+            writes.forEach((parts, written) -> written.addListener(w -> {
+                parts.forEach(ref -> sent.put(ref, w.isSuccess() ? Errors.NONE : Errors.NETWORK_EXCEPTION));
+                if (--outstanding[0] == 0) {
+                    outcome.settled(sent);
+                }
+            }));
         }
 
         /** acks=0: every part is written and nothing is awaited; the client expects no answer. */
@@ -192,7 +212,8 @@ public final class ProduceFanOut {
                     continue;
                 }
                 BrokerEndpoint broker = snapshot.broker(group.getKey()).orElseThrow();
-                forwarder.send(context, broker, frameFor(group.getValue(), byOwner.size() == 1 && !rewritten));
+                writes.put(group.getValue(), forwarder.send(context, broker,
+                        frameFor(group.getValue(), byOwner.size() == 1 && !rewritten)));
             }
             return Replies.now(context.loop(), Reply.NONE);
         }
