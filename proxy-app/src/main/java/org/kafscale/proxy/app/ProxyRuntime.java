@@ -34,6 +34,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.kafscale.proxy.discovery.TopologySource;
 import org.kafscale.proxy.discovery.etcd.EtcdTopology;
 import org.kafscale.proxy.discovery.kafka.KafkaClusterTopology;
+import org.kafscale.proxy.fetch.produce.ProduceRewriter;
 import org.kafscale.proxy.fetch.routing.ForwardingRouter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,6 +95,10 @@ public final class ProxyRuntime implements AutoCloseable {
 
         AdvertisedListener advertised = new AdvertisedListener(config.advertisedHost(), config.advertisedPort(),
                 config.advertiseMode());
+        LfsRuntime lfs = null;
+        if (config.lfs().isPresent()) {
+            lfs = LfsRuntime.start(config, config.lfs().get(), topology, workers, metrics);
+        }
         RoutingGate gate = topology.gate();
         ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, gate);
         BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), proxyMetrics);
@@ -103,7 +108,8 @@ public final class ProxyRuntime implements AutoCloseable {
                 new FindCoordinatorResponder(topology, advertised),
                 gate,
                 new ForwardingRouter(topology, advertised, config.requestTimeout().toMillis(),
-                        config.anyBrokerConnect(), proxyMetrics));
+                        config.anyBrokerConnect(), proxyMetrics,
+                        lfs == null ? ProduceRewriter.NONE : lfs.produceRewriter()));
         KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, dispatcher, connector,
                 proxyMetrics);
 
@@ -117,10 +123,6 @@ public final class ProxyRuntime implements AutoCloseable {
         if (config.health().isPresent()) {
             health = HealthServer.start(config.health().get().toBindAddress(), workers, readiness::status,
                     metrics::scrape);
-        }
-        LfsRuntime lfs = null;
-        if (config.lfs().isPresent()) {
-            lfs = LfsRuntime.start(config, config.lfs().get(), topology, workers, metrics);
         }
         LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {})", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode());

@@ -2,6 +2,7 @@ package org.kafscale.proxy.lfs;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.http.HttpSettings;
 import org.kafscale.proxy.lfs.publish.PublishSettings;
@@ -26,11 +27,14 @@ import org.kafscale.proxy.lfs.tracker.TrackerSettings;
  * @param uploadSessionTtl multipart session lifetime
  * @param dialTimeout broker connect timeout of the LFS path
  * @param tempDir where verified downloads are staged
+ * @param rewriteTopics topics whose {@code LFS_BLOB} records the Kafka listener rewrites ({@code *} for
+ *                      all); empty turns the Kafka-side rewrite off
  */
 public record LfsSettings(S3Settings s3, HttpSettings http, PublishSettings publish, TrackerSettings tracker,
                           String namespace, String proxyId, long maxBlobSize, int chunkSize,
                           ChecksumAlg defaultChecksum, int topicMaxLength, Duration downloadTtl,
-                          boolean presignEnabled, Duration uploadSessionTtl, Duration dialTimeout, Path tempDir) {
+                          boolean presignEnabled, Duration uploadSessionTtl, Duration dialTimeout, Path tempDir,
+                          Set<String> rewriteTopics) {
     /** S3's smallest part (except the last). */
     public static final int MIN_CHUNK_SIZE = 5 * 1024 * 1024;
     public static final long DEFAULT_MAX_BLOB_SIZE = 5L * 1024 * 1024 * 1024;
@@ -39,5 +43,21 @@ public record LfsSettings(S3Settings s3, HttpSettings http, PublishSettings publ
         chunkSize = Math.max(MIN_CHUNK_SIZE, chunkSize);
         namespace = namespace == null || namespace.isBlank() ? "default" : namespace;
         proxyId = proxyId == null ? "" : proxyId;
+        rewriteTopics = rewriteTopics == null ? Set.of() : Set.copyOf(rewriteTopics);
+    }
+
+    /** Settings with the Kafka-side rewrite off. */
+    public LfsSettings(S3Settings s3, HttpSettings http, PublishSettings publish, TrackerSettings tracker,
+                       String namespace, String proxyId, long maxBlobSize, int chunkSize,
+                       ChecksumAlg defaultChecksum, int topicMaxLength, Duration downloadTtl,
+                       boolean presignEnabled, Duration uploadSessionTtl, Duration dialTimeout, Path tempDir) {
+        this(s3, http, publish, tracker, namespace, proxyId, maxBlobSize, chunkSize, defaultChecksum, topicMaxLength,
+                downloadTtl, presignEnabled, uploadSessionTtl, dialTimeout, tempDir, Set.of());
+    }
+
+    /** These settings with the Kafka-side rewrite on for {@code topics}. */
+    public LfsSettings withRewriteTopics(Set<String> topics) {
+        return new LfsSettings(s3, http, publish, tracker, namespace, proxyId, maxBlobSize, chunkSize, defaultChecksum,
+                topicMaxLength, downloadTtl, presignEnabled, uploadSessionTtl, dialTimeout, tempDir, topics);
     }
 }

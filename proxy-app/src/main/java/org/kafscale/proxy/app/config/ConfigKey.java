@@ -108,6 +108,9 @@ public enum ConfigKey {
             "First segment of every LFS object key (`<namespace>/<topic>/lfs/YYYY/MM/DD/obj-<uuid>`)."),
     LFS_MAX_BLOB_SIZE("KAFSCALE_LFS_PROXY_MAX_BLOB_SIZE", "5368709120", null, Range.of(1, 5L << 40),
             "Largest payload in bytes."),
+    LFS_PROXY_REWRITE_TOPICS("KAFSCALE_LFS_PROXY_REWRITE_TOPICS", null, "unset (off)", null,
+            "Topics (comma-separated, `*` for all) whose records with an `LFS_BLOB` header the Kafka listener "
+                    + "uploads to S3 and replaces with an envelope (needs LFS enabled)."),
     LFS_CHUNK_SIZE("KAFSCALE_LFS_PROXY_CHUNK_SIZE", "5242880", null, Range.of(5L << 20, 512L << 20),
             "S3 part size for streamed uploads; an upload holds two parts in memory."),
     LFS_CHECKSUM_ALGO("KAFSCALE_LFS_PROXY_CHECKSUM_ALGO", "sha256", null, null,

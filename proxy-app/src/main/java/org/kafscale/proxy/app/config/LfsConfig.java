@@ -5,7 +5,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.Optional;
+import java.util.Set;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.http.HttpSettings;
@@ -40,6 +42,7 @@ public final class LfsConfig {
     public static final String S3_HEALTH_INTERVAL_SEC = ConfigKey.LFS_S3_HEALTH_INTERVAL_SEC.envName();
     public static final String S3_NAMESPACE = ConfigKey.S3_NAMESPACE.envName();
     public static final String MAX_BLOB_SIZE = ConfigKey.LFS_MAX_BLOB_SIZE.envName();
+    public static final String REWRITE_TOPICS = ConfigKey.LFS_PROXY_REWRITE_TOPICS.envName();
     public static final String CHUNK_SIZE = ConfigKey.LFS_CHUNK_SIZE.envName();
     public static final String CHECKSUM_ALGO = ConfigKey.LFS_CHECKSUM_ALGO.envName();
     public static final String PROXY_ID = ConfigKey.LFS_PROXY_ID.envName();
@@ -107,12 +110,23 @@ public final class LfsConfig {
                 s.longValue(ConfigKey.LFS_MAX_BLOB_SIZE), s.intValue(ConfigKey.LFS_CHUNK_SIZE), alg,
                 s.intValue(ConfigKey.LFS_TOPIC_MAX_LENGTH), Duration.ofSeconds(s.longValue(ConfigKey.LFS_DOWNLOAD_TTL_SEC)),
                 s.bool(PRESIGN_ENABLED, false), Duration.ofSeconds(s.longValue(ConfigKey.LFS_UPLOAD_SESSION_TTL_SEC)),
-                Duration.ofMillis(s.longValue(ConfigKey.LFS_DIAL_TIMEOUT_MS)), tempDir);
+                Duration.ofMillis(s.longValue(ConfigKey.LFS_DIAL_TIMEOUT_MS)), tempDir, rewriteTopics(s));
         if (http.isEmpty()) {
             LOGGER.warn("{} is true but {} is unset: the LFS HTTP API stays off", LFS_ENABLED, HTTP_ADDR);
             return Optional.empty();
         }
         return Optional.of(settings);
+    }
+
+    /** {@code KAFSCALE_LFS_PROXY_REWRITE_TOPICS}: comma-separated names, {@code *} for all; empty for none. */
+    private static Set<String> rewriteTopics(Settings s) {
+        Set<String> topics = new LinkedHashSet<>();
+        for (String name : s.string(REWRITE_TOPICS, "").split(",")) {
+            if (!name.isBlank()) {
+                topics.add(name.trim());
+            }
+        }
+        return topics;
     }
 
     private static S3Settings s3(Settings s) {

@@ -10,8 +10,10 @@ import java.util.Optional;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.discovery.TopologySource;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
+import org.kafscale.proxy.fetch.produce.ProduceRewriter;
 import org.kafscale.proxy.lfs.LfsModule;
 import org.kafscale.proxy.lfs.LfsSettings;
+import org.kafscale.proxy.lfs.rewrite.LfsProduceRewriter;
 import org.kafscale.proxy.lfs.uploads.UploadRoutes;
 
 /**
@@ -42,6 +44,13 @@ public final class LfsRuntime implements AutoCloseable {
             etcd.ifPresent(Client::close);
             throw e;
         }
+    }
+
+    /** The Kafka-side rewrite when rewrite topics are set, else {@link ProduceRewriter#NONE}. */
+    public ProduceRewriter produceRewriter() {
+        LfsSettings settings = module.context().settings();
+        return settings.rewriteTopics().isEmpty() ? ProduceRewriter.NONE
+                : new LfsProduceRewriter(module.context(), settings.rewriteTopics());
     }
 
     public InetSocketAddress httpAddress() {

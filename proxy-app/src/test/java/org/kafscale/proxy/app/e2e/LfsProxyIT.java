@@ -23,7 +23,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.app.config.LfsConfig;
 import org.kafscale.proxy.testkit.Eventually;
-import org.kafscale.proxy.testkit.FreePorts;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.S3Server;
 
@@ -41,15 +40,8 @@ class LfsProxyIT {
         try (KafkaCluster cluster = KafkaCluster.start(1); S3Server s3 = S3Server.start()) {
             cluster.createTopic(TOPIC, 1);
             s3.createBucket(BUCKET);
-            try (RunningProxy proxy = RunningProxy.start(cluster, "single", Map.of(
-                    LfsConfig.LFS_ENABLED, "true",
-                    LfsConfig.HTTP_ADDR, "127.0.0.1:" + FreePorts.next(),
-                    LfsConfig.S3_BUCKET, BUCKET,
-                    LfsConfig.S3_REGION, "us-east-1",
-                    LfsConfig.S3_ENDPOINT, s3.endpoint().toString(),
-                    LfsConfig.S3_ACCESS_KEY, s3.accessKey(),
-                    LfsConfig.S3_SECRET_KEY, s3.secretKey(),
-                    LfsConfig.HTTP_API_KEY, "key-1"))) {
+            try (RunningProxy proxy = RunningProxy.start(cluster, "single",
+                    RunningProxy.lfsOn(s3, BUCKET, Map.of(LfsConfig.HTTP_API_KEY, "key-1")))) {
                 HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
                 byte[] payload = "a large payload, in spirit".getBytes(StandardCharsets.UTF_8);
 

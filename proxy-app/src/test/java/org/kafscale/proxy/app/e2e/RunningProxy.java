@@ -9,9 +9,11 @@ import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.Map;
 import org.kafscale.proxy.app.ProxyRuntime;
+import org.kafscale.proxy.app.config.LfsConfig;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.testkit.FreePorts;
 import org.kafscale.proxy.testkit.KafkaCluster;
+import org.kafscale.proxy.testkit.S3Server;
 
 /** A proxy started in the test JVM in front of a test cluster, on free loopback ports. */
 final class RunningProxy implements AutoCloseable {
@@ -96,6 +98,20 @@ final class RunningProxy implements AutoCloseable {
     /** The value of the first {@code /metrics} sample whose line starts with {@code prefix} (name, or name and first labels). */
     double metric(String prefix) {
         return metricValue(healthBody("/metrics"), prefix);
+    }
+
+    /** LFS on, its HTTP API on a free port, objects in {@code bucket} of {@code s3}, plus {@code extra}. */
+    static Map<String, String> lfsOn(S3Server s3, String bucket, Map<String, String> extra) {
+        Map<String, String> settings = new HashMap<>(Map.of(
+                LfsConfig.LFS_ENABLED, "true",
+                LfsConfig.HTTP_ADDR, "127.0.0.1:" + FreePorts.next(),
+                LfsConfig.S3_BUCKET, bucket,
+                LfsConfig.S3_REGION, "us-east-1",
+                LfsConfig.S3_ENDPOINT, s3.endpoint().toString(),
+                LfsConfig.S3_ACCESS_KEY, s3.accessKey(),
+                LfsConfig.S3_SECRET_KEY, s3.secretKey()));
+        settings.putAll(extra);
+        return settings;
     }
 
     /** The value of the first sample in {@code metrics} whose line starts with {@code prefix}. */

@@ -55,6 +55,10 @@ import org.slf4j.LoggerFactory;
  * partition (OUT_OF_ORDER_SEQUENCE_NUMBER). The client's own retry keeps the order, and the
  * broker drops duplicates.
  * Partition results the proxy makes up carry Kafka's defaults (-1 offsets), never 0.
+ *
+ * <p>A {@link ProduceRewriter} (the LFS rewrite) sees each Produce first. When it changed records,
+ * every part is re-encoded from the rewritten records (also with acks=0), the partitions it refused
+ * are answered with its error and never sent, and it hears how every sent partition ended.
  */
 public final class ProduceFanOut {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProduceFanOut.class);
@@ -63,9 +67,19 @@ public final class ProduceFanOut {
     private final BackendForwarder forwarder;
     private final LeaderHints hints;
     private final RoutingObserver observer;
+    private final ProduceRewriter rewriter;
 
     public ProduceFanOut(Topology topology, BackendForwarder forwarder, LeaderHints hints, RoutingObserver observer) {
+        this(topology, forwarder, hints, observer, ProduceRewriter.NONE);
+    }
+
+    /**
+     * @param rewriter consulted before each Produce is split; {@link ProduceRewriter#NONE} for none
+     */
+    public ProduceFanOut(Topology topology, BackendForwarder forwarder, LeaderHints hints, RoutingObserver observer,
+                         ProduceRewriter rewriter) {
         this.observer = observer;
+        this.rewriter = rewriter;
         this.topology = topology;
         this.forwarder = forwarder;
         this.hints = hints;
@@ -73,11 +87,30 @@ public final class ProduceFanOut {
 
     public Future<Reply> handle(ConnectionContext context, RequestFrame request, ProduceRequest produce) {
         Exchange exchange = new Exchange(context, request, produce.data());
-        if (produce.acks() == 0) {
-            return exchange.fireAndForget();
+        Future<ProduceRewriter.Outcome> rewrite = rewriter.rewrite(context, exchange.pending);
+        if (rewrite == null) {
+            return exchange.start();
         }
-        exchange.round(1);
-        return exchange.reply;
+        // The rewritten records replace the client's, so every part is re-encoded from here on.
+        Promise<Reply> reply = context.newReply();
+        rewrite.addListener(f -> {
+            if (!f.isSuccess()) {
+                reply.tryFailure(f.cause());
+                return;
+            }
+            @SuppressWarnings("unchecked")
+            ProduceRewriter.Outcome outcome = (ProduceRewriter.Outcome) f.getNow();
+            exchange.rewritten(outcome);
+            exchange.start().addListener(r -> {
+                exchange.settle(outcome, r.isSuccess());
+                if (r.isSuccess()) {
+                    reply.trySuccess((Reply) r.getNow());
+                } else {
+                    reply.tryFailure(r.cause());
+                }
+            });
+        });
+        return reply;
     }
 
     /** The state of one client Produce across its rounds; lives on the connection's event loop. */
@@ -90,9 +123,14 @@ public final class ProduceFanOut {
         private final Map<PartitionRef, PartitionProduceResponse> results = new HashMap<>();
         private final Map<PartitionRef, Set<Integer>> refusedBy = new HashMap<>();
         private final Map<PartitionRef, Errors> lastError = new HashMap<>();
+        /** acks=0 partitions without an owner, dropped unsent. */
+        private final Set<PartitionRef> dropped = new HashSet<>();
+        /** acks=0: each part written, by its partitions. */
+        private final Map<List<PartitionRef>, Future<Void>> writes = new LinkedHashMap<>();
         /** The last new-leader hint a broker gave per partition, passed on if the partition fails. */
         private final Map<PartitionRef, ProduceResponseData.LeaderIdAndEpoch> leaderHints = new HashMap<>();
         private final boolean idempotent;
+        private boolean rewritten;
         private int throttleMillis;
 
         Exchange(ConnectionContext context, RequestFrame request, ProduceRequestData data) {
@@ -111,18 +149,71 @@ public final class ProduceFanOut {
             this.idempotent = allIdempotent;
         }
 
+        Future<Reply> start() {
+            if (data.acks() == 0) {
+                return fireAndForget();
+            }
+            round(1);
+            return reply;
+        }
+
+        /** The records were rewritten: refused partitions are answered now and never sent. */
+        void rewritten(ProduceRewriter.Outcome outcome) {
+            rewritten = true;
+            outcome.refused().forEach((ref, error) -> {
+                if (pending.remove(ref) != null) {
+                    results.put(ref, synthetic(ref, error));
+                }
+            });
+        }
+
+        /**
+         * Tells the rewriter how the sent partitions ended: their results or, with acks=0, whether
+         * their part was written to an owner (no answer comes, as for any acks=0 Produce).
+         */
+        void settle(ProduceRewriter.Outcome outcome, boolean answered) {
+            if (!answered) {
+                outcome.settled(Map.of());
+                return;
+            }
+            if (data.acks() != 0) {
+                Map<PartitionRef, Errors> sent = new HashMap<>();
+                results.forEach((ref, r) -> {
+                    if (!outcome.refused().containsKey(ref)) {
+                        sent.put(ref, Errors.forCode(r.errorCode()));
+                    }
+                });
+                outcome.settled(sent);
+                return;
+            }
+            Map<PartitionRef, Errors> sent = new HashMap<>();
+            dropped.forEach(ref -> sent.put(ref, Errors.LEADER_NOT_AVAILABLE));
+            int[] outstanding = {writes.size()};
+            if (outstanding[0] == 0) {
+                outcome.settled(sent);
+            }
+            writes.forEach((parts, written) -> written.addListener(w -> {
+                parts.forEach(ref -> sent.put(ref, w.isSuccess() ? Errors.NONE : Errors.NETWORK_EXCEPTION));
+                if (--outstanding[0] == 0) {
+                    outcome.settled(sent);
+                }
+            }));
+        }
+
         /** acks=0: every part is written and nothing is awaited; the client expects no answer. */
         Future<Reply> fireAndForget() {
             Map<Integer, List<PartitionRef>> byOwner = OwnerGroups.of(pending.keySet(), topology.snapshot(), refusedBy);
             TopologySnapshot snapshot = topology.snapshot();
             for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
                 if (group.getKey() == OwnerGroups.NO_OWNER) {
+                    dropped.addAll(group.getValue());
                     LOGGER.debug("acks=0 Produce from {}: no owner for {}; dropped as a broker would", context.clientAddress(),
                             group.getValue());
                     continue;
                 }
                 BrokerEndpoint broker = snapshot.broker(group.getKey()).orElseThrow();
-                forwarder.send(context, broker, frameFor(group.getValue(), byOwner.size() == 1));
+                writes.put(group.getValue(), forwarder.send(context, broker,
+                        frameFor(group.getValue(), byOwner.size() == 1 && !rewritten)));
             }
             return Replies.now(context.loop(), Reply.NONE);
         }
@@ -138,7 +229,7 @@ public final class ProduceFanOut {
                 finishOrRetry(attempt);
                 return;
             }
-            boolean passThrough = attempt == 1 && byOwner.size() == 1 && unroutable == null;
+            boolean passThrough = attempt == 1 && byOwner.size() == 1 && unroutable == null && !rewritten;
             if (attempt == 1) {
                 observer.fannedOut(ApiKeys.PRODUCE, byOwner.size());
             }

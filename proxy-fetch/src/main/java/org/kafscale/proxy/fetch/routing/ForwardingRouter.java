@@ -31,6 +31,7 @@ import org.kafscale.proxy.fetch.coordinator.OffsetFetchSplitter;
 import org.kafscale.proxy.fetch.fetch.FetchFanOut;
 import org.kafscale.proxy.fetch.partition.PartitionFanOuts;
 import org.kafscale.proxy.fetch.produce.ProduceFanOut;
+import org.kafscale.proxy.fetch.produce.ProduceRewriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,11 +72,21 @@ public final class ForwardingRouter implements RequestHandler {
      */
     public ForwardingRouter(Topology topology, AdvertisedListener advertised, long requestTimeoutMillis,
                             ConnectAttempts anyBrokerConnect, RoutingObserver observer) {
+        this(topology, advertised, requestTimeoutMillis, anyBrokerConnect, observer, ProduceRewriter.NONE);
+    }
+
+    /**
+     * @param anyBrokerConnect connection attempts for requests any broker can answer
+     * @param produceRewriter consulted before each Produce is split (the LFS rewrite)
+     */
+    public ForwardingRouter(Topology topology, AdvertisedListener advertised, long requestTimeoutMillis,
+                            ConnectAttempts anyBrokerConnect, RoutingObserver observer,
+                            ProduceRewriter produceRewriter) {
         this.topology = topology;
         this.anyBrokerConnect = anyBrokerConnect;
         this.forwarder = new BackendForwarder(requestTimeoutMillis);
         LeaderHints hints = new LeaderHints(advertised);
-        this.produce = new ProduceFanOut(topology, forwarder, hints, observer);
+        this.produce = new ProduceFanOut(topology, forwarder, hints, observer, produceRewriter);
         this.fetch = new FetchFanOut(topology, forwarder, hints, observer);
         this.otherPartitionApis = new PartitionFanOuts(topology, forwarder, observer);
         this.coordinators = new CoordinatorRouter(topology, forwarder, observer);

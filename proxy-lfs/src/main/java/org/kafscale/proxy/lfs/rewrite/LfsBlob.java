@@ -1,0 +1,96 @@
+package org.kafscale.proxy.lfs.rewrite;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.record.internal.Record;
+import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
+
+/**
+ * One record marked for the Kafka-side rewrite (spec §4.10): its value, the checksum the
+ * producer expects ({@code LFS_BLOB}'s value, trimmed; empty for none) and the algorithm
+ * ({@code LFS_BLOB_ALG}, else the configured default).
+ *
+ * @param offset the record's offset in its batch
+ * @param value a copy of the value
+ * @param headers the record's headers
+ * @param expected the expected checksum, lowercase, or empty
+ * @param alg the algorithm name as given
+ */
+record LfsBlob(long offset, byte[] value, Header[] headers, String expected, String alg) {
+    static final String MARKER = "LFS_BLOB";
+    static final String ALG_HEADER = "LFS_BLOB_ALG";
+    /** Headers copied into the envelope's {@code original_headers}, matched case-insensitively (spec §4.8). */
+    private static final Set<String> ALLOWED = Set.of("content-type", "content-encoding", "correlation-id",
+            "message-id", "x-correlation-id", "x-request-id", "traceparent", "tracestate");
+
+    /** The blob {@code record} carries, or empty when it has no {@code LFS_BLOB} header. */
+    static Optional<LfsBlob> of(Record record, String defaultAlg) {
+        Header[] headers = record.headers();
+        String expected = null;
+        String alg = defaultAlg;
+        for (Header h : headers) {
+            if (MARKER.equals(h.key())) {
+                expected = text(h).trim().toLowerCase(Locale.ROOT);
+            } else if (ALG_HEADER.equals(h.key())) {
+                alg = text(h).trim();
+            }
+        }
+        if (expected == null) {
+            return Optional.empty();
+        }
+        byte[] value = new byte[record.hasValue() ? record.valueSize() : 0];
+        if (record.hasValue()) {
+            record.value().get(value);
+        }
+        return Optional.of(new LfsBlob(record.offset(), value, headers, expected, alg));
+    }
+
+    /** The checksum algorithm, or empty when unsupported. */
+    Optional<ChecksumAlg> checksumAlg() {
+        return ChecksumAlg.parse(alg);
+    }
+
+    /** Every header but {@code LFS_BLOB}, in order. */
+    Header[] keptHeaders() {
+        List<Header> kept = new ArrayList<>();
+        for (Header h : headers) {
+            if (!MARKER.equals(h.key())) {
+                kept.add(h);
+            }
+        }
+        return kept.toArray(Header[]::new);
+    }
+
+    /** The allowlisted headers, original spelling, last value wins. */
+    SortedMap<String, String> originalHeaders() {
+        SortedMap<String, String> out = new TreeMap<>();
+        for (Header h : headers) {
+            if (h.key() != null && ALLOWED.contains(h.key().toLowerCase(Locale.ROOT))) {
+                out.put(h.key(), text(h));
+            }
+        }
+        return out;
+    }
+
+    /** The value of the header whose key is exactly {@code content-type}, or empty. */
+    String contentType() {
+        String type = "";
+        for (Header h : headers) {
+            if ("content-type".equals(h.key())) {
+                type = text(h);
+            }
+        }
+        return type;
+    }
+
+    private static String text(Header h) {
+        return h.value() == null ? "" : new String(h.value(), StandardCharsets.UTF_8);
+    }
+}
