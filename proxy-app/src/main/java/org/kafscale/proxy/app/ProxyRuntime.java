@@ -118,7 +118,7 @@ public final class ProxyRuntime implements AutoCloseable {
                 config.readProbe());
         readProbe.start(housekeeping);
         Readiness readiness = new Readiness(gate, topology, readProbe);
-        proxyMetrics.watch(readiness);
+        proxyMetrics.watch(readiness, kafkaServer);
         HealthServer health = null;
         if (config.health().isPresent()) {
             health = HealthServer.start(config.health().get().toBindAddress(), workers, readiness::status,

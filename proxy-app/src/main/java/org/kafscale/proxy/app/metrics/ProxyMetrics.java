@@ -19,6 +19,7 @@ import org.kafscale.proxy.core.backend.BackendObserver;
 import org.kafscale.proxy.core.routing.RoutingObserver;
 import org.kafscale.proxy.core.server.ClientConnectionHandler;
 import org.kafscale.proxy.core.server.FrameBuffers;
+import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.RoutingGate;
 import org.kafscale.proxy.discovery.TopologySource;
@@ -33,7 +34,6 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
     private final MeterRegistry registry;
     private final ConcurrentHashMap<Integer, Timer> requestTimers = new ConcurrentHashMap<>();
     private final AtomicInteger clientConnections = new AtomicInteger();
-    private final AtomicInteger requestsInFlight = new AtomicInteger();
     private final Counter bytesIn;
     private final Counter bytesOut;
     private final Counter refusals;
@@ -52,8 +52,6 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
                 .register(registry);
         Gauge.builder("kafscale_proxy_client_connections", clientConnections, AtomicInteger::get)
                 .description("Open client connections").register(registry);
-        Gauge.builder("kafscale_proxy_requests_in_flight", requestsInFlight, AtomicInteger::get)
-                .description("Client requests read and not yet answered").register(registry);
         Gauge.builder("kafscale_proxy_routable", gate, g -> g.routable() ? 1 : 0)
                 .description("1 while the proxy may route (topology fresh), else 0").register(registry);
         Gauge.builder("kafscale_proxy_brokers_known", topology, t -> t.snapshot().brokers().size())
@@ -72,11 +70,16 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
         new ProcessorMetrics().bindTo(registry);
     }
 
-    /** Exposes what {@code /readyz} reports, so a dashboard shows when and why replicas left the Service. */
-    public void watch(Readiness readiness) {
+    /**
+     * Exposes what {@code /readyz} reports, so a dashboard shows when and why replicas left the
+     * Service, and the listener's requests in flight (its own count, which a drain waits on).
+     */
+    public void watch(Readiness readiness, KafkaProxyServer listener) {
         Gauge.builder("kafscale_proxy_ready", readiness, r -> r.status().ready() ? 1 : 0)
                 .description("1 while /readyz answers 200 (routable, read path probed, not draining), else 0")
                 .register(registry);
+        Gauge.builder("kafscale_proxy_requests_in_flight", listener, KafkaProxyServer::requestsInFlight)
+                .description("Client requests read and not yet answered").register(registry);
     }
 
     @Override
@@ -90,14 +93,8 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
     }
 
     @Override
-    public void requestStarted(short apiKey) {
-        requestsInFlight.incrementAndGet();
-    }
-
-    @Override
     public void requestCompleted(short apiKey, short apiVersion, long nanos, int requestBytes, int answerBytes,
                                  boolean closedConnection) {
-        requestsInFlight.decrementAndGet();
         requestTimer(apiKey, apiVersion).record(nanos, TimeUnit.NANOSECONDS);
         bytesIn.increment(requestBytes);
         bytesOut.increment(answerBytes);

@@ -36,8 +36,8 @@ final class ClientConnections {
         return true;
     }
 
-    int open() {
-        return channels.size();
+    int requestsInFlight() {
+        return requestsInFlight.get();
     }
 
     /**

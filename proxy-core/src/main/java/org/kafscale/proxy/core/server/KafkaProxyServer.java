@@ -56,6 +56,11 @@ public final class KafkaProxyServer implements AutoCloseable {
         return (InetSocketAddress) serverChannel.localAddress();
     }
 
+    /** Client requests read and not yet settled, on every connection. */
+    public int requestsInFlight() {
+        return clients.requestsInFlight();
+    }
+
     /** Stops accepting connections; open connections stay with their event loops. */
     public void stopAccepting() {
         serverChannel.close().syncUninterruptibly();

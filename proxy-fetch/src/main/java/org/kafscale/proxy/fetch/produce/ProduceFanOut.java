@@ -69,10 +69,6 @@ public final class ProduceFanOut {
     private final RoutingObserver observer;
     private final ProduceRewriter rewriter;
 
-    public ProduceFanOut(Topology topology, BackendForwarder forwarder, LeaderHints hints, RoutingObserver observer) {
-        this(topology, forwarder, hints, observer, ProduceRewriter.NONE);
-    }
-
     /**
      * @param rewriter consulted before each Produce is split; {@link ProduceRewriter#NONE} for none
      */

@@ -63,18 +63,6 @@ public final class ForwardingRouter implements RequestHandler {
     private final OffsetFetchSplitter offsetFetchSplitter;
     private final ListGroupsFanOut listGroups;
 
-    public ForwardingRouter(Topology topology, AdvertisedListener advertised, long requestTimeoutMillis) {
-        this(topology, advertised, requestTimeoutMillis, ConnectAttempts.ONCE, RoutingObserver.NONE);
-    }
-
-    /**
-     * @param anyBrokerConnect connection attempts for requests any broker can answer
-     */
-    public ForwardingRouter(Topology topology, AdvertisedListener advertised, long requestTimeoutMillis,
-                            ConnectAttempts anyBrokerConnect, RoutingObserver observer) {
-        this(topology, advertised, requestTimeoutMillis, anyBrokerConnect, observer, ProduceRewriter.NONE);
-    }
-
     /**
      * @param anyBrokerConnect connection attempts for requests any broker can answer
      * @param produceRewriter consulted before each Produce is split (the LFS rewrite)
