@@ -4,7 +4,7 @@
 # bench/results/<date>-<commit>.json and the table in docs/benchmarks.md.
 #
 # Usage: scripts/bench.sh [-Dbench.rounds=5 ...]   (settings: bench/src/main/java/.../BenchSettings.java)
-# Profile the proxy: scripts/bench.sh '-Dbench.proxyJvmOptions=-XX:StartFlightRecording=filename=bench/results/proxy.jfr,settings=profile'
+# Profile the proxy: scripts/bench.sh '-Dbench.proxyJvmOptions=-XX:StartFlightRecording=filename=bench/results/logs/proxy-{mode}.jfr,settings=profile'
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -28,7 +28,7 @@ record BenchSettings(int rounds, int produceSeconds, int recordBytes, int partit
                 Integer.getInteger("bench.e2eSeconds", 8),
                 Double.parseDouble(System.getProperty("bench.e2eRecordsPerSecond", "100")),
                 Integer.getInteger("bench.e2eRounds", 5),
-                Integer.getInteger("bench.lfsRounds", 3),
+                Integer.getInteger("bench.lfsRounds", 5),
                 Integer.getInteger("bench.lfsMib", 64),
                 jvmOptions.isEmpty() ? List.of() : Arrays.asList(jvmOptions.split("\\s+")),
                 Arrays.asList(System.getProperty("bench.workloads", "throughput,e2e,lfs").split(",")),

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -194,6 +196,30 @@ class LfsHttpApiIT {
             Eventually.await(DEADLINE, "the multipart upload to be aborted", () -> small.openMultipartUploads() == 0);
             assertEquals(List.of(), small.objectKeys().stream().filter(k -> k.contains("/chunked/")).toList());
         }
+    }
+
+    @Test
+    void clientGoneMidBodyLeavesNoObject() throws Exception {
+        // Given: a produce declaring 8 MiB (streamed into one S3 PUT) of which only 3 MiB arrive
+        String topic = "client-gone";
+        cluster.createTopic(topic, 1);
+        URI endpoint = lfs.uri("/lfs/produce");
+        try (Socket socket = new Socket(endpoint.getHost(), endpoint.getPort())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /lfs/produce HTTP/1.1\r\nHost: " + endpoint.getAuthority() + "\r\nX-Kafka-Topic: " + topic
+                    + "\r\nX-API-Key: " + API_KEY + "\r\nContent-Length: " + (8 * 1024 * 1024) + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(new byte[3 * 1024 * 1024]);
+            out.flush();
+            // When: the client goes away
+        }
+        // Then: the PUT is abandoned: no object, no open upload, and the proxy still serves
+        Eventually.await(DEADLINE, "the abandoned upload to be counted as failed",
+                () -> lfs.registry().find("kafscale_lfs_proxy_requests").tags("topic", topic, "status", "error")
+                        .counter() != null);
+        assertEquals(List.of(), lfs.objectKeys().stream().filter(k -> k.contains("/" + topic + "/")).toList());
+        assertEquals(0, lfs.openMultipartUploads());
+        assertEquals(200, lfs.send(produce(new byte[] {1}).build()).statusCode());
     }
 
     @Test

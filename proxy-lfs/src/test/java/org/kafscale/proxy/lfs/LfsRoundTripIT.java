@@ -2,8 +2,10 @@ package org.kafscale.proxy.lfs;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.lfs.envelope.Envelope;
 import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
+import org.kafscale.proxy.lfs.s3.StreamedPut;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.S3Server;
 
@@ -50,19 +53,38 @@ class LfsRoundTripIT {
         cluster.close();
     }
 
+    /** With a Content-Length up to {@link StreamedPut#MAX_BYTES}: stored with one streamed PUT. */
     @ParameterizedTest(name = "{0} bytes")
     @ValueSource(ints = {1, 4 * 1024 * 1024, 64 * 1024 * 1024})
     void payloadRoundTripsThroughS3AndKafka(int size) throws Exception {
+        Envelope envelope = roundTrip(size, true);
+        assertFalse(etag(envelope).contains("-"), "a single PUT's ETag: " + etag(envelope));
+    }
+
+    /** Without a Content-Length (chunked), the length is unknown up front: stored as a multipart upload. */
+    @ParameterizedTest(name = "{0} bytes, chunked")
+    @ValueSource(ints = {1, 12 * 1024 * 1024})
+    void chunkedPayloadRoundTripsAsMultipartUpload(int size) throws Exception {
+        Envelope envelope = roundTrip(size, false);
+        // S3 gives an object assembled from parts the ETag "<md5 of the parts' md5s>-<parts>".
+        assertEquals(size > 5 * 1024 * 1024, etag(envelope).endsWith("-3\""), "ETag " + etag(envelope));
+    }
+
+    private Envelope roundTrip(int size, boolean declareLength) throws Exception {
         // Given
-        String topic = "round-trip-" + size;
+        String topic = "round-trip-" + size + (declareLength ? "" : "-chunked");
         cluster.createTopic(topic, PARTITIONS);
         byte[] payload = new byte[size];
         new Random(size).nextBytes(payload);
         String sha = sha256(payload);
         long before = System.currentTimeMillis();
+        HttpRequest.Builder request = lfs.produce(topic, payload);
+        if (!declareLength) {
+            request.POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(payload)));
+        }
 
         // When
-        HttpResponse<String> produced = lfs.send(lfs.produce(topic, payload).header("X-Kafka-Partition", "1")
+        HttpResponse<String> produced = lfs.send(request.header("X-Kafka-Partition", "1")
                 .header("Content-Type", "application/x-test").header("X-LFS-Checksum", sha).build());
 
         // Then
@@ -85,6 +107,11 @@ class LfsRoundTripIT {
         assertArrayEquals(payload, downloaded.body());
         assertEquals("sha256=" + sha, downloaded.headers().firstValue("X-Kafscale-LFS-Checksum").orElse(""));
         assertEquals(0, lfs.openMultipartUploads());
+        return answered;
+    }
+
+    private static String etag(Envelope envelope) {
+        return s3.client().headObject(b -> b.bucket(envelope.bucket()).key(envelope.key())).eTag();
     }
 
     @Test

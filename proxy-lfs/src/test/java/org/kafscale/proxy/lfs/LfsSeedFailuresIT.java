@@ -39,7 +39,7 @@ class LfsSeedFailuresIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TTL = Duration.ofSeconds(3);
     private static final Duration DEADLINE = Duration.ofSeconds(30);
-    /** Larger than one S3 part, so the upload is visibly in S3 (an open multipart upload) when the body pauses. */
+    /** More than the socket buffers and the proxy hold, so the S3 PUT is sending when the body pauses. */
     private static final long FIRST_PART = 6L * 1024 * 1024;
     private static final long BODY = 8L * 1024 * 1024;
 

@@ -41,7 +41,8 @@ public final class ProxyProcess implements AutoCloseable {
      *
      * @param advertiseMode {@code single} or {@code brokers}
      * @param s3 where the LFS module (when this build has one) stores payloads
-     * @param jvmOptions extra options for the proxy's JVM (a JFR recording, say)
+     * @param jvmOptions extra options for the proxy's JVM (a JFR recording, say); {@code {mode}} in
+     *                   them becomes the advertise mode, so that each proxy writes its own file
      */
     public static ProxyProcess start(String advertiseMode, String backends, S3Target s3, List<String> jvmOptions,
                                      Path logDir) throws IOException, InterruptedException {
@@ -56,7 +57,7 @@ public final class ProxyProcess implements AutoCloseable {
         env.put("KAFSCALE_PROXY_HEALTH_ADDR", "127.0.0.1:" + healthPort);
         env.putAll(s3.lfsSettings("127.0.0.1:" + lfsPort));
         List<String> options = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseG1GC"));
-        options.addAll(jvmOptions);
+        jvmOptions.forEach(option -> options.add(option.replace("{mode}", advertiseMode)));
         ChildJvm jvm = ChildJvm.start("proxy-" + advertiseMode, options, MAIN, List.of(), env,
                 logDir.resolve("proxy-" + advertiseMode + ".log"), line -> line.contains("Proxy serving on"), false);
         jvm.awaitLine(START_DEADLINE);

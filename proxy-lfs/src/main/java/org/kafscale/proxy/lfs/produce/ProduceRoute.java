@@ -15,6 +15,7 @@ import org.kafscale.proxy.lfs.http.LfsRoute;
 import org.kafscale.proxy.lfs.http.Methods;
 import org.kafscale.proxy.lfs.http.TopicNames;
 import org.kafscale.proxy.lfs.publish.PublishTarget;
+import org.kafscale.proxy.lfs.s3.StreamedPut;
 import org.kafscale.proxy.lfs.s3.StreamingUpload;
 import org.kafscale.proxy.lfs.tracker.TrackerEvents;
 
@@ -82,10 +83,7 @@ public final class ProduceRoute implements LfsRoute {
         context.tracker().emit(context.events().uploadStarted(requestId, request.topic(), target.partition(), key,
                 request.contentType(), request.contentLength().orElse(-1), exchange.clientIp(), TrackerEvents.API_HTTP));
         PayloadDigests digests = new PayloadDigests(request.alg());
-        StreamingUpload upload = new StreamingUpload(context.s3(), settings.s3().bucket(), key, settings.chunkSize(),
-                settings.maxBlobSize(), exchange, digests, context.blocking());
-        exchange.streamBody(upload);
-        return upload.result()
+        return store(exchange, request, key, digests)
                 .whenComplete((r, error) -> {
                     if (error != null) {
                         LfsException e = LfsException.unwrap(error);
@@ -118,6 +116,20 @@ public final class ProduceRoute implements LfsRoute {
                             })
                             .thenApply(v -> envelope);
                 });
+    }
+
+    /** One streamed PUT when the declared length suits it, otherwise a multipart upload (see {@link StreamedPut}). */
+    private CompletableFuture<PayloadDigests.Result> store(LfsExchange exchange, ProduceRequest request, String key,
+                                                          PayloadDigests digests) {
+        LfsSettings settings = context.settings();
+        if (StreamedPut.suits(request.contentLength())) {
+            return StreamedPut.store(context.s3(), settings.s3().bucket(), key, request.contentLength().getAsLong(),
+                    exchange, digests, context.blocking());
+        }
+        StreamingUpload upload = new StreamingUpload(context.s3(), settings.s3().bucket(), key, settings.chunkSize(),
+                settings.maxBlobSize(), exchange, digests, context.blocking());
+        exchange.streamBody(upload);
+        return upload.result();
     }
 
     /** A checksum the client sent must match; otherwise the object goes and nothing is produced. */

@@ -259,7 +259,7 @@ public final class StreamingUpload implements BodySink {
         return CompletableFuture.supplyAsync(request, caller).thenCompose(f -> f);
     }
 
-    private static LfsException s3Failure(Throwable e) {
+    static LfsException s3Failure(Throwable e) {
         LfsException known = LfsException.unwrap(e);
         if (known != null) {
             return known;

@@ -21,6 +21,11 @@ final class UploadErrors {
         return LfsException.badRequest("invalid_part", message);
     }
 
+    /** A part's body broke off before its last byte (client gone, read timeout). */
+    static LfsException partBroken(Throwable cause) {
+        return new LfsException(400, "invalid_part", "the part body did not arrive whole: " + cause, cause);
+    }
+
     static LfsException outOfOrder(int expected, int got) {
         return new LfsException(409, "out_of_order", "expected part " + expected + ", got part " + got);
     }

@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
 import org.kafscale.proxy.lfs.http.LfsException;
+import org.kafscale.proxy.lfs.http.ExchangeBodyPublisher;
 import org.kafscale.proxy.lfs.http.LfsExchange;
 import org.kafscale.proxy.lfs.http.LfsRoute;
 
@@ -96,7 +97,7 @@ final class UploadsRoute implements LfsRoute {
             throw UploadErrors.invalidPart("invalid Content-Length");
         }
         answer(exchange, uploads.putPart(path.uploadId(), partNumber, contentLength,
-                        new ExchangeBodyPublisher(exchange), exchange.requestId()),
+                        new ExchangeBodyPublisher(exchange, UploadErrors::partBroken), exchange.requestId()),
                 receipt -> exchange.respondJson(200, receipt));
     }
 

@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.lfs.http.BodySink;
+import org.kafscale.proxy.lfs.http.ExchangeBodyPublisher;
 import org.kafscale.proxy.lfs.http.LfsExchange;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
@@ -42,7 +43,7 @@ class UploadBodyPublisherTest {
     @Test
     void readingPausesWhileTheReaderAsksForNothingAndResumesWhenItCatchesUp() {
         // Given a subscriber that has asked for nothing yet
-        ExchangeBodyPublisher body = new ExchangeBodyPublisher(exchange);
+        ExchangeBodyPublisher body = new ExchangeBodyPublisher(exchange, UploadErrors::partBroken);
         Reader reader = new Reader();
         body.subscribe(reader);
 
@@ -61,7 +62,7 @@ class UploadBodyPublisherTest {
 
     @Test
     void aReaderThatCancelsLetsTheRestOfTheBodyBeReadAndDropped() {
-        ExchangeBodyPublisher body = new ExchangeBodyPublisher(exchange);
+        ExchangeBodyPublisher body = new ExchangeBodyPublisher(exchange, UploadErrors::partBroken);
         Reader reader = new Reader();
         body.subscribe(reader);
         for (int i = 0; i <= ExchangeBodyPublisher.HIGH_WATER / CHUNK; i++) {
@@ -78,7 +79,7 @@ class UploadBodyPublisherTest {
 
     @Test
     void theBodyCompletesAfterItsLastChunkAndASecondReaderIsRefused() {
-        ExchangeBodyPublisher body = new ExchangeBodyPublisher(exchange);
+        ExchangeBodyPublisher body = new ExchangeBodyPublisher(exchange, UploadErrors::partBroken);
         Reader reader = new Reader();
         body.subscribe(reader);
         reader.subscription.request(Long.MAX_VALUE);

@@ -1,4 +1,4 @@
-package org.kafscale.proxy.lfs.uploads;
+package org.kafscale.proxy.lfs.http;
 
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
@@ -7,12 +7,12 @@ import org.reactivestreams.Subscription;
  * The answer to a second subscriber of a body that can be read only once: the bytes went to the
  * first one and cannot be produced again (nor hashed twice).
  */
-final class ReadOnce {
+public final class ReadOnce {
 
     private ReadOnce() {
     }
 
-    static void refuse(Subscriber<?> late) {
+    public static void refuse(Subscriber<?> late) {
         late.onSubscribe(new Subscription() {
             @Override
             public void request(long n) {
@@ -22,6 +22,6 @@ final class ReadOnce {
             public void cancel() {
             }
         });
-        late.onError(new IllegalStateException("a part body can be read only once"));
+        late.onError(new IllegalStateException("a request body can be read only once"));
     }
 }

@@ -1,33 +1,32 @@
-package org.kafscale.proxy.lfs.uploads;
+package org.kafscale.proxy.lfs.http;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 import io.netty.buffer.ByteBuf;
 import org.kafscale.proxy.lfs.Async;
-import org.kafscale.proxy.lfs.http.BodySink;
-import org.kafscale.proxy.lfs.http.LfsException;
-import org.kafscale.proxy.lfs.http.LfsExchange;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
 /**
- * A request body as a Reactive Streams publisher, which is what the S3 SDK reads a streamed part
- * from. The body is read from the client only once the SDK subscribes, and reading pauses while
+ * A request body as a Reactive Streams publisher, which is what the S3 SDK reads a streamed body
+ * (a multipart part, or a whole object of known length) from. The body is read from the client only once the SDK subscribes, and reading pauses while
  * more than {@link #HIGH_WATER} bytes wait for the SDK's demand, so a part never sits in the heap
  * whole; the TCP window slows the client instead.
  *
  * <p>Each Netty chunk is copied into a heap buffer (Netty releases its buffer when
  * {@link #onChunk} returns). All state is touched on the connection's event loop only.
  */
-final class ExchangeBodyPublisher implements Publisher<ByteBuffer>, BodySink {
+public final class ExchangeBodyPublisher implements Publisher<ByteBuffer>, BodySink {
 
-    static final int HIGH_WATER = 512 * 1024;
+    public static final int HIGH_WATER = 512 * 1024;
     static final int LOW_WATER = 128 * 1024;
 
     private final LfsExchange exchange;
+    private final Function<Throwable, LfsException> brokenBody;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final ArrayDeque<ByteBuffer> queue = new ArrayDeque<>();
     private Subscriber<? super ByteBuffer> subscriber;
@@ -39,8 +38,13 @@ final class ExchangeBodyPublisher implements Publisher<ByteBuffer>, BodySink {
     /** Set while {@link #drain} runs: a request() from inside onNext must not call onNext re-entrantly. */
     private boolean draining;
 
-    ExchangeBodyPublisher(LfsExchange exchange) {
+    /**
+     * @param exchange the request whose body this is
+     * @param brokenBody the error the subscriber gets when the body breaks off (client gone, timeout)
+     */
+    public ExchangeBodyPublisher(LfsExchange exchange, Function<Throwable, LfsException> brokenBody) {
         this.exchange = exchange;
+        this.brokenBody = brokenBody;
     }
 
     @Override
@@ -108,8 +112,7 @@ final class ExchangeBodyPublisher implements Publisher<ByteBuffer>, BodySink {
         }
         finished = true;
         queue.clear();
-        subscriber.onError(new LfsException(400, "invalid_part", "the part body did not arrive whole: " + cause,
-                cause));
+        subscriber.onError(brokenBody.apply(cause));
     }
 
     private void drain() {
