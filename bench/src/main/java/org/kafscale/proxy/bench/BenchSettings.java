@@ -18,13 +18,13 @@ record BenchSettings(int rounds, int produceSeconds, int recordBytes, int partit
     static BenchSettings fromSystemProperties() {
         String jvmOptions = System.getProperty("bench.proxyJvmOptions", "").trim();
         return new BenchSettings(
-                Integer.getInteger("bench.rounds", 5),
+                Integer.getInteger("bench.rounds", 7),
                 Integer.getInteger("bench.produceSeconds", 5),
                 1024,
                 12,
                 Integer.getInteger("bench.latencyWarmupSeconds", 2),
                 Integer.getInteger("bench.latencySeconds", 8),
-                Integer.getInteger("bench.latencyRounds", 3),
+                Integer.getInteger("bench.latencyRounds", 5),
                 Integer.getInteger("bench.e2eSeconds", 8),
                 Double.parseDouble(System.getProperty("bench.e2eRecordsPerSecond", "100")),
                 Integer.getInteger("bench.e2eRounds", 5),
