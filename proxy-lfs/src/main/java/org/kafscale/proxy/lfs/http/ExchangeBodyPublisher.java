@@ -13,8 +13,9 @@ import org.reactivestreams.Subscription;
 
 /**
  * A request body as a Reactive Streams publisher, which is what the S3 SDK reads a streamed body
- * (a multipart part, or a whole object of known length) from. The body is read from the client only once the SDK subscribes, and reading pauses while
- * more than {@link #HIGH_WATER} bytes wait for the SDK's demand, so a part never sits in the heap
+ * from (a part of {@code /lfs/uploads}, or a whole {@code /lfs/produce} object of known length).
+ * The body is read from the client only once the SDK subscribes, and reading pauses while more
+ * than {@link #HIGH_WATER} bytes wait for the SDK's demand, so a body never sits in the heap
  * whole; the TCP window slows the client instead.
  *
  * <p>Each Netty chunk is copied into a heap buffer (Netty releases its buffer when

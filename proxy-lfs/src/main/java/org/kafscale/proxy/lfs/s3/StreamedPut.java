@@ -58,7 +58,7 @@ public final class StreamedPut {
                 .thenCompose(put -> put)
                 .handleAsync((response, error) -> {
                     if (error != null) {
-                        throw StreamingUpload.s3Failure(error);
+                        throw S3Failures.asLfs(error);
                     }
                     return digests.finish();
                 }, exchange.eventLoop());

@@ -21,7 +21,9 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 /**
  * Streams one request body into one S3 object while computing its digests (spec §4.7): a body
  * that ends within the first part becomes one PutObject; anything longer becomes a multipart
- * upload of {@code partSize} parts.
+ * upload of {@code partSize} parts. {@code /lfs/produce} uses it for bodies whose length is not
+ * declared or is above {@link StreamedPut#MAX_BYTES}; smaller declared bodies go to
+ * {@link StreamedPut}, which says why.
  *
  * <p>Memory is two part buffers whatever the payload size: one being filled from the socket, one
  * being uploaded. When both are busy, reading from the client pauses until the upload finished;
@@ -149,7 +151,7 @@ public final class StreamingUpload implements BodySink {
                     partDone();
                 }));
         stored.exceptionally(e -> {
-            onLoop(() -> fail(s3Failure(e)));
+            onLoop(() -> fail(S3Failures.asLfs(e)));
             return null;
         });
     }
@@ -199,7 +201,7 @@ public final class StreamingUpload implements BodySink {
                             AsyncRequestBody.fromByteBufferUnsafe(ByteBuffer.wrap(data, 0, length))))
                     .whenComplete((r, e) -> onLoop(() -> {
                         if (e != null) {
-                            fail(s3Failure(e));
+                            fail(S3Failures.asLfs(e));
                         } else {
                             result.complete(digests.finish());
                         }
@@ -221,7 +223,7 @@ public final class StreamingUpload implements BodySink {
                         .multipartUpload(m -> m.parts(parts))), caller)
                 .whenComplete((r, e) -> onLoop(() -> {
                     if (e != null) {
-                        fail(s3Failure(e));
+                        fail(S3Failures.asLfs(e));
                     } else {
                         result.complete(digests.finish());
                     }
@@ -257,15 +259,6 @@ public final class StreamingUpload implements BodySink {
 
     private <T> CompletableFuture<T> call(java.util.function.Supplier<CompletableFuture<T>> request) {
         return CompletableFuture.supplyAsync(request, caller).thenCompose(f -> f);
-    }
-
-    static LfsException s3Failure(Throwable e) {
-        LfsException known = LfsException.unwrap(e);
-        if (known != null) {
-            return known;
-        }
-        Throwable cause = Async.unwrap(e);
-        return new LfsException(502, "s3_upload_failed", "S3 upload failed: " + cause.getMessage(), cause);
     }
 
     private void onLoop(Runnable task) {
