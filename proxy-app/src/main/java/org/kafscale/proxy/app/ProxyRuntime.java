@@ -26,6 +26,7 @@ import org.kafscale.proxy.core.local.MetadataResponder;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.server.RequestDispatcher;
+import org.kafscale.proxy.core.server.RequestHandlers;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.RoutingGate;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,8 +35,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.kafscale.proxy.discovery.TopologySource;
 import org.kafscale.proxy.discovery.etcd.EtcdTopology;
 import org.kafscale.proxy.discovery.kafka.KafkaClusterTopology;
-import org.kafscale.proxy.fetch.produce.ProduceRewriter;
-import org.kafscale.proxy.fetch.routing.ForwardingRouter;
+import org.kafscale.proxy.core.hooks.ProduceRewriter;
+import org.kafscale.proxy.routing.Routing;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,15 +103,15 @@ public final class ProxyRuntime implements AutoCloseable {
         RoutingGate gate = topology.gate();
         ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, gate);
         BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), proxyMetrics);
-        RequestDispatcher dispatcher = new RequestDispatcher(
-                new ApiVersionsResponder(brokerVersions),
-                new MetadataResponder(topology, advertised),
-                new FindCoordinatorResponder(topology, advertised),
-                gate,
-                new ForwardingRouter(topology, advertised, config.requestTimeout().toMillis(),
-                        config.anyBrokerConnect(), proxyMetrics,
-                        lfs == null ? ProduceRewriter.NONE : lfs.produceRewriter()));
-        KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, dispatcher, connector,
+        ApiVersionsResponder apiVersions = new ApiVersionsResponder(brokerVersions);
+        MetadataResponder metadata = new MetadataResponder(topology, advertised);
+        FindCoordinatorResponder findCoordinator = new FindCoordinatorResponder(topology, advertised);
+        Routing routing = new Routing(topology, advertised, config.requestTimeout().toMillis(), config.anyBrokerConnect(),
+                proxyMetrics, lfs == null ? ProduceRewriter.NONE : lfs.produceRewriter());
+        // Each connection gets its own router (for what it keeps per connection) behind the shared answers.
+        RequestHandlers handlers = connection -> new RequestDispatcher(apiVersions, metadata, findCoordinator, gate,
+                routing.newRouter(connection));
+        KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector,
                 proxyMetrics);
 
         // The probe is a client of the proxy's own listener, so it proves the path clients take.

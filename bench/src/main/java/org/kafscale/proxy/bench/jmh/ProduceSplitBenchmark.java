@@ -16,8 +16,8 @@ import org.apache.kafka.common.requests.ProduceRequest;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
-import org.kafscale.proxy.fetch.routing.OwnerGroups;
-import org.kafscale.proxy.fetch.routing.PartitionRef;
+import org.kafscale.proxy.routing.engine.OwnerGroups;
+import org.kafscale.proxy.core.topology.PartitionRef;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -82,7 +82,7 @@ public class ProduceSplitBenchmark {
                     pending.put(PartitionRef.of(topic.name(), topic.topicId(), p.index(), snapshot), p);
                 }
             }
-            for (List<PartitionRef> group : OwnerGroups.of(pending.keySet(), snapshot, Map.of()).values()) {
+            for (List<PartitionRef> group : OwnerGroups.of(pending.keySet(), snapshot, OwnerGroups.Refusals.NONE).values()) {
                 ProduceRequestData sub = new ProduceRequestData().setAcks(data.acks()).setTimeoutMs(data.timeoutMs());
                 Map<PartitionRef.TopicRef, TopicProduceData> topics = new LinkedHashMap<>();
                 for (PartitionRef ref : group) {

@@ -8,7 +8,7 @@ import java.util.OptionalInt;
 import java.nio.file.Path;
 import org.kafscale.proxy.app.health.ReadProbeSettings;
 import org.kafscale.proxy.core.local.AdvertiseMode;
-import org.kafscale.proxy.fetch.routing.ConnectAttempts;
+import org.kafscale.proxy.core.backend.ConnectAttempts;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.lfs.LfsSettings;

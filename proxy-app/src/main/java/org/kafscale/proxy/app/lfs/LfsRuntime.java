@@ -10,7 +10,7 @@ import java.util.Optional;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.discovery.TopologySource;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
-import org.kafscale.proxy.fetch.produce.ProduceRewriter;
+import org.kafscale.proxy.core.hooks.ProduceRewriter;
 import org.kafscale.proxy.lfs.LfsModule;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.lfs.rewrite.LfsProduceRewriter;

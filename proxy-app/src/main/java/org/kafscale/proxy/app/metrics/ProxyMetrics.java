@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.kafscale.proxy.core.backend.BackendObserver;
-import org.kafscale.proxy.core.routing.RoutingObserver;
+import org.kafscale.proxy.core.hooks.RoutingObserver;
 import org.kafscale.proxy.core.server.ClientConnectionHandler;
 import org.kafscale.proxy.core.server.FrameBuffers;
 import org.kafscale.proxy.core.server.KafkaProxyServer;

@@ -1,12 +1,15 @@
 package org.kafscale.proxy.core.codec;
 
 import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.kafka.common.message.ResponseHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.ResponseHeader;
 
 /**
  * Encodes answers the proxy builds itself, with kafka-clients' generated classes: response header
@@ -32,6 +35,16 @@ public final class ResponseFrames {
     public static ByteBuf encode(ApiKeys api, short version, int correlationId, ApiMessage body, List<ByteBuf> owners) {
         ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(correlationId);
         return MessageEncoder.encode(header, api.responseHeaderVersion(version), body, version, owners);
+    }
+
+    /**
+     * The body of a broker's answer frame (header and body, no size prefix), positioned after the
+     * response header, for kafka-clients' generated classes to read. A view: valid while the frame is.
+     */
+    public static ByteBufferAccessor body(ApiKeys api, short version, ByteBuf frame) {
+        ByteBuffer view = frame.nioBuffer();
+        ResponseHeader.parse(view, api.responseHeaderVersion(version));
+        return new ByteBufferAccessor(view);
     }
 
     /**

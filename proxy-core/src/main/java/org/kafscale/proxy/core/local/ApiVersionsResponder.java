@@ -10,8 +10,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.ResponseFrames;
-import org.kafscale.proxy.core.routing.ProxiedApis;
-import org.kafscale.proxy.core.routing.RouteKind;
+import org.kafscale.proxy.core.apis.ProxiedApis;
+import org.kafscale.proxy.core.apis.RouteKind;
 
 /**
  * Answers ApiVersions: each API the proxy serves, at the versions both kafka-clients (our codec)

@@ -29,12 +29,13 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     private static final Logger LOGGER = LoggerFactory.getLogger(ClientConnectionHandler.class);
     private static final int FRAME_SIZE_BYTES = 4;
 
-    private final RequestHandler dispatcher;
+    private final RequestHandlers handlers;
     private final BackendConnector connector;
     private final int maxInFlight;
     private final ConnectionListener listener;
     private final ResponseOrderer orderer = new ResponseOrderer();
     private ConnectionContext context;
+    private RequestHandler dispatcher;
     private ChannelHandlerContext ctx;
     private boolean closing;
     private boolean draining;
@@ -47,9 +48,9 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         }
     };
 
-    public ClientConnectionHandler(RequestHandler dispatcher, BackendConnector connector, int maxInFlight,
+    public ClientConnectionHandler(RequestHandlers handlers, BackendConnector connector, int maxInFlight,
                                    ConnectionListener listener) {
-        this.dispatcher = dispatcher;
+        this.handlers = handlers;
         this.connector = connector;
         this.maxInFlight = maxInFlight;
         this.listener = listener;
@@ -60,6 +61,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         this.ctx = ctx;
         this.context = new ConnectionContext(ctx.channel().eventLoop(),
                 new BackendChannelPool(ctx.channel().eventLoop(), connector), ctx.channel().remoteAddress());
+        this.dispatcher = handlers.forConnection(context);
         listener.opened();
         ctx.fireChannelActive();
     }

@@ -3,20 +3,16 @@ package org.kafscale.proxy.core.server;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Promise;
 import java.net.SocketAddress;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.function.Supplier;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
 
 /**
  * What a handler of one client request may use: the connection's event loop (everything for a
- * connection runs there), its broker channels, and state a router keeps per connection.
+ * connection runs there), and its broker channels.
  */
 public final class ConnectionContext {
     private final EventLoop loop;
     private final BackendChannelPool backends;
     private final SocketAddress clientAddress;
-    private final Map<Class<?>, Object> state = new HashMap<>();
 
     public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress) {
         this.loop = loop;
@@ -41,10 +37,5 @@ public final class ConnectionContext {
 
     public Promise<Reply> newReply() {
         return loop.newPromise();
-    }
-
-    /** This connection's instance of {@code type}, created on first use. Event-loop confined, like the connection. */
-    public <T> T state(Class<T> type, Supplier<T> create) {
-        return type.cast(state.computeIfAbsent(type, t -> create.get()));
     }
 }

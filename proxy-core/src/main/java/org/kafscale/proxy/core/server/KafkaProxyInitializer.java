@@ -13,15 +13,15 @@ import org.kafscale.proxy.core.codec.RequestHeaderDecoder;
  */
 public final class KafkaProxyInitializer extends ChannelInitializer<SocketChannel> {
     private final ListenerSettings settings;
-    private final RequestHandler dispatcher;
+    private final RequestHandlers handlers;
     private final BackendConnector connector;
     private final ClientConnectionHandler.ConnectionListener listener;
     private final ClientConnections clients;
 
-    KafkaProxyInitializer(ListenerSettings settings, RequestHandler dispatcher, BackendConnector connector,
+    KafkaProxyInitializer(ListenerSettings settings, RequestHandlers handlers, BackendConnector connector,
                           ClientConnectionHandler.ConnectionListener listener, ClientConnections clients) {
         this.settings = settings;
-        this.dispatcher = dispatcher;
+        this.handlers = handlers;
         this.connector = connector;
         this.listener = clients.counting(listener);
         this.clients = clients;
@@ -36,7 +36,7 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
                 .addLast("frameDecoder", new KafkaFrameDecoder(settings.maxFrameBytes(), "client"))
                 .addLast("framePrepender", new LengthFieldPrepender(4))
                 .addLast("headerDecoder", new RequestHeaderDecoder())
-                .addLast("connection", new ClientConnectionHandler(dispatcher, connector,
+                .addLast("connection", new ClientConnectionHandler(handlers, connector,
                         settings.maxInFlightPerConnection(), listener));
     }
 }

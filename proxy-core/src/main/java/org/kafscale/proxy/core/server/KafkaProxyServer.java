@@ -28,9 +28,10 @@ public final class KafkaProxyServer implements AutoCloseable {
     /**
      * Binds the listener.
      *
+     * @param handlers makes each connection's request handler
      * @param workerGroup event loops for client connections and their broker channels (owned by the caller)
      */
-    public static KafkaProxyServer start(ListenerSettings settings, EventLoopGroup workerGroup, RequestHandler dispatcher,
+    public static KafkaProxyServer start(ListenerSettings settings, EventLoopGroup workerGroup, RequestHandlers handlers,
                                          BackendConnector connector,
                                          ClientConnectionHandler.ConnectionListener listener) throws InterruptedException {
         EventLoopGroup boss = NettyTransport.newEventLoopGroup(1, "kafka-accept");
@@ -42,7 +43,7 @@ public final class KafkaProxyServer implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.ALLOCATOR, FrameBuffers.allocator())
-                    .childHandler(new KafkaProxyInitializer(settings, dispatcher, connector, listener, clients))
+                    .childHandler(new KafkaProxyInitializer(settings, handlers, connector, listener, clients))
                     .bind(settings.bindAddress()).sync().channel();
             LOGGER.info("Kafka listener bound to {} ({})", channel.localAddress(), NettyTransport.describe(boss));
             return new KafkaProxyServer(boss, channel, clients);

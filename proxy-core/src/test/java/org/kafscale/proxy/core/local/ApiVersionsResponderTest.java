@@ -21,7 +21,7 @@ import org.apache.kafka.common.requests.RequestUtils;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.codec.KafkaWire;
 import org.kafscale.proxy.core.codec.RequestFrame;
-import org.kafscale.proxy.core.routing.ProxiedApis;
+import org.kafscale.proxy.core.apis.ProxiedApis;
 
 class ApiVersionsResponderTest {
 

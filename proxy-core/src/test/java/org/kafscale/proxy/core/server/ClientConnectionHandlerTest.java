@@ -250,7 +250,7 @@ class ClientConnectionHandlerTest {
                 new KafkaFrameDecoder(KafkaWire.MAX_FRAME_BYTES, "client"),
                 new LengthFieldPrepender(4),
                 new RequestHeaderDecoder(),
-                new ClientConnectionHandler(requestHandler,
+                new ClientConnectionHandler(RequestHandlers.shared(requestHandler),
                         new BackendConnector(KafkaWire.MAX_FRAME_BYTES, Duration.ofSeconds(1)), maxInFlight,
                         ClientConnectionHandler.ConnectionListener.NONE));
     }

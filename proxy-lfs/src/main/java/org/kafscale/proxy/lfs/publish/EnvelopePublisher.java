@@ -14,6 +14,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.utils.Utils;
 import org.kafscale.proxy.core.backend.BackendException;
+import org.kafscale.proxy.core.backend.BrokerErrors;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.RoutingGate;
@@ -246,7 +247,7 @@ public final class EnvelopePublisher {
             if (answer == Errors.NONE) {
                 return CompletableFuture.<Void>completedFuture(null);
             }
-            if (LeaderClass.contains(answer)) {
+            if (BrokerErrors.isLeaderClass(answer)) {
                 return nextOwner(broker, target, key, value, brokerNumber, answer);
             }
             return CompletableFuture.<Void>failedFuture(new MaybeWritten(new LfsException(502, "backend_error",

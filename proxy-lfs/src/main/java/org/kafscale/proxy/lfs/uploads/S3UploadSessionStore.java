@@ -21,8 +21,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * a proxy without etcd.
  *
  * <p>Writes are conditional: a new session with {@code If-None-Match: *}, an update with
- * {@code If-Match: <etag read>}; S3 answers 412 (or 409 when two conditional writes race) if
- * another replica wrote in between. The compare-and-set is exactly as atomic as the store's
+ * {@code If-Match: <etag read>}; S3 answers 412 (or 409 when two conditional writes race, 404
+ * when it deleted the session) if another replica wrote in between. The compare-and-set is exactly as atomic as the store's
  * conditional writes. AWS S3's are. S3Proxy (the tests' store) checks the ETag and then writes, so
  * two replicas writing at the same moment can both succeed: two completes of one upload sent at
  * the same instant to two replicas can then both produce a record. A store that ignores the
@@ -35,6 +35,7 @@ public final class S3UploadSessionStore implements UploadSessionStore {
     private static final Logger LOGGER = LoggerFactory.getLogger(S3UploadSessionStore.class);
     private static final int PRECONDITION_FAILED = 412;
     private static final int CONFLICT = 409;
+    private static final int NOT_FOUND = 404;
 
     private final S3AsyncClient s3;
     private final String bucket;
@@ -107,8 +108,10 @@ public final class S3UploadSessionStore implements UploadSessionStore {
         }, AsyncRequestBody.fromBytes(UploadSessionCodec.encode(session)))
                 .thenApply(response -> true)
                 .exceptionally(error -> {
-                    if (Async.unwrap(error) instanceof S3Exception e
-                            && (e.statusCode() == PRECONDITION_FAILED || e.statusCode() == CONFLICT)) {
+                    // An update of a session another replica deleted meanwhile finds no object (404):
+                    // lost the race, like a changed ETag.
+                    if (Async.unwrap(error) instanceof S3Exception e && (e.statusCode() == PRECONDITION_FAILED
+                            || e.statusCode() == CONFLICT || (etag != null && e.statusCode() == NOT_FOUND))) {
                         LOGGER.debug("upload session {} changed under us ({})", session.id(), e.statusCode());
                         return false;
                     }

@@ -1,0 +1,79 @@
+package org.kafscale.proxy.core.apis;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.protocol.ApiKeys;
+
+/**
+ * The one table of the APIs the proxy serves and how each is routed. ApiVersions advertises
+ * exactly these (intersected with the brokers); anything else a client sends is forwarded opaque
+ * to a live broker, which decides.
+ *
+ * <p>Left out on purpose: SASL (the proxy does not authenticate), inter-broker and controller APIs,
+ * and APIs whose answers name brokers and would need address rewriting not yet built
+ * (DescribeCluster, DescribeTopicPartitions, DescribeLogDirs), and client telemetry, which a
+ * broker ties to the connection it was subscribed on.
+ */
+public final class ProxiedApis {
+    private static final Map<ApiKeys, RouteKind> ROUTES;
+
+    static {
+        Map<ApiKeys, RouteKind> routes = new EnumMap<>(ApiKeys.class);
+        routes.put(ApiKeys.API_VERSIONS, RouteKind.LOCAL);
+        routes.put(ApiKeys.METADATA, RouteKind.LOCAL);
+        routes.put(ApiKeys.FIND_COORDINATOR, RouteKind.LOCAL);
+
+        routes.put(ApiKeys.PRODUCE, RouteKind.PARTITIONS);
+        routes.put(ApiKeys.FETCH, RouteKind.PARTITIONS);
+        routes.put(ApiKeys.LIST_OFFSETS, RouteKind.PARTITIONS);
+        routes.put(ApiKeys.OFFSET_FOR_LEADER_EPOCH, RouteKind.PARTITIONS);
+        routes.put(ApiKeys.DELETE_RECORDS, RouteKind.PARTITIONS);
+        routes.put(ApiKeys.DESCRIBE_PRODUCERS, RouteKind.PARTITIONS);
+
+        routes.put(ApiKeys.JOIN_GROUP, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.SYNC_GROUP, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.HEARTBEAT, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.LEAVE_GROUP, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.OFFSET_COMMIT, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.OFFSET_FETCH, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.OFFSET_DELETE, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.DESCRIBE_GROUPS, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.DELETE_GROUPS, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.CONSUMER_GROUP_HEARTBEAT, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.CONSUMER_GROUP_DESCRIBE, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.TXN_OFFSET_COMMIT, RouteKind.GROUP_COORDINATOR);
+
+        routes.put(ApiKeys.INIT_PRODUCER_ID, RouteKind.TRANSACTION_COORDINATOR);
+        routes.put(ApiKeys.ADD_PARTITIONS_TO_TXN, RouteKind.TRANSACTION_COORDINATOR);
+        routes.put(ApiKeys.ADD_OFFSETS_TO_TXN, RouteKind.TRANSACTION_COORDINATOR);
+        routes.put(ApiKeys.END_TXN, RouteKind.TRANSACTION_COORDINATOR);
+        routes.put(ApiKeys.DESCRIBE_TRANSACTIONS, RouteKind.TRANSACTION_COORDINATOR);
+
+        routes.put(ApiKeys.LIST_GROUPS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.CREATE_TOPICS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.DELETE_TOPICS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.CREATE_PARTITIONS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.DESCRIBE_CONFIGS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.ALTER_CONFIGS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.INCREMENTAL_ALTER_CONFIGS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.DESCRIBE_ACLS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.CREATE_ACLS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.DELETE_ACLS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.DESCRIBE_CLIENT_QUOTAS, RouteKind.ANY_BROKER);
+        ROUTES = Collections.unmodifiableMap(routes);
+    }
+
+    private ProxiedApis() {
+    }
+
+    /** How {@code api} is routed, or empty when the proxy does not advertise it. */
+    public static Optional<RouteKind> routeOf(ApiKeys api) {
+        return Optional.ofNullable(ROUTES.get(api));
+    }
+
+    public static Map<ApiKeys, RouteKind> all() {
+        return ROUTES;
+    }
+}

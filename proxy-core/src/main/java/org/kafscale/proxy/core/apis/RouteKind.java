@@ -1,0 +1,15 @@
+package org.kafscale.proxy.core.apis;
+
+/** How the proxy serves one API. */
+public enum RouteKind {
+    /** Answered by the proxy from its topology (ApiVersions, Metadata, FindCoordinator). */
+    LOCAL,
+    /** Goes to the owners of the partitions it names. */
+    PARTITIONS,
+    /** Goes to the coordinator of the group it names. */
+    GROUP_COORDINATOR,
+    /** Goes to the coordinator of the transactional id it names. */
+    TRANSACTION_COORDINATOR,
+    /** Any live broker can answer it. */
+    ANY_BROKER
+}

@@ -1,0 +1,352 @@
+package org.kafscale.proxy.routing.engine;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.kafscale.proxy.core.backend.BrokerErrors;
+import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.codec.RequestFrames;
+import org.kafscale.proxy.core.codec.ResponseFrames;
+import org.kafscale.proxy.core.hooks.RoutingObserver;
+import org.kafscale.proxy.core.server.ConnectionContext;
+import org.kafscale.proxy.core.server.Reply;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.kafscale.proxy.core.topology.PartitionRef;
+import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.core.backend.Answer;
+
+/**
+ * The one engine behind every request that is split by partition owner (Produce, Fetch,
+ * ListOffsets, ...): group the partitions by the broker that owns each now, send each broker its
+ * part, absorb each answer as it comes, retry what may be retried, and merge every partition back
+ * in request order at the client's version. What differs between APIs is asked of its
+ * {@link PartitionApi}.
+ *
+ * <p>The decisions, each in one place here:
+ * <ul>
+ *   <li><b>Pass-through</b>: on the first attempt, when one broker owns every partition, the
+ *       client's own bytes go out and, when nothing needs retrying, the broker's answer goes back
+ *       unchanged.</li>
+ *   <li><b>Leader class</b> ({@link BrokerErrors#isLeaderClass}): the route is dropped and the
+ *       partition retried on the owner the topology names next, never on a broker that refused it
+ *       in this request.</li>
+ *   <li><b>Connection class</b>: the part's channel is closed already; when the API says the part
+ *       may be resent, it goes to a fresh channel.</li>
+ *   <li>Retries are per part, as soon as its answer is in, after {@link RetryPolicy#backoffMillis}
+ *       (exponential, with jitter); a partition that runs out of attempts gets the last error.</li>
+ * </ul>
+ *
+ * <p>One topology snapshot per attempt. Everything runs on the connection's event loop; an
+ * exception in any step closes the client's connection with the reason instead of leaving its
+ * answer (and every later one) pending.
+ */
+public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessage, P> {
+
+    private final RoutingServices services;
+    private final ConnectionContext context;
+    private final RequestFrame request;
+    private final Q data;
+    private final PartitionApi<Q, E, R, P> api;
+    private final Promise<Reply> reply;
+    private final Map<PartitionRef, E> partitions;
+    private final Set<PartitionRef> pending;
+    private final Map<PartitionRef, P> results = new HashMap<>();
+    private final Map<PartitionRef, Tries<P>> tries = new HashMap<>();
+    private final List<Part<R>> inFlight = new ArrayList<>();
+    /** Answer frames whose record sets the merged answer may slice; released once it is written. */
+    private final List<ByteBuf> answers = new ArrayList<>();
+    private int retriesScheduled;
+    private int throttleMillis;
+    private boolean sending;
+    private boolean lingering;
+    private boolean passThroughAllowed = true;
+
+    /** What one partition went through in this request. */
+    private static final class Tries<P> {
+        int attempts;
+        final Set<Integer> refusedBy = new HashSet<>(2);
+        Errors lastError;
+        P lastRefusal;
+    }
+
+    public PartitionExchange(RoutingServices services, ConnectionContext context, RequestFrame request, Q data,
+                             PartitionApi<Q, E, R, P> api) {
+        this.services = services;
+        this.context = context;
+        this.request = request;
+        this.data = data;
+        this.api = api;
+        this.reply = context.newReply();
+        this.partitions = api.partitions(data, services.topology().snapshot());
+        this.pending = new LinkedHashSet<>(partitions.keySet());
+    }
+
+    /** Every partition of the request with its entry, in request order. */
+    public Map<PartitionRef, E> partitions() {
+        return Collections.unmodifiableMap(partitions);
+    }
+
+    /** The result of every partition settled so far (all of them once the reply is done). */
+    public Map<PartitionRef, P> results() {
+        return Collections.unmodifiableMap(results);
+    }
+
+    /** Answers a partition before anything is sent (the LFS rewrite refused it); the request is re-encoded. */
+    public void settleUnsent(PartitionRef ref, Errors error) {
+        if (pending.remove(ref)) {
+            results.put(ref, api.synthetic(ref, error));
+        }
+        passThroughAllowed = false;
+    }
+
+    /** The records changed after the client sent them: every part is re-encoded, nothing passes through. */
+    public void disallowPassThrough() {
+        passThroughAllowed = false;
+    }
+
+    public Future<Reply> start() {
+        long within = api.answerWithinMillis();
+        if (within >= 0) {
+            ScheduledFuture<?> deadline = context.loop().schedule(() -> guarded(this::finish), within,
+                    TimeUnit.MILLISECONDS);
+            reply.addListener(f -> deadline.cancel(false));
+        }
+        reply.addListener(f -> releaseAnswers());
+        guarded(() -> {
+            send(List.copyOf(pending), true);
+        });
+        return reply;
+    }
+
+    private void send(List<PartitionRef> refs, boolean firstAttempt) {
+        TopologySnapshot snapshot = services.topology().snapshot();
+        Map<Integer, List<PartitionRef>> byOwner = OwnerGroups.of(refs, snapshot, this::refused);
+        List<PartitionRef> unroutable = byOwner.remove(OwnerGroups.NO_OWNER);
+        if (firstAttempt) {
+            services.observer().fannedOut(api.api(), byOwner.size());
+        }
+        boolean passThrough = firstAttempt && unroutable == null && byOwner.size() == 1 && passThroughAllowed
+                && api.mayPassThrough() && pending.size() == refs.size();
+        sending = true;
+        try {
+            List<PartitionRef> later = new ArrayList<>();
+            if (unroutable != null) {
+                for (PartitionRef ref : unroutable) {
+                    Tries<P> t = tries(ref);
+                    t.attempts++;
+                    if (t.lastError == null) {
+                        t.lastError = OwnerGroups.whyNoOwner(ref, snapshot);
+                    }
+                    if (api.retriesUnroutable()) {
+                        later.add(ref);
+                    } else {
+                        settle(ref, api.synthetic(ref, t.lastError));
+                    }
+                }
+            }
+            for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
+                sendPart(new Part<>(snapshot.broker(group.getKey()).orElseThrow(), group.getValue()), passThrough);
+            }
+            retryLater(later);
+        } finally {
+            sending = false;
+        }
+        maybeFinish();
+    }
+
+    private void sendPart(Part<R> part, boolean passThrough) {
+        part.partitions().forEach(ref -> tries(ref).attempts++);
+        inFlight.add(part);
+        boolean clientBytes = passThrough && api.sendsClientBytes(data);
+        Future<Answer<R>> answer = api.send(part, () -> clientBytes ? request.frame().retainedDuplicate()
+                : RequestFrames.reencode(request, api.subRequest(data, part.partitions(), partitions)), this::exchange);
+        part.answer(answer);
+        answer.addListener(f -> guarded(() -> onPart(part, passThrough)));
+    }
+
+    private Future<Answer<R>> exchange(BrokerEndpoint broker, ByteBuf frame, long extraWaitMillis, boolean idleChannel) {
+        short version = request.apiVersion();
+        return services.forwarder().exchange(context, broker, frame, extraWaitMillis, idleChannel, api.api(), version,
+                body -> api.parseResponse(body, version));
+    }
+
+    private void onPart(Part<R> part, boolean passThrough) {
+        inFlight.remove(part);
+        Future<Answer<R>> answer = part.answer();
+        if (part.abandoned()) {
+            return;
+        }
+        if (reply.isDone()) {
+            if (answer.isSuccess()) {
+                answer.getNow().frame().release();
+            }
+            return;
+        }
+        if (answer.isSuccess()) {
+            onAnswer(part, answer.getNow(), passThrough);
+        } else {
+            onFailure(part, answer.cause());
+        }
+        maybeFinish();
+    }
+
+    private void onAnswer(Part<R> part, Answer<R> answer, boolean passThrough) {
+        R response = answer.body();
+        Map<String, P> byKey = api.results(response);
+        List<PartitionRef> retry = new ArrayList<>();
+        for (PartitionRef ref : part.partitions()) {
+            P result = byKey.get(ref.answerKey());
+            if (result == null) {
+                retry.add(ref); // the broker left it out: ask again
+            } else if (BrokerErrors.isLeaderClass(api.errorCode(result))) {
+                refuse(part.broker(), ref, result);
+                retry.add(ref);
+            } else {
+                settle(ref, api.accepted(result));
+            }
+        }
+        if (passThrough && retry.isEmpty() && api.passesThrough(response)) {
+            if (!reply.trySuccess(Reply.send(answer.frame()))) {
+                answer.frame().release();
+            }
+            return;
+        }
+        throttleMillis = Math.max(throttleMillis, api.throttleTimeMs(response));
+        answers.add(answer.frame());
+        retryLater(retry);
+    }
+
+    private void refuse(BrokerEndpoint broker, PartitionRef ref, P result) {
+        short code = api.errorCode(result);
+        Tries<P> t = tries(ref);
+        t.refusedBy.add(broker.id());
+        t.lastError = Errors.forCode(code);
+        t.lastRefusal = result;
+        services.staleRoutes().drop(broker, ref, code);
+        if (api.countsLeaderRetries()) {
+            services.observer().retried(api.api(), RoutingObserver.RetryCause.LEADER);
+        }
+    }
+
+    private void onFailure(Part<R> part, Throwable cause) {
+        boolean resend = api.mayResend(cause);
+        if (!RetryPolicy.cancelled(cause)) {
+            services.partFailures().warn("{} part for {} partitions failed at {}: {}{}", api.api().name, part.partitions().size(),
+                    part.broker(), cause.getMessage(), resend ? "; retrying on a fresh channel" : "");
+        }
+        if (!resend) {
+            part.partitions().forEach(ref -> settle(ref, api.synthetic(ref, api.connectionError())));
+            return;
+        }
+        services.observer().retried(api.api(), RoutingObserver.RetryCause.CONNECTION);
+        part.partitions().forEach(ref -> tries(ref).lastError = api.connectionError());
+        retryLater(part.partitions());
+    }
+
+    /** Sends again, after a backoff, the partitions that have attempts left; the others get their last error. */
+    private void retryLater(List<PartitionRef> refs) {
+        List<PartitionRef> again = new ArrayList<>(refs.size());
+        int attempts = 0;
+        for (PartitionRef ref : refs) {
+            Tries<P> t = tries(ref);
+            if (t.attempts < api.maxAttempts()) {
+                again.add(ref);
+                attempts = Math.max(attempts, t.attempts);
+            } else {
+                settle(ref, api.failed(ref, lastError(t), t.lastRefusal));
+            }
+        }
+        if (again.isEmpty()) {
+            return;
+        }
+        retriesScheduled++;
+        context.loop().schedule(() -> guarded(() -> {
+            retriesScheduled--;
+            if (!reply.isDone()) {
+                send(again, false);
+            }
+        }), RetryPolicy.backoffMillis(attempts + 1), TimeUnit.MILLISECONDS);
+    }
+
+    private void settle(PartitionRef ref, P result) {
+        results.put(ref, result);
+        pending.remove(ref);
+    }
+
+    /** Answers once nothing is out any more, or earlier when the API says so (Fetch). */
+    private void maybeFinish() {
+        if (reply.isDone() || sending) {
+            return;
+        }
+        if (inFlight.isEmpty() && retriesScheduled == 0) {
+            finish();
+            return;
+        }
+        if (retriesScheduled > 0 || inFlight.isEmpty()) {
+            return;
+        }
+        long early = api.answerEarly(Collections.unmodifiableList(inFlight));
+        if (early == PartitionApi.NOW) {
+            finish();
+        } else if (early > 0 && !lingering) {
+            lingering = true;
+            context.loop().schedule(() -> guarded(this::finish), early, TimeUnit.MICROSECONDS);
+        }
+    }
+
+    private void finish() {
+        if (reply.isDone()) {
+            return;
+        }
+        for (Part<R> part : inFlight) {
+            if (api.abandon(part)) {
+                part.abandon();
+            }
+        }
+        for (PartitionRef ref : pending) {
+            Tries<P> t = tries.get(ref);
+            results.put(ref, api.unanswered(ref, t == null ? Errors.NOT_LEADER_OR_FOLLOWER : lastError(t),
+                    t == null ? null : t.lastRefusal));
+        }
+        pending.clear();
+        ByteBuf encoded = ResponseFrames.encode(api.api(), request.apiVersion(), request.correlationId(),
+                api.merge(data, partitions, results, throttleMillis), answers);
+        if (!reply.trySuccess(Reply.send(encoded))) {
+            encoded.release();
+        }
+    }
+
+    private void guarded(Runnable step) {
+        Guard.run(reply, context, request, step);
+    }
+
+    private boolean refused(PartitionRef ref, int brokerId) {
+        Tries<P> t = tries.get(ref);
+        return t != null && t.refusedBy.contains(brokerId);
+    }
+
+    private Tries<P> tries(PartitionRef ref) {
+        return tries.computeIfAbsent(ref, r -> new Tries<>());
+    }
+
+    private static Errors lastError(Tries<?> t) {
+        return t.lastError != null ? t.lastError : Errors.NOT_LEADER_OR_FOLLOWER;
+    }
+
+    private void releaseAnswers() {
+        answers.forEach(ByteBuf::release);
+        answers.clear();
+    }
+}

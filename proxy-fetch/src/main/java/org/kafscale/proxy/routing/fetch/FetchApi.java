@@ -1,0 +1,245 @@
+package org.kafscale.proxy.routing.fetch;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.Future;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FetchRequestData.FetchPartition;
+import org.apache.kafka.common.message.FetchRequestData.FetchTopic;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.FetchResponseData.FetchableTopicResponse;
+import org.apache.kafka.common.message.FetchResponseData.PartitionData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.FetchMetadata;
+import org.kafscale.proxy.core.codec.RecordSets;
+import org.kafscale.proxy.core.topology.PartitionRef;
+import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.routing.engine.LeaderHints;
+import org.kafscale.proxy.routing.engine.Part;
+import org.kafscale.proxy.routing.engine.PartitionApi;
+import org.kafscale.proxy.routing.engine.TopicGroups;
+import org.kafscale.proxy.routing.engine.TopicGroups.Shape;
+import org.kafscale.proxy.core.backend.Answer;
+
+/**
+ * Fetch for the partition engine; one per request. Each part goes on an idle channel to its
+ * broker, and the merged answer's record sets are slices of the brokers' answer frames.
+ *
+ * <p>No waiting on the slowest broker: once one part comes back with records, the client gets
+ * them after at most {@link #DATA_LINGER_MICROS} more for parts that may still bring data (sent
+ * less than {@link #LONG_POLL_AFTER_MICROS} ago); partitions still waiting on other brokers are
+ * answered empty (no error, offsets -1, which clients ignore). Parts still long-polling are parked
+ * ({@link ParkedPolls}) and adopted by the connection's next Fetch that asks the same broker for
+ * the same partitions at the same offsets, so an idle broker never has more than one poll of a
+ * connection queued. Whatever happens, the client is answered within its max wait plus
+ * {@link #DEADLINE_MARGIN_MILLIS}.
+ *
+ * <p>Every part is a sessionless full fetch (session id 0, epoch -1): a session pinned to one
+ * broker could not survive partitions moving. A partition with no owner is answered at once with
+ * why: a consumer refreshes its metadata on that, and holding it would only delay the others.
+ */
+final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, FetchResponseData, PartitionData> {
+    /** How long parts still in flight may join an answer once another part brought records. */
+    static final long DATA_LINGER_MICROS = 2_000;
+    /**
+     * A part older than this is long-polling a broker that had no data when it was sent (a broker
+     * with data answers within a millisecond or two, more under load), so lingering for it would
+     * only add latency: parked polls adopted from an earlier Fetch always are.
+     */
+    static final long LONG_POLL_AFTER_MICROS = 5_000;
+    /** How far past the client's max wait the proxy may take before answering with what it has. */
+    static final long DEADLINE_MARGIN_MILLIS = 100;
+
+    private static final Shape<FetchTopic, FetchPartition> REQUEST = new Shape<>(FetchTopic::topic, FetchTopic::topicId,
+            FetchTopic::partitions, FetchPartition::partition,
+            t -> new FetchTopic().setTopic(t.wireName()).setTopicId(t.wireId()));
+    private static final Shape<FetchableTopicResponse, PartitionData> ANSWER = new Shape<>(FetchableTopicResponse::topic,
+            FetchableTopicResponse::topicId, FetchableTopicResponse::partitions, PartitionData::partitionIndex,
+            t -> new FetchableTopicResponse().setTopic(t.wireName()).setTopicId(t.wireId()));
+
+    private final FetchRequestData request;
+    private final short version;
+    private final LeaderHints hints;
+    private final ParkedPolls parked;
+    private Map<PartitionRef, FetchPartition> entries = Map.of();
+    private boolean anyRecords;
+
+    FetchApi(FetchRequestData request, short version, LeaderHints hints, ParkedPolls parked) {
+        this.request = request;
+        this.version = version;
+        this.hints = hints;
+        this.parked = parked;
+    }
+
+    @Override
+    public ApiKeys api() {
+        return ApiKeys.FETCH;
+    }
+
+    @Override
+    public Map<PartitionRef, FetchPartition> partitions(FetchRequestData request, TopologySnapshot snapshot) {
+        this.entries = TopicGroups.partitions(request.topics(), REQUEST, snapshot);
+        return entries;
+    }
+
+    @Override
+    public FetchRequestData subRequest(FetchRequestData request, List<PartitionRef> parts,
+                                       Map<PartitionRef, FetchPartition> entries) {
+        FetchRequestData sub = new FetchRequestData()
+                .setClusterId(request.clusterId()).setReplicaId(request.replicaId()).setReplicaState(request.replicaState())
+                .setMaxWaitMs(request.maxWaitMs()).setMinBytes(request.minBytes()).setMaxBytes(request.maxBytes())
+                .setIsolationLevel(request.isolationLevel()).setRackId(request.rackId())
+                .setSessionId(FetchMetadata.INVALID_SESSION_ID).setSessionEpoch(FetchMetadata.FINAL_EPOCH);
+        return sub.setTopics(TopicGroups.group(parts, entries::get, REQUEST));
+    }
+
+    @Override
+    public FetchResponseData parseResponse(ByteBufferAccessor body, short version) {
+        return new FetchResponseData(body, version);
+    }
+
+    /** Results by partition; a top-level error stands for every partition that has none of its own. */
+    @Override
+    public Map<String, PartitionData> results(FetchResponseData response) {
+        Map<String, PartitionData> results = TopicGroups.results(response.responses(), ANSWER);
+        if (response.errorCode() != Errors.NONE.code()) {
+            results.values().stream().filter(p -> p.errorCode() == Errors.NONE.code())
+                    .forEach(p -> p.setErrorCode(response.errorCode()));
+        }
+        return results;
+    }
+
+    @Override
+    public short errorCode(PartitionData result) {
+        return result.errorCode();
+    }
+
+    @Override
+    public int throttleTimeMs(FetchResponseData response) {
+        return response.throttleTimeMs();
+    }
+
+    /** With {@link Errors#NONE}: a partition still waiting on its broker, which clients ignore. */
+    @Override
+    public PartitionData synthetic(PartitionRef ref, Errors error) {
+        return new PartitionData().setPartitionIndex(ref.partition()).setErrorCode(error.code())
+                .setHighWatermark(-1).setLastStableOffset(-1).setLogStartOffset(-1).setRecords(RecordSets.empty());
+    }
+
+    @Override
+    public FetchResponseData merge(FetchRequestData request, Map<PartitionRef, FetchPartition> entries,
+                                   Map<PartitionRef, PartitionData> results, int throttleTimeMs) {
+        FetchResponseData merged = new FetchResponseData().setThrottleTimeMs(throttleTimeMs)
+                .setErrorCode(Errors.NONE.code()).setSessionId(FetchMetadata.INVALID_SESSION_ID)
+                .setResponses(TopicGroups.group(entries.keySet(), results::get, ANSWER));
+        Set<Integer> hintedLeaders = new HashSet<>();
+        results.values().forEach(r -> hintedLeaders.add(r.currentLeader().leaderId()));
+        hintedLeaders.remove(-1);
+        hints.addEndpoints(merged, hintedLeaders);
+        return merged;
+    }
+
+    @Override
+    public Errors connectionError() {
+        return Errors.NOT_LEADER_OR_FOLLOWER;
+    }
+
+    @Override
+    public boolean retriesUnroutable() {
+        return false;
+    }
+
+    @Override
+    public boolean sendsClientBytes(FetchRequestData request) {
+        return request.sessionId() == FetchMetadata.INVALID_SESSION_ID
+                && request.sessionEpoch() == FetchMetadata.FINAL_EPOCH;
+    }
+
+    @Override
+    public boolean passesThrough(FetchResponseData response) {
+        return response.errorCode() == Errors.NONE.code();
+    }
+
+    @Override
+    public PartitionData accepted(PartitionData result) {
+        anyRecords |= RecordSets.sizeInBytes(result.records()) > 0;
+        return result.setCurrentLeader(new PartitionData().currentLeader());
+    }
+
+    @Override
+    public PartitionData failed(PartitionRef ref, Errors error, PartitionData lastRefusal) {
+        PartitionData result = synthetic(ref, error);
+        if (lastRefusal != null && lastRefusal.currentLeader().leaderId() >= 0 && hints.fetchPassesHints(version)) {
+            result.setCurrentLeader(hints.forClient(lastRefusal.currentLeader()));
+        }
+        return result;
+    }
+
+    /** Answered early, a partition still waiting on its broker is simply empty this time. */
+    @Override
+    public PartitionData unanswered(PartitionRef ref, Errors lastError, PartitionData lastRefusal) {
+        return synthetic(ref, Errors.NONE);
+    }
+
+    /** The parked poll of an earlier Fetch when it asked exactly this; else a sub-Fetch on an idle channel. */
+    @Override
+    public Future<Answer<FetchResponseData>> send(Part<FetchResponseData> part, Supplier<ByteBuf> frame,
+                                                  Sender<FetchResponseData> sender) {
+        Optional<Future<Answer<FetchResponseData>>> adopted = parked.adopt(part.broker().id(), offsets(part));
+        if (adopted.isPresent()) {
+            part.markAdopted();
+            return adopted.get();
+        }
+        return sender.exchange(part.broker(), frame.get(), maxWaitMillis(), true);
+    }
+
+    /**
+     * Brokers that have data answer within a millisecond or two, so a short linger lets their parts
+     * join while a broker that is long-polling is not waited for. When every part still out is
+     * already long-polling, there is nothing to linger for.
+     */
+    @Override
+    public long answerEarly(List<Part<FetchResponseData>> inFlight) {
+        if (!anyRecords) {
+            return WAIT;
+        }
+        long now = System.nanoTime();
+        for (Part<FetchResponseData> part : inFlight) {
+            if (!part.adopted() && now - part.startedNanos() < TimeUnit.MICROSECONDS.toNanos(LONG_POLL_AFTER_MICROS)) {
+                return DATA_LINGER_MICROS;
+            }
+        }
+        return NOW;
+    }
+
+    @Override
+    public long answerWithinMillis() {
+        return maxWaitMillis() + DEADLINE_MARGIN_MILLIS;
+    }
+
+    /** Parts still long-polling are parked for the connection's next Fetch to adopt. */
+    @Override
+    public boolean abandon(Part<FetchResponseData> part) {
+        parked.park(part.broker().id(), offsets(part), part.answer());
+        return true;
+    }
+
+    private long maxWaitMillis() {
+        return Math.max(0, request.maxWaitMs());
+    }
+
+    private Map<PartitionRef, Long> offsets(Part<FetchResponseData> part) {
+        Map<PartitionRef, Long> offsets = new HashMap<>();
+        part.partitions().forEach(ref -> offsets.put(ref, entries.get(ref).fetchOffset()));
+        return offsets;
+    }
+}

@@ -1,0 +1,136 @@
+package org.kafscale.proxy.routing.partition;
+
+import io.netty.util.concurrent.Future;
+import java.util.Optional;
+import org.apache.kafka.common.message.DeleteRecordsRequestData;
+import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsPartition;
+import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsTopic;
+import org.apache.kafka.common.message.DeleteRecordsResponseData;
+import org.apache.kafka.common.message.DeleteRecordsResponseData.DeleteRecordsPartitionResult;
+import org.apache.kafka.common.message.DeleteRecordsResponseData.DeleteRecordsPartitionResultCollection;
+import org.apache.kafka.common.message.DeleteRecordsResponseData.DeleteRecordsTopicResult;
+import org.apache.kafka.common.message.DeleteRecordsResponseData.DeleteRecordsTopicResultCollection;
+import org.apache.kafka.common.message.DescribeProducersRequestData;
+import org.apache.kafka.common.message.DescribeProducersRequestData.TopicRequest;
+import org.apache.kafka.common.message.DescribeProducersResponseData;
+import org.apache.kafka.common.message.DescribeProducersResponseData.PartitionResponse;
+import org.apache.kafka.common.message.DescribeProducersResponseData.TopicResponse;
+import org.apache.kafka.common.message.ListOffsetsRequestData;
+import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsPartition;
+import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsTopic;
+import org.apache.kafka.common.message.ListOffsetsResponseData;
+import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsPartitionResponse;
+import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsTopicResponse;
+import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
+import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderPartition;
+import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderTopic;
+import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderTopicCollection;
+import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData;
+import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.EpochEndOffset;
+import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult;
+import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResultCollection;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.server.ConnectionContext;
+import org.kafscale.proxy.core.server.Reply;
+import org.kafscale.proxy.routing.engine.PartitionApi;
+import org.kafscale.proxy.routing.engine.PartitionExchange;
+import org.kafscale.proxy.routing.engine.PartitionShape;
+import org.kafscale.proxy.routing.engine.RoutingServices;
+import org.kafscale.proxy.routing.engine.TopicGroups.Shape;
+
+/**
+ * The partition APIs besides Produce and Fetch, each split by owner through the partition engine
+ * with the defaults of a read that is safe to repeat (DeleteRecords too: moving a low watermark
+ * to a given offset is idempotent). A new such API is one {@link PartitionShape} and one line in
+ * {@link #handle}. Made-up results carry Kafka's defaults (-1), never 0.
+ */
+public final class PartitionApis {
+    static final PartitionApi<ListOffsetsRequestData, ListOffsetsPartition, ListOffsetsResponseData,
+            ListOffsetsPartitionResponse> LIST_OFFSETS = new PartitionShape<>(ApiKeys.LIST_OFFSETS, ListOffsetsResponseData::new,
+            ListOffsetsRequestData::topics, Shape.byName(ListOffsetsTopic::name, ListOffsetsTopic::partitions,
+                    ListOffsetsPartition::partitionIndex, name -> new ListOffsetsTopic().setName(name)),
+            (q, topics) -> new ListOffsetsRequestData().setReplicaId(q.replicaId()).setIsolationLevel(q.isolationLevel())
+                    .setTimeoutMs(q.timeoutMs()).setTopics(topics),
+            ListOffsetsResponseData::topics, Shape.byName(ListOffsetsTopicResponse::name, ListOffsetsTopicResponse::partitions,
+                    ListOffsetsPartitionResponse::partitionIndex, name -> new ListOffsetsTopicResponse().setName(name)),
+            ListOffsetsPartitionResponse::errorCode, ListOffsetsResponseData::throttleTimeMs,
+            (ref, error) -> new ListOffsetsPartitionResponse().setPartitionIndex(ref.partition()).setErrorCode(error.code())
+                    .setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1),
+            result -> result, (topics, throttle) -> new ListOffsetsResponseData().setThrottleTimeMs(throttle).setTopics(topics));
+
+    static final PartitionApi<OffsetForLeaderEpochRequestData, OffsetForLeaderPartition, OffsetForLeaderEpochResponseData,
+            EpochEndOffset> OFFSET_FOR_LEADER_EPOCH = new PartitionShape<>(ApiKeys.OFFSET_FOR_LEADER_EPOCH,
+            OffsetForLeaderEpochResponseData::new,
+            OffsetForLeaderEpochRequestData::topics, Shape.byName(OffsetForLeaderTopic::topic, OffsetForLeaderTopic::partitions,
+                    OffsetForLeaderPartition::partition, name -> new OffsetForLeaderTopic().setTopic(name)),
+            (q, topics) -> new OffsetForLeaderEpochRequestData().setReplicaId(q.replicaId())
+                    .setTopics(new OffsetForLeaderTopicCollection(topics.iterator())),
+            OffsetForLeaderEpochResponseData::topics, Shape.byName(OffsetForLeaderTopicResult::topic,
+                    OffsetForLeaderTopicResult::partitions, EpochEndOffset::partition,
+                    name -> new OffsetForLeaderTopicResult().setTopic(name)),
+            EpochEndOffset::errorCode, OffsetForLeaderEpochResponseData::throttleTimeMs,
+            (ref, error) -> new EpochEndOffset().setPartition(ref.partition()).setErrorCode(error.code())
+                    .setLeaderEpoch(-1).setEndOffset(-1),
+            result -> result, (topics, throttle) -> new OffsetForLeaderEpochResponseData().setThrottleTimeMs(throttle)
+                    .setTopics(new OffsetForLeaderTopicResultCollection(topics.iterator())));
+
+    /** A result belongs to its answer's keyed collection, so it joins the merged answer as a copy. */
+    static final PartitionApi<DeleteRecordsRequestData, DeleteRecordsPartition, DeleteRecordsResponseData,
+            DeleteRecordsPartitionResult> DELETE_RECORDS = new PartitionShape<>(ApiKeys.DELETE_RECORDS,
+            DeleteRecordsResponseData::new,
+            DeleteRecordsRequestData::topics, Shape.byName(DeleteRecordsTopic::name, DeleteRecordsTopic::partitions,
+                    DeleteRecordsPartition::partitionIndex, name -> new DeleteRecordsTopic().setName(name)),
+            (q, topics) -> new DeleteRecordsRequestData().setTimeoutMs(q.timeoutMs()).setTopics(topics),
+            DeleteRecordsResponseData::topics, Shape.byName(DeleteRecordsTopicResult::name, DeleteRecordsTopicResult::partitions,
+                    DeleteRecordsPartitionResult::partitionIndex, name -> new DeleteRecordsTopicResult().setName(name)
+                            .setPartitions(new DeleteRecordsPartitionResultCollection())),
+            DeleteRecordsPartitionResult::errorCode, DeleteRecordsResponseData::throttleTimeMs,
+            (ref, error) -> new DeleteRecordsPartitionResult().setPartitionIndex(ref.partition()).setErrorCode(error.code())
+                    .setLowWatermark(-1),
+            DeleteRecordsPartitionResult::duplicate, (topics, throttle) -> new DeleteRecordsResponseData()
+                    .setThrottleTimeMs(throttle).setTopics(new DeleteRecordsTopicResultCollection(topics.iterator())));
+
+    static final PartitionApi<DescribeProducersRequestData, Integer, DescribeProducersResponseData,
+            PartitionResponse> DESCRIBE_PRODUCERS = new PartitionShape<>(ApiKeys.DESCRIBE_PRODUCERS,
+            DescribeProducersResponseData::new,
+            DescribeProducersRequestData::topics, Shape.byName(TopicRequest::name, TopicRequest::partitionIndexes,
+                    Integer::intValue, name -> new TopicRequest().setName(name)),
+            (q, topics) -> new DescribeProducersRequestData().setTopics(topics),
+            DescribeProducersResponseData::topics, Shape.byName(TopicResponse::name, TopicResponse::partitions,
+                    PartitionResponse::partitionIndex, name -> new TopicResponse().setName(name)),
+            PartitionResponse::errorCode, DescribeProducersResponseData::throttleTimeMs,
+            (ref, error) -> new PartitionResponse().setPartitionIndex(ref.partition()).setErrorCode(error.code())
+                    .setErrorMessage(error.message()),
+            result -> result, (topics, throttle) -> new DescribeProducersResponseData().setThrottleTimeMs(throttle)
+                    .setTopics(topics));
+
+    private final RoutingServices services;
+
+    public PartitionApis(RoutingServices services) {
+        this.services = services;
+    }
+
+    /** Routes the request when it is one of these APIs. */
+    public Optional<Future<Reply>> handle(ConnectionContext context, RequestFrame request, ApiMessage body) {
+        if (body instanceof ListOffsetsRequestData data) {
+            return Optional.of(route(context, request, data, LIST_OFFSETS));
+        }
+        if (body instanceof OffsetForLeaderEpochRequestData data) {
+            return Optional.of(route(context, request, data, OFFSET_FOR_LEADER_EPOCH));
+        }
+        if (body instanceof DeleteRecordsRequestData data) {
+            return Optional.of(route(context, request, data, DELETE_RECORDS));
+        }
+        if (body instanceof DescribeProducersRequestData data) {
+            return Optional.of(route(context, request, data, DESCRIBE_PRODUCERS));
+        }
+        return Optional.empty();
+    }
+
+    private <Q extends ApiMessage, E, R extends ApiMessage, P> Future<Reply> route(
+            ConnectionContext context, RequestFrame request, Q data, PartitionApi<Q, E, R, P> api) {
+        return new PartitionExchange<>(services, context, request, data, api).start();
+    }
+}
