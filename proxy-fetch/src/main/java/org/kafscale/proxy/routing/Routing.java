@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -107,10 +108,12 @@ public final class Routing {
             }
             ApiMessage body;
             try {
-                body = request.decodeBody().data();
+                body = request.decodeBody(ApiMessage.class);
             } catch (RuntimeException e) {
                 return Replies.now(context.loop(), new Reply.Close(request.describe() + " body does not parse: " + e));
             }
+            long holdMillis = brokerHoldMillis(body);
+            context.expectHeldFor(holdMillis);
             switch (route) {
                 case PARTITIONS:
                     if (body instanceof ProduceRequestData produceData) {
@@ -122,8 +125,8 @@ public final class Routing {
                     return partitionApis.handle(context, request, body).orElseGet(() -> toAnyBroker(context, request));
                 case GROUP_COORDINATOR:
                     return coordinatorFanOut.handle(context, request, body)
-                            .orElseGet(() -> coordinators.route(context, request, CoordinatorKind.GROUP,
-                                    RoutingKeys.groups(body)));
+                            .orElseGet(() -> coordinators.route(context, request, request.frame().retainedDuplicate(),
+                                    CoordinatorKind.GROUP, RoutingKeys.groups(body), holdMillis));
                 case TRANSACTION_COORDINATOR:
                     Optional<Future<Reply>> batched = coordinatorFanOut.handle(context, request, body);
                     if (batched.isPresent()) {
@@ -135,6 +138,21 @@ public final class Routing {
                 default:
                     throw new IllegalStateException(request.describe() + " should have been answered locally");
             }
+        }
+
+        /**
+         * How long a broker may legitimately hold this request beyond the request timeout, so the
+         * connection's deadline for it waits that much longer: a Fetch its max wait, a JoinGroup
+         * until the rebalance completes (its rebalance timeout; v0 has only the session timeout).
+         */
+        private long brokerHoldMillis(ApiMessage body) {
+            if (body instanceof FetchRequestData fetchData) {
+                return Math.max(0, fetchData.maxWaitMs());
+            }
+            if (body instanceof JoinGroupRequestData join) {
+                return Math.max(0, Math.max(join.rebalanceTimeoutMs(), join.sessionTimeoutMs()));
+            }
+            return 0;
         }
 
         private Future<Reply> toAnyBroker(ConnectionContext context, RequestFrame request) {

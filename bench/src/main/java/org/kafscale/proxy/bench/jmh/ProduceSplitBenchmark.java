@@ -12,7 +12,6 @@ import org.apache.kafka.common.message.ProduceRequestData.TopicProduceData;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.MessageUtil;
-import org.apache.kafka.common.requests.ProduceRequest;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
@@ -75,7 +74,7 @@ public class ProduceSplitBenchmark {
     public void split(Blackhole parts) {
         RequestFrame request = new RequestFrame(ApiKeys.PRODUCE.id, version, 7, "producer-1", headerLength, frame.retain());
         try {
-            ProduceRequestData data = ((ProduceRequest) request.decodeBody()).data();
+            ProduceRequestData data = request.decodeBody(ProduceRequestData.class);
             Map<PartitionRef, PartitionProduceData> pending = new LinkedHashMap<>();
             for (TopicProduceData topic : data.topicData()) {
                 for (PartitionProduceData p : topic.partitionData()) {

@@ -14,24 +14,17 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsPartition;
 import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsTopic;
 import org.apache.kafka.common.message.ListOffsetsResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.internal.BaseRecords;
-import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.record.internal.RecordBatch;
-import org.apache.kafka.common.record.internal.Records;
-import org.apache.kafka.common.requests.FetchRequest;
-import org.apache.kafka.common.requests.FetchResponse;
-import org.apache.kafka.common.requests.ListOffsetsRequest;
-import org.apache.kafka.common.requests.ListOffsetsResponse;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
+import org.kafscale.proxy.core.codec.OutboundRequests;
+import org.kafscale.proxy.core.codec.OutboundRequests.FetchStart;
+import org.kafscale.proxy.core.codec.RecordSets;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
@@ -57,8 +50,6 @@ public final class ReadPathProbe {
     /** Partitions with data fetched per probe; one good answer is enough. */
     private static final int MAX_FETCHED = 3;
     private static final int FETCH_MAX_BYTES = 1024 * 1024;
-    /** The highest Fetch version that names topics rather than topic ids. */
-    private static final short LAST_FETCH_VERSION_BY_NAME = 12;
 
     private final KafkaRequestClient client;
     private final BrokerEndpoint proxyListener;
@@ -138,7 +129,7 @@ public final class ReadPathProbe {
             }
             return brokerRoundTrip(snapshot);
         }
-        return listOffsets(candidates.keySet(), ListOffsetsRequest.LATEST_TIMESTAMP).thenCompose(latestOffsets -> {
+        return listOffsets(candidates.keySet(), OutboundRequests.LATEST_TIMESTAMP).thenCompose(latestOffsets -> {
             List<TopicPartition> withData = latestOffsets.entrySet().stream()
                     .filter(e -> e.getValue().error() == Errors.NONE && e.getValue().offset() > 0)
                     .map(Map.Entry::getKey)
@@ -194,35 +185,29 @@ public final class ReadPathProbe {
 
     private CompletableFuture<ProbeResult> fetchFromEarliest(List<TopicPartition> partitions,
                                                             Map<TopicPartition, Uuid> topicIds) {
-        return listOffsets(partitions, ListOffsetsRequest.EARLIEST_TIMESTAMP).thenCompose(earliest -> {
-            Map<TopicPartition, FetchRequest.PartitionData> fetchData = new LinkedHashMap<>();
+        return listOffsets(partitions, OutboundRequests.EARLIEST_TIMESTAMP).thenCompose(earliest -> {
+            Map<TopicPartition, FetchStart> starts = new LinkedHashMap<>();
             for (TopicPartition tp : partitions) {
                 PartitionOffset start = earliest.get(tp);
                 if (start != null && start.error() == Errors.NONE) {
-                    fetchData.put(tp, new FetchRequest.PartitionData(topicIds.get(tp), start.offset(), -1,
-                            FETCH_MAX_BYTES, Optional.empty()));
+                    starts.put(tp, new FetchStart(topicIds.get(tp), start.offset()));
                 }
             }
-            if (fetchData.isEmpty()) {
+            if (starts.isEmpty()) {
                 return CompletableFuture.completedFuture(ProbeResult.failed("ListOffsets (earliest) through the proxy "
                         + "failed for " + partitions));
             }
-            boolean everyIdKnown = fetchData.values().stream().allMatch(d -> !Uuid.ZERO_UUID.equals(d.topicId));
-            short maxVersion = everyIdKnown ? ApiKeys.FETCH.latestVersion() : LAST_FETCH_VERSION_BY_NAME;
-            FetchRequest.Builder fetch = FetchRequest.Builder.forConsumer(maxVersion, 0, 1, fetchData)
-                    .isolationLevel(IsolationLevel.READ_UNCOMMITTED)
-                    .setMaxBytes(FETCH_MAX_BYTES);
-            return client.<FetchResponse>send(proxyListener, fetch)
-                    .thenApply(response -> judgeFetch(response, fetchData, topicIds));
+            return client.send(proxyListener, OutboundRequests.fetch(starts, FETCH_MAX_BYTES))
+                    .thenApply(response -> judgeFetch(response, starts, topicIds));
         });
     }
 
-    private ProbeResult judgeFetch(FetchResponse response, Map<TopicPartition, FetchRequest.PartitionData> asked,
+    private ProbeResult judgeFetch(FetchResponseData response, Map<TopicPartition, FetchStart> asked,
                                    Map<TopicPartition, Uuid> topicIds) {
         Map<Uuid, String> namesById = new HashMap<>();
         topicIds.forEach((tp, id) -> namesById.put(id, tp.topic()));
         List<String> problems = new ArrayList<>();
-        for (FetchResponseData.FetchableTopicResponse topic : response.data().responses()) {
+        for (FetchResponseData.FetchableTopicResponse topic : response.responses()) {
             String name = topic.topic() == null || topic.topic().isEmpty() ? namesById.get(topic.topicId())
                     : topic.topic();
             for (FetchResponseData.PartitionData partition : topic.partitions()) {
@@ -232,34 +217,16 @@ public final class ReadPathProbe {
                     problems.add(tp + " " + error.name());
                     continue;
                 }
-                int records = countRecords(partition.records());
+                int records = RecordSets.countDataRecords(partition.records());
                 if (records > 0) {
                     lastProven = tp;
                     return ProbeResult.proven("fetched " + records + " records from " + tp + " at offset "
-                            + asked.get(tp).fetchOffset + " through the proxy");
+                            + asked.get(tp).offset() + " through the proxy");
                 }
                 problems.add(tp + " returned no records although it has data");
             }
         }
         return ProbeResult.failed("Fetch through the proxy returned no records: " + summary(problems));
-    }
-
-    /** Data records in the answer, each batch checked against its CRC; transaction markers do not count. */
-    private static int countRecords(BaseRecords records) {
-        if (!(records instanceof Records batches)) {
-            return 0;
-        }
-        int count = 0;
-        for (RecordBatch batch : batches.batches()) {
-            batch.ensureValid();
-            if (batch.isControlBatch()) {
-                continue;
-            }
-            for (Record ignored : batch) {
-                count++;
-            }
-        }
-        return count;
     }
 
     private CompletableFuture<Map<TopicPartition, PartitionOffset>> listOffsets(
@@ -270,12 +237,9 @@ public final class ReadPathProbe {
         byTopic.forEach((topic, tps) -> topics.add(new ListOffsetsTopic().setName(topic).setPartitions(
                 tps.stream().map(tp -> new ListOffsetsPartition().setPartitionIndex(tp.partition())
                         .setTimestamp(timestamp)).toList())));
-        ListOffsetsRequest.Builder request = ListOffsetsRequest.Builder
-                .forConsumer(false, IsolationLevel.READ_UNCOMMITTED)
-                .setTargetTimes(topics);
-        return client.<ListOffsetsResponse>send(proxyListener, request).thenApply(response -> {
+        return client.send(proxyListener, OutboundRequests.listOffsets(topics)).thenApply(response -> {
             Map<TopicPartition, PartitionOffset> offsets = new LinkedHashMap<>();
-            for (ListOffsetsResponseData.ListOffsetsTopicResponse topic : response.data().topics()) {
+            for (ListOffsetsResponseData.ListOffsetsTopicResponse topic : response.topics()) {
                 for (ListOffsetsResponseData.ListOffsetsPartitionResponse p : topic.partitions()) {
                     offsets.put(new TopicPartition(topic.name(), p.partitionIndex()),
                             new PartitionOffset(Errors.forCode(p.errorCode()), p.offset()));

@@ -32,6 +32,9 @@ import org.kafscale.proxy.discovery.TopologySource;
  */
 public final class ProxyMetrics implements ClientConnectionHandler.ConnectionListener, RoutingObserver, BackendObserver {
     private final MeterRegistry registry;
+    /** Timer keys of the buckets for what a client may make up: any unknown key, any version out of range. */
+    private static final int UNKNOWN = -1;
+    private static final int UNKNOWN_VERSION = 0xffff;
     private final ConcurrentHashMap<Integer, Timer> requestTimers = new ConcurrentHashMap<>();
     private final AtomicInteger clientConnections = new AtomicInteger();
     private final Counter bytesIn;
@@ -138,15 +141,21 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
     /**
      * One timer per API key and version, made once: the hot path only looks it up (a plain get
      * first, because computeIfAbsent's capturing lambda is an allocation per request).
+     *
+     * <p>Labels never come from raw client input: a key kafka-clients does not know is
+     * {@code api="unknown"}, and a version outside the API's range is {@code version="unknown"},
+     * so a client sending made-up keys and versions adds two series at most, not one per value.
      */
     private Timer requestTimer(short apiKey, short apiVersion) {
-        int key = (apiKey << 16) | (apiVersion & 0xffff);
+        boolean knownApi = ApiKeys.hasId(apiKey);
+        boolean knownVersion = knownApi && ApiKeys.forId(apiKey).isVersionSupported(apiVersion);
+        int key = !knownApi ? UNKNOWN : (apiKey << 16) | (knownVersion ? apiVersion & 0xffff : UNKNOWN_VERSION);
         Timer timer = requestTimers.get(key);
         return timer != null ? timer : requestTimers.computeIfAbsent(key, k -> Timer
                 .builder("kafscale_proxy_requests")
                 .description("Kafka requests handled, from read to reply, by API and version")
-                .tag("api", ApiKeys.hasId(apiKey) ? ApiKeys.forId(apiKey).name : "unknown-" + apiKey)
-                .tag("version", Short.toString(apiVersion))
+                .tag("api", knownApi ? ApiKeys.forId(apiKey).name : "unknown")
+                .tag("version", knownVersion ? Short.toString(apiVersion) : "unknown")
                 .register(registry));
     }
 }

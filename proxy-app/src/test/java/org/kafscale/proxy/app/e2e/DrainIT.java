@@ -34,6 +34,7 @@ import org.apache.kafka.common.requests.RequestHeader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.core.testing.RawKafkaConnection;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.FreePorts;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;

@@ -44,6 +44,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.core.testing.RawKafkaConnection;
 import org.kafscale.proxy.testkit.EtcdProcess;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaCluster;

@@ -17,6 +17,7 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.core.testing.RawKafkaConnection;
 import org.kafscale.proxy.testkit.FreePorts;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +29,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class BackendChannel {
     private static final Logger LOGGER = LoggerFactory.getLogger(BackendChannel.class);
+    /**
+     * A failing broker closes its channels of every client connection at once, so one limiter
+     * serves them all (channels come from many pools; this class is the one place they share).
+     */
+    private static final RateLimitedLog CLOSES = RateLimitedLog.every10Seconds(LOGGER);
 
     private final Channel channel;
     private final BrokerEndpoint broker;
@@ -146,7 +152,7 @@ public final class BackendChannel {
             boolean expected = cause == BackendException.Cause.CANCELLED
                     || (cause == BackendException.Cause.CONNECTION_CLOSED && pending.isEmpty());
             if (!expected) {
-                LOGGER.warn("Closing channel to {}: {} ({} requests pending)", broker, reason, pending.size());
+                CLOSES.warn("Closing channel to {}: {} ({} requests pending)", broker, reason, pending.size());
             }
         }
         List<Pending> failed = new ArrayList<>(pending.values());

@@ -1,11 +1,9 @@
 package org.kafscale.proxy.core.backend;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.Future;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -13,14 +11,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
 import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.AbstractRequest;
-import org.apache.kafka.common.requests.AbstractResponse;
-import org.apache.kafka.common.requests.ApiVersionsRequest;
-import org.apache.kafka.common.requests.ApiVersionsResponse;
-import org.apache.kafka.common.requests.RequestHeader;
-import org.apache.kafka.common.requests.ResponseHeader;
+import org.kafscale.proxy.core.codec.OutboundRequest;
+import org.kafscale.proxy.core.codec.OutboundRequests;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 
 /**
@@ -53,23 +46,21 @@ public final class KafkaRequestClient {
         return session(broker).thenApply(Session::versions);
     }
 
-    /** Sends a request at the highest version both sides support and completes with the answer. */
-    @SuppressWarnings("unchecked")
-    public <R extends AbstractResponse> CompletableFuture<R> send(BrokerEndpoint broker,
-                                                                  AbstractRequest.Builder<?> builder) {
+    /** Sends a request at the highest version both sides support and completes with what its answer says. */
+    public <T> CompletableFuture<T> send(BrokerEndpoint broker, OutboundRequest<T> request) {
         return session(broker).thenCompose(session -> {
-            ApiKeys api = builder.apiKey();
+            ApiKeys api = request.api();
             ApiVersion range = session.versions().apiKeys().find(api.id);
             if (range == null) {
                 throw new IllegalStateException(broker + " does not support " + api.name);
             }
-            short version = (short) Math.min(Math.min(builder.latestAllowedVersion(), range.maxVersion()),
+            short version = (short) Math.min(Math.min(request.latestVersion(), range.maxVersion()),
                     api.latestVersion());
-            if (version < Math.max(builder.oldestAllowedVersion(), range.minVersion())) {
+            if (version < Math.max(request.oldestVersion(), range.minVersion())) {
                 throw new IllegalStateException(broker + " supports " + api.name + " v" + range.minVersion()
                         + "-" + range.maxVersion() + ", none usable here");
             }
-            return (CompletableFuture<R>) exchange(session, builder.build(version));
+            return exchange(session, request, version);
         });
     }
 
@@ -94,28 +85,26 @@ public final class KafkaRequestClient {
             }
             BackendChannel channel = (BackendChannel) f.getNow();
             Session bare = new Session(channel, null);
-            exchange(bare, new ApiVersionsRequest.Builder().build(API_VERSIONS_VERSION)).whenComplete((resp, err) -> {
-                ApiVersionsResponse versions = (ApiVersionsResponse) resp;
-                if (err == null && versions.data().errorCode() != Errors.NONE.code()) {
-                    err = Errors.forCode(versions.data().errorCode()).exception();
+            exchange(bare, OutboundRequests.apiVersions(), API_VERSIONS_VERSION).whenComplete((versions, err) -> {
+                if (err == null && versions.errorCode() != Errors.NONE.code()) {
+                    err = Errors.forCode(versions.errorCode()).exception();
                 }
                 if (err != null) {
                     channel.close("ApiVersions failed: " + err);
                     sessions.remove(key, created);
                     created.completeExceptionally(err);
                 } else {
-                    created.complete(new Session(channel, versions.data()));
+                    created.complete(new Session(channel, versions));
                 }
             });
         }));
         return created;
     }
 
-    private CompletableFuture<AbstractResponse> exchange(Session session, AbstractRequest request) {
-        CompletableFuture<AbstractResponse> result = new CompletableFuture<>();
+    private <T> CompletableFuture<T> exchange(Session session, OutboundRequest<T> request, short version) {
+        CompletableFuture<T> result = new CompletableFuture<>();
         BackendChannel channel = session.channel();
-        RequestHeader header = new RequestHeader(request.apiKey(), request.version(), clientId, 0);
-        ByteBuf frame = Unpooled.wrappedBuffer(request.serializeWithHeader(header));
+        ByteBuf frame = request.encode(version, clientId);
         channel.channel().eventLoop().execute(() -> {
             Future<ByteBuf> answer = channel.request(frame, requestTimeout.toMillis());
             answer.addListener(f -> {
@@ -125,12 +114,9 @@ public final class KafkaRequestClient {
                 }
                 ByteBuf response = answer.getNow();
                 try {
-                    ByteBuffer nio = response.nioBuffer();
-                    ResponseHeader.parse(nio, request.apiKey().responseHeaderVersion(request.version()));
-                    result.complete(AbstractResponse.parseResponse(request.apiKey(), new ByteBufferAccessor(nio),
-                            request.version()));
+                    result.complete(request.decodeAnswer(version, response));
                 } catch (RuntimeException e) {
-                    channel.fail("answer to " + request.apiKey().name + " does not parse: " + e,
+                    channel.fail("answer to " + request.api().name + " does not parse: " + e,
                             BackendException.Cause.BAD_RESPONSE);
                     result.completeExceptionally(e);
                 } finally {

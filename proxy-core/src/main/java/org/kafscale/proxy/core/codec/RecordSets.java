@@ -1,21 +1,46 @@
 package org.kafscale.proxy.core.codec;
 
+import java.util.List;
+import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.BaseRecords;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.Records;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
- * What routing needs to know of a record set without opening it, in one place: kafka-clients
- * keeps these classes in an internal package that moved between 4.0 and 4.3, so a Kafka upgrade
- * should have to touch only the codec package.
+ * Record sets as the proxy makes and reads them, in one place: kafka-clients keeps these classes
+ * in an internal package that moved between 4.0 and 4.3, so a Kafka upgrade should have to touch
+ * only the codec package. Changing records inside a set is {@link RecordEdits}' job.
  */
 public final class RecordSets {
     private RecordSets() {
     }
 
+    /**
+     * One record the proxy produces itself.
+     *
+     * @param key the key, or null for none
+     * @param value the value
+     */
+    public record KeyValue(byte[] key, byte[] value) {
+    }
+
     /** An empty record set, as a broker sends for a partition with nothing to return. */
     public static MemoryRecords empty() {
         return MemoryRecords.EMPTY;
+    }
+
+    /**
+     * One uncompressed magic v2 batch of {@code records}, without headers or producer id, every
+     * record with CreateTime {@code timestampMillis}.
+     */
+    public static MemoryRecords uncompressed(long timestampMillis, List<KeyValue> records) {
+        SimpleRecord[] simple = records.stream().map(r -> new SimpleRecord(timestampMillis, r.key(), r.value()))
+                .toArray(SimpleRecord[]::new);
+        return MemoryRecords.withRecords(Compression.NONE, simple);
     }
 
     /** Bytes of a record set, 0 for none. */
@@ -37,5 +62,28 @@ public final class RecordSets {
             }
         }
         return true;
+    }
+
+    /**
+     * The data records in a record set (0 for none), each batch checked against its CRC first;
+     * transaction markers do not count.
+     *
+     * @throws RuntimeException (Kafka's CorruptRecordException) when a batch fails its check
+     */
+    public static int countDataRecords(BaseRecords records) {
+        if (!(records instanceof Records batches)) {
+            return 0;
+        }
+        int count = 0;
+        for (RecordBatch batch : batches.batches()) {
+            batch.ensureValid();
+            if (batch.isControlBatch()) {
+                continue;
+            }
+            for (Record ignored : batch) {
+                count++;
+            }
+        }
+        return count;
     }
 }

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.requests.AbstractRequest;
 
@@ -41,14 +42,27 @@ public record RequestFrame(short apiKey, short apiVersion, int correlationId, St
     }
 
     /**
-     * Decodes the body with kafka-clients' generated classes. Record batches inside it stay views
-     * of the frame, so the decoded request must not outlive {@link #frame()}.
+     * Decodes the body into kafka-clients' request wrapper, for the codec's own use (error answers).
+     * Record batches inside it stay views of the frame, so the decoded request must not outlive
+     * {@link #frame()}.
      *
      * @throws RuntimeException (Kafka's SchemaException and friends) when the body does not parse
      */
-    public AbstractRequest decodeBody() {
+    AbstractRequest decodeBody() {
         ApiKeys api = knownApi().orElseThrow(() -> new IllegalStateException("unknown API key " + apiKey));
         return AbstractRequest.parseRequest(api, apiVersion, new ByteBufferAccessor(body())).request;
+    }
+
+    /**
+     * The body as kafka-clients' generated class for it ({@code MetadataRequestData} for a
+     * Metadata request, {@link ApiMessage} for any); like {@link #decodeBody()}, record batches
+     * inside it are views of the frame.
+     *
+     * @throws RuntimeException when the body does not parse
+     * @throws ClassCastException when {@code type} is not the class of this request's body
+     */
+    public <T extends ApiMessage> T decodeBody(Class<T> type) {
+        return type.cast(decodeBody().data());
     }
 
     /** A short description for log lines. */

@@ -8,6 +8,7 @@ import java.util.List;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,7 +17,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Header versions come from kafka-clients: flexible versions carry a tagged-field section
  * (header v2). A key kafka-clients does not know is read as header v1 (no tagged fields) and
- * stays opaque. A header that does not parse closes the connection with a log line.
+ * stays opaque. A header that does not parse closes the connection with a log line, and every
+ * frame after it (the rest of the same read) is dropped: none of them may reach a handler.
  */
 public final class RequestHeaderDecoder extends MessageToMessageDecoder<ByteBuf> {
     private static final Logger LOGGER = LoggerFactory.getLogger(RequestHeaderDecoder.class);
@@ -24,13 +26,35 @@ public final class RequestHeaderDecoder extends MessageToMessageDecoder<ByteBuf>
     private static final int MIN_HEADER_BYTES = 2 + 2 + 4 + 2;
     private static final short OPAQUE_HEADER_VERSION = 1;
 
+    private final RateLimitedLog rejections;
+    private boolean rejected;
+
+    /** A decoder that logs its refusals on its own (tests, tools); a listener shares {@link #rejectionLog()}. */
+    public RequestHeaderDecoder() {
+        this(rejectionLog());
+    }
+
+    /** @param rejections where refused headers are logged, shared by every connection of a listener */
+    public RequestHeaderDecoder(RateLimitedLog rejections) {
+        this.rejections = rejections;
+    }
+
+    /** A log for refused headers: one per listener, since a client can send any number of them. */
+    public static RateLimitedLog rejectionLog() {
+        return RateLimitedLog.every10Seconds(LOGGER);
+    }
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf frame, List<Object> out) {
+        if (rejected) {
+            return;
+        }
         RequestFrame request;
         try {
             request = parse(frame);
         } catch (RuntimeException e) {
-            LOGGER.warn("Closing connection from client {}: request header does not parse ({} bytes): {}",
+            rejected = true;
+            rejections.warn("Closing connection from client {}: request header does not parse ({} bytes): {}",
                     ctx.channel().remoteAddress(), frame.readableBytes(), e.toString());
             ctx.close();
             return;

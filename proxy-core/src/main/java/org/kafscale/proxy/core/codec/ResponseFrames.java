@@ -3,6 +3,7 @@ package org.kafscale.proxy.core.codec;
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.message.ResponseHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -45,6 +46,16 @@ public final class ResponseFrames {
         ByteBuffer view = frame.nioBuffer();
         ResponseHeader.parse(view, api.responseHeaderVersion(version));
         return new ByteBufferAccessor(view);
+    }
+
+    /**
+     * Kafka's own count of each error in an answer body ({@link #body} positioned it), every part
+     * of the answer included: which errors a broker's answer carries, without knowing its shape.
+     *
+     * @throws RuntimeException when the body does not parse
+     */
+    public static Map<Errors, Integer> errorCounts(ApiKeys api, short version, ByteBufferAccessor body) {
+        return AbstractResponse.parseResponse(api, body, version).errorCounts();
     }
 
     /**

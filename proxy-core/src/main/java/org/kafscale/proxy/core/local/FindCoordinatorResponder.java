@@ -9,7 +9,6 @@ import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData.Coordinator;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.FindCoordinatorRequest;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.ResponseFrames;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
@@ -30,7 +29,7 @@ public final class FindCoordinatorResponder {
     }
 
     public CompletionStage<ByteBuf> answer(RequestFrame request) {
-        FindCoordinatorRequestData data = ((FindCoordinatorRequest) request.decodeBody()).data();
+        FindCoordinatorRequestData data = request.decodeBody(FindCoordinatorRequestData.class);
         CoordinatorKind kind = CoordinatorKind.fromKeyType(data.keyType());
         List<String> keys = request.apiVersion() >= 4 ? data.coordinatorKeys() : List.of(data.key());
         List<CompletableFuture<Coordinator>> lookups = new ArrayList<>();

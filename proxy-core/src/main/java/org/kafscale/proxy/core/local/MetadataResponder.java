@@ -14,7 +14,7 @@ import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseBrok
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.MetadataRequest;
+import org.kafscale.proxy.core.codec.MetadataRequests;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.ResponseFrames;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
@@ -48,9 +48,8 @@ public final class MetadataResponder {
      * may create them when the client allows auto-creation).
      */
     public CompletionStage<ByteBuf> answer(RequestFrame request) {
-        MetadataRequest metadataRequest = (MetadataRequest) request.decodeBody();
-        MetadataRequestData data = metadataRequest.data();
-        boolean allTopics = metadataRequest.isAllTopics();
+        MetadataRequestData data = request.decodeBody(MetadataRequestData.class);
+        boolean allTopics = MetadataRequests.isAllTopics(data, request.apiVersion());
         Set<String> missing = new LinkedHashSet<>();
         TopologySnapshot current = topology.snapshot();
         if (!allTopics) {

@@ -7,15 +7,29 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One client connection: hands each request to the dispatcher, puts the client's correlation id
  * on each answer, and writes answers in request order.
+ *
+ * <p>No request can hang the connection: each has a deadline (the request timeout, plus what its
+ * broker may hold it for, plus {@link #DEADLINE_MARGIN}); past it the client gets Kafka's
+ * REQUEST_TIMED_OUT answer for that request and later answers flow again. A failure in any
+ * continuation (the reply listener, the connection listener, writing) answers the request or
+ * closes the connection, never leaves a slot pending. Everything that touches the
+ * {@link ResponseOrderer} runs on the connection's event loop, whichever thread completed a reply.
  *
  * <p>Backpressure: reading from the client pauses while {@code maxInFlight} requests wait for
  * answers or while the client cannot take more bytes; reading from brokers pauses while the client
@@ -29,10 +43,22 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     private static final Logger LOGGER = LoggerFactory.getLogger(ClientConnectionHandler.class);
     private static final int FRAME_SIZE_BYTES = 4;
 
+    /**
+     * Added to each request's deadline after the request timeout and its broker's hold. The broker
+     * channel's own deadline (the same timeout and hold) fires first, and the router answers from
+     * that failure; the margin leaves it time to (a retry's backoff, a reconnect, merging parts),
+     * so this deadline catches replies nothing will complete instead of racing a router's answer.
+     * A router whose retry waits a whole second request timeout is overtaken, but by then a client
+     * with Kafka's usual request timeout (the same 30 s) has given up on that request anyway.
+     */
+    static final Duration DEADLINE_MARGIN = Duration.ofSeconds(5);
+
     private final RequestHandlers handlers;
     private final BackendConnector connector;
     private final int maxInFlight;
+    private final long requestTimeoutMillis;
     private final ConnectionListener listener;
+    private final Logs logs;
     private final ResponseOrderer orderer = new ResponseOrderer();
     private ConnectionContext context;
     private RequestHandler dispatcher;
@@ -48,12 +74,19 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         }
     };
 
-    public ClientConnectionHandler(RequestHandlers handlers, BackendConnector connector, int maxInFlight,
-                                   ConnectionListener listener) {
+    /**
+     * @param requestTimeout how long a broker has to answer (the listener's setting); the base of
+     *     each request's deadline
+     * @param logs the listener's rate-limited lines, shared by all its connections
+     */
+    ClientConnectionHandler(RequestHandlers handlers, BackendConnector connector, int maxInFlight,
+                            Duration requestTimeout, ConnectionListener listener, Logs logs) {
         this.handlers = handlers;
         this.connector = connector;
         this.maxInFlight = maxInFlight;
+        this.requestTimeoutMillis = requestTimeout.toMillis();
         this.listener = listener;
+        this.logs = logs;
     }
 
     @Override
@@ -72,35 +105,131 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
             ReferenceCountUtil.release(msg);
             return;
         }
-        if (closing) {
+        // A handler before this one (a decoder) may have closed the connection earlier in this read.
+        if (closing || !ctx.channel().isActive()) {
             request.frame().release();
             return;
         }
-        ResponseOrderer.Slot slot = orderer.reserve(request.correlationId());
-        listener.requestStarted(request.apiKey());
-        long started = System.nanoTime();
-        int requestBytes = FRAME_SIZE_BYTES + request.frame().readableBytes();
-        Future<Reply> reply;
-        try {
-            reply = dispatcher.handle(context, request);
-        } catch (RuntimeException e) {
-            LOGGER.warn("Closing connection from client {}: handling {} failed", context.clientAddress(),
-                    request.describe(), e);
-            reply = context.loop().newSucceededFuture(new Reply.Close("handler failed: " + e));
-        }
-        reply.addListener(f -> {
-            request.frame().release();
-            Reply result = f.isSuccess() ? (Reply) f.getNow()
-                    : new Reply.Close("handling " + request.describe() + " failed: " + f.cause());
-            if (result == null) {
-                // A null would leave the slot looking pending and stall every later answer.
-                result = new Reply.Close("handling " + request.describe() + " produced no reply");
-            }
-            listener.requestCompleted(request.apiKey(), request.apiVersion(), System.nanoTime() - started, requestBytes,
-                    answerBytes(result), result instanceof Reply.SendAndClose || result instanceof Reply.Close);
-            onReply(slot, result);
-        });
+        dispatch(new InFlight(orderer.reserve(request.correlationId()), request));
         updateReading();
+    }
+
+    private void dispatch(InFlight request) {
+        try {
+            listener.requestStarted(request.request.apiKey());
+        } catch (RuntimeException e) {
+            listenerFailed("requestStarted", request.request, e);
+        }
+        Future<Reply> reply = handle(request);
+        reply.addListener(f -> onHandled(request, f));
+        if (!request.answered) {
+            request.deadline = ctx.executor().schedule(() -> timedOut(request), request.deadlineMillis,
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Calls the dispatcher, noting how long the request's broker may hold it. */
+    private Future<Reply> handle(InFlight request) {
+        context.beginRequest();
+        try {
+            Future<Reply> reply = dispatcher.handle(context, request.request);
+            return reply != null ? reply : ctx.executor().newSucceededFuture(
+                    new Reply.Close("handling " + request.request.describe() + " gave no future"));
+        } catch (RuntimeException e) {
+            LOGGER.debug("Handler failure detail", e);
+            return ctx.executor().newSucceededFuture(
+                    new Reply.Close("handling " + request.request.describe() + " failed: " + e));
+        } finally {
+            request.deadlineMillis = deadlineMillis(context.endRequest());
+        }
+    }
+
+    private long deadlineMillis(long heldMillis) {
+        long base = requestTimeoutMillis + DEADLINE_MARGIN.toMillis();
+        return heldMillis > Long.MAX_VALUE - base ? Long.MAX_VALUE : base + heldMillis;
+    }
+
+    /** The handler's future completed, on whatever thread completed it. */
+    private void onHandled(InFlight request, Future<?> handled) {
+        if (ctx.executor().inEventLoop()) {
+            settle(request, handled);
+            return;
+        }
+        logs.offLoop.warn("Handling {} from client {} completed off the connection's event loop (a bug in its "
+                + "handler); continuing on the loop", request.request.describe(), context.clientAddress());
+        try {
+            ctx.executor().execute(() -> settle(request, handled));
+        } catch (RejectedExecutionException e) {
+            // The loop has stopped: nothing can be written any more; only the buffers are left to free.
+            request.request.frame().release();
+            replyOf(request, handled).discard();
+        }
+    }
+
+    /** The handler is done with the request: answer it (unless its deadline already did), then free its frame. */
+    private void settle(InFlight request, Future<?> handled) {
+        Reply reply = replyOf(request, handled);
+        if (request.answered) {
+            LOGGER.debug("Discarding the reply to {} from client {}: its deadline had passed",
+                    request.request.describe(), context.clientAddress());
+            reply.discard();
+        } else {
+            answer(request, reply);
+        }
+        try {
+            request.request.frame().release();
+        } finally {
+            try {
+                listener.requestSettled(request.request.apiKey());
+            } catch (RuntimeException e) {
+                listenerFailed("requestSettled", request.request, e);
+            }
+        }
+    }
+
+    private static Reply replyOf(InFlight request, Future<?> handled) {
+        if (!handled.isSuccess()) {
+            LOGGER.debug("Reply failure detail", handled.cause());
+            return new Reply.Close("handling " + request.request.describe() + " failed: " + handled.cause());
+        }
+        // A null would leave the slot looking pending and stall every later answer.
+        return handled.getNow() instanceof Reply reply ? reply
+                : new Reply.Close("handling " + request.request.describe() + " produced no reply");
+    }
+
+    private void timedOut(InFlight request) {
+        if (request.answered) {
+            return;
+        }
+        Reply reply = Replies.error(request.request, Errors.REQUEST_TIMED_OUT);
+        if (!closing) {
+            logs.timeouts.warn("{} from client {} had no answer after {} ms; {}", request.request.describe(),
+                    context.clientAddress(), request.deadlineMillis,
+                    reply instanceof Reply.Close ? "closing (no error answer exists)" : "answering REQUEST_TIMED_OUT");
+        }
+        answer(request, reply);
+    }
+
+    /** Gives the request's slot its reply, once: the handler's, or the deadline's error answer. */
+    private void answer(InFlight request, Reply reply) {
+        request.answered = true;
+        if (request.deadline != null) {
+            request.deadline.cancel(false);
+        }
+        RequestFrame frame = request.request;
+        try {
+            listener.requestCompleted(frame.apiKey(), frame.apiVersion(), System.nanoTime() - request.startedNanos,
+                    request.requestBytes, answerBytes(reply), closes(reply));
+        } catch (RuntimeException e) {
+            listenerFailed("requestCompleted", frame, e);
+        }
+        try {
+            onReply(request.slot, reply);
+        } catch (RuntimeException e) {
+            // Writing this answer or one released behind it failed: close, so no later answer waits
+            // behind a slot that will never be written.
+            closeAfter("answering " + frame.describe(), e);
+        }
     }
 
     private void onReply(ResponseOrderer.Slot slot, Reply reply) {
@@ -136,6 +265,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         }
     }
 
+    /** Writes one answer at its turn (a failure here is caught by {@link #answer}, which closes the connection). */
     private void write(ResponseOrderer.Slot slot) {
         Reply reply = slot.reply;
         if (closing) {
@@ -145,16 +275,31 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         if (reply instanceof Reply.Send send) {
             ctx.write(withClientCorrelationId(send.frame(), slot), ctx.voidPromise());
         } else if (reply instanceof Reply.SendAndClose send) {
-            LOGGER.info("Closing connection from client {} after answering: {}", context.clientAddress(),
-                    send.reason());
+            logs.answeredAndClosed.info("Closing connection from client {} after answering: {}",
+                    context.clientAddress(), send.reason());
             ctx.writeAndFlush(withClientCorrelationId(send.frame(), slot)).addListener(ChannelFutureListener.CLOSE);
             beginClose();
         } else if (reply instanceof Reply.Close close) {
-            LOGGER.warn("Closing connection from client {}: {}", context.clientAddress(), close.reason());
+            logs.closes.warn("Closing connection from client {}: {}", context.clientAddress(), close.reason());
             ctx.flush();
             ctx.close();
             beginClose();
         }
+    }
+
+    private void closeAfter(String what, RuntimeException e) {
+        logs.failures.warn("Closing connection from client {}: {} failed: {}", context.clientAddress(), what,
+                e.toString());
+        LOGGER.debug("Connection failure detail", e);
+        ctx.close();
+        beginClose();
+    }
+
+    /** A connection listener threw: logged, and the request's answer goes on regardless. */
+    private void listenerFailed(String call, RequestFrame request, RuntimeException e) {
+        logs.failures.warn("Connection listener failed in {} for {} from client {}: {}", call, request.describe(),
+                context.clientAddress(), e.toString());
+        LOGGER.debug("Connection listener failure detail", e);
     }
 
     private static int answerBytes(Reply reply) {
@@ -167,7 +312,17 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         return 0;
     }
 
+    private static boolean closes(Reply reply) {
+        return reply instanceof Reply.SendAndClose || reply instanceof Reply.Close;
+    }
+
+    /** Puts the client's correlation id on the answer; an answer too short to hold one is released and refused. */
     private static ByteBuf withClientCorrelationId(ByteBuf frame, ResponseOrderer.Slot slot) {
+        if (frame.readableBytes() < Integer.BYTES) {
+            int size = frame.readableBytes();
+            frame.release();
+            throw new IllegalArgumentException("an answer of " + size + " bytes has no correlation id");
+        }
         frame.setInt(frame.readerIndex(), slot.clientCorrelationId);
         return frame;
     }
@@ -202,9 +357,46 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOGGER.warn("Closing connection from client {}: {}", ctx.channel().remoteAddress(), cause.toString());
-        LOGGER.debug("Connection error detail", cause);
+        if (cause instanceof IOException) {
+            // A client going away ("Connection reset by peer", a broken pipe) is normal, not a warning.
+            LOGGER.debug("Connection from client {} ended: {}", ctx.channel().remoteAddress(), cause.toString());
+        } else {
+            logs.failures.warn("Closing connection from client {}: {}", ctx.channel().remoteAddress(), cause.toString());
+            LOGGER.debug("Connection error detail", cause);
+        }
         ctx.close();
+    }
+
+    /** One request from its read until its handler is done with it. Confined to the event loop. */
+    private static final class InFlight {
+        final ResponseOrderer.Slot slot;
+        final RequestFrame request;
+        final long startedNanos = System.nanoTime();
+        final int requestBytes;
+        long deadlineMillis;
+        ScheduledFuture<?> deadline;
+        /** The slot has its reply (the handler's or the deadline's); any later reply is discarded. */
+        boolean answered;
+
+        InFlight(ResponseOrderer.Slot slot, RequestFrame request) {
+            this.slot = slot;
+            this.request = request;
+            this.requestBytes = FRAME_SIZE_BYTES + request.frame().readableBytes();
+        }
+    }
+
+    /**
+     * The lines a connection may log once per request (or per connection), each kind
+     * rate-limited across every connection of one listener: a failing broker or a fleet of
+     * misbehaving clients must not turn into a line per request. One instance per listener, so
+     * each proxy started in a JVM logs its own first line of each kind.
+     */
+    static final class Logs {
+        final RateLimitedLog timeouts = RateLimitedLog.every10Seconds(LOGGER);
+        final RateLimitedLog closes = RateLimitedLog.every10Seconds(LOGGER);
+        final RateLimitedLog answeredAndClosed = RateLimitedLog.every10Seconds(LOGGER);
+        final RateLimitedLog failures = RateLimitedLog.every10Seconds(LOGGER);
+        final RateLimitedLog offLoop = RateLimitedLog.every10Seconds(LOGGER);
     }
 
     /** Told when client connections open and close and when each request is answered (metrics, drain). */
@@ -218,12 +410,16 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         default void closed() {
         }
 
-        /** A request was read and is being handled; {@link #requestCompleted} follows for each. */
+        /**
+         * A request was read and is being handled; {@link #requestCompleted} and then
+         * {@link #requestSettled} follow for each.
+         */
         default void requestStarted(short apiKey) {
         }
 
         /**
-         * One request was handled. Called on the connection's event loop: must be cheap.
+         * One request was answered (by its handler, or with REQUEST_TIMED_OUT at its deadline).
+         * Called on the connection's event loop: must be cheap.
          *
          * @param nanos from reading the request to its reply being ready
          * @param requestBytes bytes read, size prefix included
@@ -232,6 +428,14 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
          */
         default void requestCompleted(short apiKey, short apiVersion, long nanos, int requestBytes, int answerBytes,
                                       boolean closedConnection) {
+        }
+
+        /**
+         * The request's handler is done with it and its frame is released: at its answer, or later
+         * when a deadline answered first. A close waits for these, so no router is cut off holding a
+         * buffer. Called on the connection's event loop.
+         */
+        default void requestSettled(short apiKey) {
         }
     }
 }

@@ -19,7 +19,7 @@ final class ClientConnections {
 
     private final ChannelGroup channels = new DefaultChannelGroup("kafka-clients", GlobalEventExecutor.INSTANCE);
     private volatile boolean draining;
-    /** Requests read and not yet settled, on every connection, open or closed. */
+    /** Requests read and not yet settled (their handler done, their frame released), on every connection. */
     private final AtomicInteger requestsInFlight = new AtomicInteger();
     private final Object settled = new Object();
 
@@ -89,13 +89,19 @@ final class ClientConnections {
             @Override
             public void requestCompleted(short apiKey, short apiVersion, long nanos, int requestBytes,
                                          int answerBytes, boolean closedConnection) {
+                listener.requestCompleted(apiKey, apiVersion, nanos, requestBytes, answerBytes, closedConnection);
+            }
+
+            /** Counted here, not at the answer: a request answered at its deadline may still hold its frame. */
+            @Override
+            public void requestSettled(short apiKey) {
                 // Only the closing thread waits, and only once draining is set: no monitor on the hot path.
                 if (requestsInFlight.decrementAndGet() == 0 && draining) {
                     synchronized (settled) {
                         settled.notifyAll();
                     }
                 }
-                listener.requestCompleted(apiKey, apiVersion, nanos, requestBytes, answerBytes, closedConnection);
+                listener.requestSettled(apiKey);
             }
         };
     }

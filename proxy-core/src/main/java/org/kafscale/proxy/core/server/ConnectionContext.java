@@ -4,15 +4,22 @@ import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Promise;
 import java.net.SocketAddress;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a handler of one client request may use: the connection's event loop (everything for a
  * connection runs there), and its broker channels.
  */
 public final class ConnectionContext {
+    private static final Logger LOGGER = LoggerFactory.getLogger(ConnectionContext.class);
+    /** {@link #heldForMillis} while no {@link RequestHandler#handle} call is running. */
+    private static final long NOT_HANDLING = -1;
+
     private final EventLoop loop;
     private final BackendChannelPool backends;
     private final SocketAddress clientAddress;
+    private long heldForMillis = NOT_HANDLING;
 
     public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress) {
         this.loop = loop;
@@ -37,5 +44,35 @@ public final class ConnectionContext {
 
     public Promise<Reply> newReply() {
         return loop.newPromise();
+    }
+
+    /**
+     * The request being handled may be held by its broker this much longer than the request
+     * timeout: a Fetch's max wait, a JoinGroup's rebalance timeout. The connection gives up on a
+     * request only after the request timeout, this hold and a margin, so a legitimately long hold
+     * is not answered REQUEST_TIMED_OUT. The longest hold named for a request counts.
+     *
+     * <p>Valid only while {@link RequestHandler#handle} runs for that request, on the event loop;
+     * a call at any other time has no request to extend and is ignored.
+     */
+    public void expectHeldFor(long extraMillis) {
+        if (heldForMillis == NOT_HANDLING) {
+            LOGGER.debug("Ignoring expectHeldFor({}) outside a request's handling (client {})", extraMillis,
+                    clientAddress);
+            return;
+        }
+        heldForMillis = Math.max(heldForMillis, extraMillis);
+    }
+
+    /** The connection is about to call {@link RequestHandler#handle} for one request. */
+    void beginRequest() {
+        heldForMillis = 0;
+    }
+
+    /** That call returned: how much longer than the request timeout its broker may hold the request. */
+    long endRequest() {
+        long held = heldForMillis;
+        heldForMillis = NOT_HANDLING;
+        return held;
     }
 }

@@ -6,10 +6,14 @@ import io.netty.handler.codec.LengthFieldPrepender;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.codec.RequestHeaderDecoder;
+import org.kafscale.proxy.core.logging.RateLimitedLog;
 
 /**
  * The client-side pipeline, top to bottom: frames in, size prefix out (the only writer of sizes),
  * request headers, then the connection handler that dispatches and orders answers.
+ *
+ * <p>One per listener, so the rate-limited lines of its connections are limited together (a
+ * thousand clients failing at once log one line per interval, not a thousand).
  */
 public final class KafkaProxyInitializer extends ChannelInitializer<SocketChannel> {
     private final ListenerSettings settings;
@@ -17,6 +21,8 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
     private final BackendConnector connector;
     private final ClientConnectionHandler.ConnectionListener listener;
     private final ClientConnections clients;
+    private final RateLimitedLog badHeaders = RequestHeaderDecoder.rejectionLog();
+    private final ClientConnectionHandler.Logs connectionLogs = new ClientConnectionHandler.Logs();
 
     KafkaProxyInitializer(ListenerSettings settings, RequestHandlers handlers, BackendConnector connector,
                           ClientConnectionHandler.ConnectionListener listener, ClientConnections clients) {
@@ -35,8 +41,8 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
         ch.pipeline()
                 .addLast("frameDecoder", new KafkaFrameDecoder(settings.maxFrameBytes(), "client"))
                 .addLast("framePrepender", new LengthFieldPrepender(4))
-                .addLast("headerDecoder", new RequestHeaderDecoder())
+                .addLast("headerDecoder", new RequestHeaderDecoder(badHeaders))
                 .addLast("connection", new ClientConnectionHandler(handlers, connector,
-                        settings.maxInFlightPerConnection(), listener));
+                        settings.maxInFlightPerConnection(), settings.requestTimeout(), listener, connectionLogs));
     }
 }

@@ -10,8 +10,7 @@ import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.FindCoordinatorRequest;
-import org.apache.kafka.common.requests.MetadataRequest;
+import org.kafscale.proxy.core.codec.MetadataRequests;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.ResponseFrames;
 import org.kafscale.proxy.core.local.MetadataResponder;
@@ -34,10 +33,10 @@ public final class NotReadyReplies {
         try {
             ByteBuf answer;
             if (request.isApi(ApiKeys.METADATA)) {
-                answer = ResponseFrames.encode(request, metadata((MetadataRequest) request.decodeBody(), request.apiVersion()));
+                answer = ResponseFrames.encode(request, metadata(request.decodeBody(MetadataRequestData.class), request.apiVersion()));
             } else if (request.isApi(ApiKeys.FIND_COORDINATOR)) {
                 answer = ResponseFrames.encode(request,
-                        findCoordinator(((FindCoordinatorRequest) request.decodeBody()).data(), request.apiVersion()));
+                        findCoordinator(request.decodeBody(FindCoordinatorRequestData.class), request.apiVersion()));
             } else {
                 answer = ResponseFrames.errorResponse(request, Errors.REQUEST_TIMED_OUT);
             }
@@ -47,12 +46,12 @@ public final class NotReadyReplies {
         }
     }
 
-    private static MetadataResponseData metadata(MetadataRequest request, short version) {
+    private static MetadataResponseData metadata(MetadataRequestData request, short version) {
         MetadataResponseData response = new MetadataResponseData().setControllerId(-1).setThrottleTimeMs(0);
-        if (request.isAllTopics()) {
+        if (MetadataRequests.isAllTopics(request, version)) {
             return response;
         }
-        for (MetadataRequestData.MetadataRequestTopic t : request.data().topics()) {
+        for (MetadataRequestData.MetadataRequestTopic t : request.topics()) {
             response.topics().add(new MetadataResponseTopic().setErrorCode(Errors.REQUEST_TIMED_OUT.code())
                     .setName(t.name() != null ? t.name() : MetadataResponder.nameForUnknownId(version)).setTopicId(t.topicId()));
         }

@@ -1,23 +1,27 @@
 package org.kafscale.proxy.core.topology;
 
-import org.apache.kafka.common.requests.FindCoordinatorRequest.CoordinatorType;
+import org.kafscale.proxy.core.codec.CoordinatorKeyTypes;
 
 /** The two coordinator kinds a client can look up: a consumer group's, or a transactional id's. */
 public enum CoordinatorKind {
-    GROUP(CoordinatorType.GROUP),
-    TRANSACTION(CoordinatorType.TRANSACTION);
+    GROUP(CoordinatorKeyTypes.GROUP),
+    TRANSACTION(CoordinatorKeyTypes.TRANSACTION);
 
-    private final CoordinatorType kafkaType;
+    private final byte keyType;
 
-    CoordinatorKind(CoordinatorType kafkaType) {
-        this.kafkaType = kafkaType;
+    CoordinatorKind(byte keyType) {
+        this.keyType = keyType;
     }
 
-    public CoordinatorType kafkaType() {
-        return kafkaType;
+    /** FindCoordinator's {@code key_type} for this kind. */
+    public byte keyType() {
+        return keyType;
     }
 
+    /**
+     * @throws RuntimeException (Kafka's InvalidRequestException) for a key type Kafka does not know
+     */
     public static CoordinatorKind fromKeyType(byte keyType) {
-        return CoordinatorType.forId(keyType) == CoordinatorType.TRANSACTION ? TRANSACTION : GROUP;
+        return CoordinatorKeyTypes.isTransaction(keyType) ? TRANSACTION : GROUP;
     }
 }

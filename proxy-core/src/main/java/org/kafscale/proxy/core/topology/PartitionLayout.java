@@ -25,8 +25,4 @@ public record PartitionLayout(int partition, int owner, int leaderEpoch, List<In
     public boolean hasOwner() {
         return owner != NO_OWNER;
     }
-
-    public PartitionLayout withOwner(int newOwner) {
-        return new PartitionLayout(partition, newOwner, leaderEpoch, replicas, isr, offlineReplicas);
-    }
 }

@@ -191,6 +191,23 @@ class RequestHeaderDecoderTest {
         assertEquals(0, malformed.refCnt());
     }
 
+    @Test
+    void framesAfterABadHeaderInTheSameReadAreDroppedNotEmitted() {
+        // Given a read holding a frame too short for a header followed by a well-formed request
+        EmbeddedChannel framed = new EmbeddedChannel(new KafkaFrameDecoder(KafkaWire.MAX_FRAME_BYTES, "client"),
+                new RequestHeaderDecoder());
+        ByteBuf bad = KafkaWire.sizePrefixed(Unpooled.buffer().writeBytes(new byte[] {0, 3, 0}));
+        ByteBuf good = KafkaWire.sizePrefixed(KafkaWire.requestBytes(new ApiVersionsRequest.Builder().build((short) 3), 2, "c"));
+
+        // When the read arrives
+        framed.writeInbound(Unpooled.wrappedBuffer(bad, good));
+
+        // Then the connection closes and neither frame is passed on
+        assertFalse(framed.isOpen());
+        assertNull(framed.readInbound());
+        framed.finishAndReleaseAll();
+    }
+
     private RequestFrame decode(ByteBuf bytes) {
         channel.writeInbound(bytes);
         RequestFrame frame = channel.readInbound();

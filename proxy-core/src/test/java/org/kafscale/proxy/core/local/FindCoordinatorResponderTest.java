@@ -18,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.kafscale.proxy.core.codec.KafkaWire;
 import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.testing.StubTopology;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
@@ -73,7 +74,7 @@ class FindCoordinatorResponderTest {
         FindCoordinatorResponseData answer = ask(AdvertiseMode.BROKERS, batched(CoordinatorType.TRANSACTION, "txn-a"), (short) 4);
 
         // Then the topology was asked for a transaction coordinator, and its answer is returned
-        assertEquals(List.of(new StubTopology.CoordinatorQuery(CoordinatorKind.TRANSACTION, "txn-a")), topology.coordinatorQueries);
+        assertEquals(List.of(new StubTopology.CoordinatorKey(CoordinatorKind.TRANSACTION, "txn-a")), topology.coordinatorQueries());
         assertEquals(List.of(at("txn-a", 1)), answer.coordinators());
     }
 
@@ -140,7 +141,7 @@ class FindCoordinatorResponderTest {
 
         // Then node 0 at the proxy's address coordinates both, and the topology was not asked
         assertEquals(List.of(at("group-a", 0), at("group-b", 0)), answer.coordinators());
-        assertEquals(List.of(), topology.coordinatorQueries);
+        assertEquals(List.of(), topology.coordinatorQueries());
     }
 
     @Test

@@ -29,6 +29,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.kafscale.proxy.core.codec.KafkaWire;
 import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.testing.StubTopology;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.PartitionLayout;
 import org.kafscale.proxy.core.topology.TopicLayout;
@@ -310,7 +311,7 @@ class MetadataResponderTest {
         ask(AdvertiseMode.BROKERS, request, LATEST);
 
         // Then the topology is asked once, for the unknown names only, with the client's flag
-        assertEquals(List.of(new StubTopology.Lookup(List.of("new-a", "new-b"), allowAutoCreate)), topology.lookups);
+        assertEquals(List.of(new StubTopology.Lookup(List.of("new-a", "new-b"), allowAutoCreate)), topology.lookups());
     }
 
     @Test
@@ -321,7 +322,7 @@ class MetadataResponderTest {
         ask(AdvertiseMode.BROKERS, topics("orders", "payments"), LATEST);
 
         // Then the topology is not asked to look anything up
-        assertEquals(List.of(), topology.lookups);
+        assertEquals(List.of(), topology.lookups());
     }
 
     @Test
@@ -349,7 +350,7 @@ class MetadataResponderTest {
         ask(AdvertiseMode.BROKERS, topics("new-a"), (short) 3);
 
         // Then the lookup allows auto-creation
-        assertEquals(List.of(new StubTopology.Lookup(List.of("new-a"), true)), topology.lookups);
+        assertEquals(List.of(new StubTopology.Lookup(List.of("new-a"), true)), topology.lookups());
     }
 
     private MetadataResponseData ask(AdvertiseMode mode, MetadataRequestData data, short version) {

@@ -6,14 +6,34 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.netty.util.concurrent.Promise;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.MetadataRequestData.MetadataRequestTopic;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.MetadataRequest;
@@ -32,12 +52,18 @@ import org.kafscale.proxy.core.codec.ResponseFrames;
  * The client connection as a pipeline (frame decoder, size prepender, header decoder, connection
  * handler) over an {@link EmbeddedChannel}, with a request handler whose replies the test completes
  * in the order it chooses. Answers are Metadata v12 answers whose cluster id says which request
- * they answer; each is encoded with a broker-side correlation id the proxy must replace.
+ * they answer (or, for answers the proxy makes up, the error they carry); each is encoded with a
+ * broker-side correlation id the proxy must replace. The channel's clock is frozen: a test moves
+ * it past a request's deadline with {@link EmbeddedChannel#advanceTimeBy}.
  */
 class ClientConnectionHandlerTest {
 
     private static final short METADATA_VERSION = 12;
     private static final int BROKER_CORRELATION_ID = 9000;
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    /** When the connection gives up on a request whose handler named no broker hold. */
+    private static final Duration DEADLINE = REQUEST_TIMEOUT.plus(ClientConnectionHandler.DEADLINE_MARGIN);
+    private static final Duration READ_DEADLINE = Duration.ofSeconds(20);
 
     /** One request the fake handler received, and the reply the test completes. */
     private record Pending(RequestFrame request, Promise<Reply> reply) {
@@ -53,7 +79,7 @@ class ClientConnectionHandlerTest {
         pending.add(new Pending(request, reply));
         return reply;
     };
-    private EmbeddedChannel channel = connection(handler, 16);
+    private EmbeddedChannel channel = connection(handler, 16, ClientConnectionHandler.ConnectionListener.NONE);
 
     @AfterEach
     void closeAndReleaseEverything() {
@@ -189,7 +215,7 @@ class ClientConnectionHandlerTest {
         channel = connection((context, request) -> {
             seen.add(request);
             throw new IllegalStateException("bug in a router");
-        }, 16);
+        }, 16, ClientConnectionHandler.ConnectionListener.NONE);
 
         // When a request arrives
         sendMetadataRequests(4);
@@ -233,7 +259,7 @@ class ClientConnectionHandlerTest {
     void readingPausesAtTheInFlightLimitAndResumesWhenAnAnswerIsWritten() {
         // Given a connection that allows two requests in flight, with two waiting
         channel.finishAndReleaseAll();
-        channel = connection(handler, 2);
+        channel = connection(handler, 2, ClientConnectionHandler.ConnectionListener.NONE);
         sendMetadataRequests(1, 2);
         boolean readingAtLimit = channel.config().isAutoRead();
 
@@ -245,24 +271,258 @@ class ClientConnectionHandlerTest {
         assertTrue(channel.config().isAutoRead());
     }
 
-    private static EmbeddedChannel connection(RequestHandler requestHandler, int maxInFlight) {
-        return new EmbeddedChannel(
+    @Test
+    void requestWhoseHandlerNeverAnswersGetsRequestTimedOutAtItsDeadlineAndTheNextAnswerFollows() {
+        // Given two requests: the first one's handler never completes, the second is answered
+        sendMetadataRequests(1, 2);
+        pending.get(1).reply().setSuccess(metadataAnswer("second"));
+
+        // When the request timeout and the margin have passed
+        advanceTime(DEADLINE);
+
+        // Then the client reads REQUEST_TIMED_OUT for the first request, then the second's answer
+        assertEquals(List.of(new Answer(1, "REQUEST_TIMED_OUT"), new Answer(2, "second")), answers());
+    }
+
+    @Test
+    void holdNamedWhileHandlingPushesTheDeadlineBackByThatHold() {
+        // Given a handler saying its broker may hold the request a minute longer than the request timeout
+        Duration hold = Duration.ofMinutes(1);
+        channel.finishAndReleaseAll();
+        channel = connection((context, request) -> {
+            context.expectHeldFor(hold.toMillis());
+            return handler.handle(context, request);
+        }, 16, ClientConnectionHandler.ConnectionListener.NONE);
+        sendMetadataRequests(1);
+
+        // When the request timeout and the margin pass, and then the hold
+        advanceTime(DEADLINE);
+        List<Answer> beforeTheHoldEnds = answers();
+        advanceTime(hold);
+
+        // Then nothing was answered before the hold ran out, and REQUEST_TIMED_OUT once it had
+        assertEquals(List.of(), beforeTheHoldEnds);
+        assertEquals(List.of(new Answer(1, "REQUEST_TIMED_OUT")), answers());
+    }
+
+    @Test
+    void replyArrivingAfterTheDeadlineIsReleasedNotWritten() {
+        // Given a request answered REQUEST_TIMED_OUT at its deadline
+        sendMetadataRequests(1);
+        advanceTime(DEADLINE);
+        List<Answer> atTheDeadline = answers();
+        ByteBuf late = metadataFrame("too late");
+
+        // When its handler's reply arrives after all
+        pending.get(0).reply().setSuccess(Reply.send(late));
+
+        // Then it is released, and the client read only the timeout answer
+        assertEquals(0, late.refCnt());
+        assertEquals(List.of(new Answer(1, "REQUEST_TIMED_OUT")), atTheDeadline);
+        assertEquals(List.of(), answers());
+    }
+
+    @Test
+    void requestFrameStaysReadableAfterItsDeadlineUntilItsHandlerCompletes() {
+        // Given a request answered REQUEST_TIMED_OUT at its deadline while its handler still works on it
+        sendMetadataRequests(6);
+        ByteBuf frame = pending.get(0).request().frame();
+        advanceTime(DEADLINE);
+        int afterTheDeadline = frame.refCnt();
+
+        // When the handler completes
+        pending.get(0).reply().setSuccess(Reply.NONE);
+
+        // Then the frame was still held after the deadline (routers read it) and is released now
+        assertEquals(1, afterTheDeadline);
+        assertEquals(0, frame.refCnt());
+    }
+
+    @Test
+    void requestAnsweredInTimeIsNotAnsweredAgainAtItsDeadline() {
+        // Given a request answered in time, on a connection that counts answered requests
+        AtomicInteger completed = new AtomicInteger();
+        channel.finishAndReleaseAll();
+        channel = connection(handler, 16, new ClientConnectionHandler.ConnectionListener() {
+            @Override
+            public void requestCompleted(short apiKey, short apiVersion, long nanos, int requestBytes,
+                                         int answerBytes, boolean closedConnection) {
+                completed.incrementAndGet();
+            }
+        });
+        sendMetadataRequests(1);
+        pending.get(0).reply().setSuccess(metadataAnswer("in time"));
+        List<Answer> inTime = answers();
+
+        // When its deadline would have passed
+        advanceTime(DEADLINE);
+
+        // Then the client read its answer and nothing more, and the request was answered once
+        assertEquals(List.of(new Answer(1, "in time")), inTime);
+        assertEquals(List.of(), answers());
+        assertEquals(1, completed.get());
+        assertTrue(channel.isOpen());
+    }
+
+    @Test
+    void connectionListenerThatThrowsDoesNotStallLaterAnswers() {
+        // Given a connection whose listener throws on every completed request
+        channel.finishAndReleaseAll();
+        channel = connection(handler, 16, new ClientConnectionHandler.ConnectionListener() {
+            @Override
+            public void requestCompleted(short apiKey, short apiVersion, long nanos, int requestBytes,
+                                         int answerBytes, boolean closedConnection) {
+                throw new IllegalStateException("bug in a metrics listener");
+            }
+        });
+        sendMetadataRequests(1, 2);
+
+        // When both replies complete
+        pending.get(0).reply().setSuccess(metadataAnswer("first"));
+        pending.get(1).reply().setSuccess(metadataAnswer("second"));
+
+        // Then both answers are written, in order
+        assertEquals(List.of(new Answer(1, "first"), new Answer(2, "second")), answers());
+    }
+
+    @Test
+    void answerThatCannotTakeACorrelationIdClosesTheConnectionAndIsReleased() {
+        // Given two requests
+        sendMetadataRequests(1, 2);
+        ByteBuf waiting = metadataFrame("never sent");
+        pending.get(1).reply().setSuccess(Reply.send(waiting));
+        ByteBuf broken = ByteBufAllocator.DEFAULT.buffer(2).writeShort(0);
+
+        // When the first reply is two bytes, too short to carry a correlation id
+        pending.get(0).reply().setSuccess(Reply.send(broken));
+
+        // Then nothing is written, the connection closes, and both answers are released
+        assertEquals(List.of(), answers());
+        assertFalse(channel.isOpen());
+        assertEquals(0, broken.refCnt());
+        assertEquals(0, waiting.refCnt());
+    }
+
+    @Test
+    void requestReadAfterTheConnectionClosedIsReleasedNotDispatched() {
+        // Given a pipeline in which a handler before the connection closes it while passing a request on
+        List<RequestFrame> passedOn = new ArrayList<>();
+        ChannelHandler closesFirst = new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                passedOn.add((RequestFrame) msg);
+                ctx.close();
+                ctx.fireChannelRead(msg);
+            }
+        };
+        channel.finishAndReleaseAll();
+        channel = new EmbeddedChannel(new KafkaFrameDecoder(KafkaWire.MAX_FRAME_BYTES, "client"),
+                new LengthFieldPrepender(4), new RequestHeaderDecoder(), closesFirst,
+                connectionHandler(handler, 16, ClientConnectionHandler.ConnectionListener.NONE));
+
+        // When a request arrives
+        sendMetadataRequests(1);
+
+        // Then the handler never sees it and its frame is released
+        assertEquals(List.of(), pending);
+        assertEquals(0, passedOn.get(0).frame().refCnt());
+    }
+
+    /**
+     * A real listener on loopback with one event loop: {@link EmbeddedChannel}'s loop counts every
+     * thread as its own, so only a real loop shows which thread a reply is handled on.
+     */
+    @Test
+    void replyCompletedOnAnotherThreadIsWrittenInOrderFromTheConnectionsEventLoop() throws Exception {
+        // Given a listener whose handler returns futures that complete on whichever thread completes them
+        BlockingQueue<Promise<Reply>> replies = new LinkedBlockingQueue<>();
+        RequestHandler offLoopHandler = (context, request) -> {
+            Promise<Reply> reply = ImmediateEventExecutor.INSTANCE.newPromise();
+            // Handed to the test by a task that runs after this read, once the connection listens to the future.
+            context.loop().execute(() -> replies.add(reply));
+            return reply;
+        };
+        Queue<Boolean> completedOnTheLoop = new ConcurrentLinkedQueue<>();
+        EventLoopGroup workers = NettyTransport.newEventLoopGroup(1, "client-connection-test");
+        EventLoop loop = workers.next();
+        ClientConnectionHandler.ConnectionListener listener = new ClientConnectionHandler.ConnectionListener() {
+            @Override
+            public void requestCompleted(short apiKey, short apiVersion, long nanos, int requestBytes,
+                                         int answerBytes, boolean closedConnection) {
+                completedOnTheLoop.add(loop.inEventLoop());
+            }
+        };
+        ListenerSettings settings = new ListenerSettings(new InetSocketAddress("127.0.0.1", 0),
+                KafkaWire.MAX_FRAME_BYTES, 16, REQUEST_TIMEOUT, Duration.ofSeconds(1), 1);
+        KafkaProxyServer server = KafkaProxyServer.start(settings, workers, RequestHandlers.shared(offLoopHandler),
+                new BackendConnector(KafkaWire.MAX_FRAME_BYTES, Duration.ofSeconds(1)), listener);
+        try (Socket client = new Socket("127.0.0.1", server.localAddress().getPort())) {
+            client.setSoTimeout((int) READ_DEADLINE.toMillis());
+            writeMetadataRequests(client.getOutputStream(), 1, 2);
+            Promise<Reply> first = replies.poll(READ_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+            Promise<Reply> second = replies.poll(READ_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+
+            // When both replies complete on this test thread, the second first
+            second.setSuccess(metadataAnswer("second"));
+            first.setSuccess(metadataAnswer("first"));
+
+            // Then the client reads both in request order, and each was handled on the connection's loop
+            DataInputStream in = new DataInputStream(client.getInputStream());
+            assertEquals(List.of(new Answer(1, "first"), new Answer(2, "second")), List.of(readAnswer(in), readAnswer(in)));
+            assertEquals(List.of(true, true), List.copyOf(completedOnTheLoop));
+        } finally {
+            server.close();
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    private static EmbeddedChannel connection(RequestHandler requestHandler, int maxInFlight,
+                                              ClientConnectionHandler.ConnectionListener listener) {
+        EmbeddedChannel channel = new EmbeddedChannel(
                 new KafkaFrameDecoder(KafkaWire.MAX_FRAME_BYTES, "client"),
                 new LengthFieldPrepender(4),
                 new RequestHeaderDecoder(),
-                new ClientConnectionHandler(RequestHandlers.shared(requestHandler),
-                        new BackendConnector(KafkaWire.MAX_FRAME_BYTES, Duration.ofSeconds(1)), maxInFlight,
-                        ClientConnectionHandler.ConnectionListener.NONE));
+                connectionHandler(requestHandler, maxInFlight, listener));
+        channel.freezeTime();
+        return channel;
+    }
+
+    private static ClientConnectionHandler connectionHandler(RequestHandler requestHandler, int maxInFlight,
+                                                             ClientConnectionHandler.ConnectionListener listener) {
+        return new ClientConnectionHandler(RequestHandlers.shared(requestHandler),
+                new BackendConnector(KafkaWire.MAX_FRAME_BYTES, Duration.ofSeconds(1)), maxInFlight, REQUEST_TIMEOUT,
+                listener, new ClientConnectionHandler.Logs());
+    }
+
+    private void advanceTime(Duration by) {
+        channel.advanceTimeBy(by.toMillis(), TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
     }
 
     /** Writes Metadata v12 requests with these correlation ids, all in one read, as a client would. */
     private void sendMetadataRequests(int... correlationIds) {
+        channel.writeInbound(metadataRequests(correlationIds));
+    }
+
+    private static void writeMetadataRequests(OutputStream out, int... correlationIds) throws IOException {
+        ByteBuf wire = metadataRequests(correlationIds);
+        try {
+            out.write(ByteBufUtil.getBytes(wire));
+            out.flush();
+        } finally {
+            wire.release();
+        }
+    }
+
+    /** Size-prefixed Metadata v12 requests for one topic, so that an error answer names its error. */
+    private static ByteBuf metadataRequests(int... correlationIds) {
         List<ByteBuf> framed = new ArrayList<>();
         for (int correlationId : correlationIds) {
-            MetadataRequest request = new MetadataRequest.Builder(new MetadataRequestData().setTopics(null)).build(METADATA_VERSION);
+            MetadataRequest request = new MetadataRequest.Builder(new MetadataRequestData()
+                    .setTopics(List.of(new MetadataRequestTopic().setName("orders")))).build(METADATA_VERSION);
             framed.add(KafkaWire.sizePrefixed(KafkaWire.requestBytes(request, correlationId, "client")));
         }
-        channel.writeInbound(Unpooled.wrappedBuffer(framed.toArray(ByteBuf[]::new)));
+        return Unpooled.wrappedBuffer(framed.toArray(ByteBuf[]::new));
     }
 
     private void sendProduceWithoutAcks(int correlationId) {
@@ -288,9 +548,23 @@ class ClientConnectionHandlerTest {
     private List<Answer> answers() {
         List<Answer> answers = new ArrayList<>();
         for (ByteBuf frame : KafkaWire.splitFrames(KafkaWire.drainOutbound(channel))) {
-            KafkaWire.Response response = KafkaWire.parseResponseAndRelease(frame, ApiKeys.METADATA, METADATA_VERSION);
-            answers.add(new Answer(response.correlationId(), response.as(MetadataResponse.class).data().clusterId()));
+            answers.add(parseAnswer(frame));
         }
         return answers;
+    }
+
+    private static Answer readAnswer(DataInputStream in) throws IOException {
+        byte[] frame = new byte[in.readInt()];
+        in.readFully(frame);
+        return parseAnswer(Unpooled.wrappedBuffer(frame));
+    }
+
+    /** The answer's correlation id and marker: the cluster id the test set, or the errors of an answer the proxy made. */
+    private static Answer parseAnswer(ByteBuf frame) {
+        KafkaWire.Response response = KafkaWire.parseResponseAndRelease(frame, ApiKeys.METADATA, METADATA_VERSION);
+        MetadataResponse metadata = response.as(MetadataResponse.class);
+        String marker = metadata.data().clusterId() != null ? metadata.data().clusterId()
+                : metadata.errors().values().stream().map(Enum::name).distinct().collect(Collectors.joining(","));
+        return new Answer(response.correlationId(), marker);
     }
 }

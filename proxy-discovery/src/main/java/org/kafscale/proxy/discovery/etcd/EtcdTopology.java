@@ -18,12 +18,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
 import org.kafscale.proxy.core.topology.PartitionLayout;
@@ -41,37 +46,43 @@ import org.slf4j.LoggerFactory;
  * {@code /kafscale/group-leases/} (the snapshot's {@code Leader} is ignored, as in the original).
  *
  * <p>Freshness: a full read at start, prefix watches that trigger a full read on any change, a
- * watch that breaks is re-opened with backoff, and a periodic full read as a backstop.
+ * watch that breaks is re-opened with backoff, and a periodic full read as a backstop. A read
+ * after news (a watch event, a broker refusing a route or a coordinator role) is one that starts
+ * after the news ({@link SingleFlight#fresh()}): a read already running may have read etcd before
+ * the change and would put the stale owner back.
  *
- * <p>It is also the {@link RoutingGate}: {@code lastHealthy} moves only on a successful read that
- * lists at least one broker; past the TTL without one, the gate is closed and nothing is routed
- * on cached data. Static backends exempt the proxy from the TTL.
+ * <p>It is also the {@link RoutingGate}, by its {@link TtlGate}: past the TTL without a good
+ * read, nothing is routed on cached data. Static backends exempt the proxy from the TTL.
+ *
+ * <p>Failures are logged at WARN, one line per kind per 10 s (a dead etcd fails every read and
+ * every watch), with stack traces at DEBUG only.
  *
  * <p>Bad data never replaces good: a snapshot that does not parse, a lease key that does not parse
  * or a lease naming an unknown broker keeps the last good state, is logged once and counted.
  */
 public final class EtcdTopology implements TopologySource, RoutingGate {
     private static final Logger LOGGER = LoggerFactory.getLogger(EtcdTopology.class);
+    private static final long FIRST_WATCH_BACKOFF_MILLIS = 1000;
     private static final Duration MAX_WATCH_BACKOFF = Duration.ofSeconds(8);
     private static final Duration RECHECK_QUIET = Duration.ofSeconds(1);
 
     private final Client etcd;
     private final List<BrokerEndpoint> staticBrokers;
-    private final Duration ttl;
     private final Duration resyncInterval;
     private final Duration readTimeout;
     private final ScheduledExecutorService scheduler;
-    private final SingleFlight<TopologySnapshot> reads = new SingleFlight<>();
+    private final SingleFlight<TopologySnapshot> reads = new SingleFlight<>(this::readEtcd);
     private final AtomicReference<State> state = new AtomicReference<>(State.INITIAL);
+    private final TtlGate ttlGate;
+    private final RateLimitedLog readFailures = RateLimitedLog.every10Seconds(LOGGER);
+    private final RateLimitedLog watchFailures = RateLimitedLog.every10Seconds(LOGGER);
+    /** Grown by broken watches (jetcd threads), reset by good reads: atomic, as both happen at once. */
+    private final AtomicLong watchBackoffMillis = new AtomicLong(FIRST_WATCH_BACKOFF_MILLIS);
     private final Set<String> reportedProblems = ConcurrentHashMap.newKeySet();
     private final List<Watch.Watcher> watchers = new ArrayList<>();
     private final Counter readErrors;
     private final MeterRegistry metrics;
-    private volatile long lastHealthyNanos;
-    private volatile long lastFailedReadNanos = System.nanoTime() - RECHECK_QUIET.toNanos();
-    private volatile boolean everHealthy;
     private volatile boolean closed;
-    private long watchBackoffMillis = 1000;
 
     /** Everything one read produced, replaced as a whole. */
     private record State(TopologySnapshot snapshot, KafscaleSnapshot document, Map<String, Integer> groupOwners) {
@@ -90,10 +101,10 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
                         Duration readTimeout, MeterRegistry metrics) {
         this.etcd = etcd;
         this.staticBrokers = List.copyOf(staticBrokers);
-        this.ttl = ttl;
         this.resyncInterval = resyncInterval;
         this.readTimeout = readTimeout;
         this.metrics = metrics;
+        this.ttlGate = new TtlGate(ttl, !this.staticBrokers.isEmpty(), () -> snapshot().hasBrokers());
         this.readErrors = Counter.builder("kafscale_proxy_etcd_read_errors_total")
                 .description("Full etcd reads that failed").register(metrics);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -121,7 +132,7 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
 
     @Override
     public long millisSinceGoodRead() {
-        return everHealthy ? (System.nanoTime() - lastHealthyNanos) / 1_000_000 : -1;
+        return ttlGate.millisSinceHealthy();
     }
 
     // ---- the gate ----
@@ -133,13 +144,7 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
 
     @Override
     public boolean routable() {
-        if (!snapshot().hasBrokers()) {
-            return false;
-        }
-        if (!staticBrokers.isEmpty()) {
-            return true;
-        }
-        return everHealthy && System.nanoTime() - lastHealthyNanos <= ttl.toNanos();
+        return ttlGate.open();
     }
 
     /**
@@ -152,7 +157,9 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         if (routable()) {
             return CompletableFuture.completedFuture(true);
         }
-        if (System.nanoTime() - lastFailedReadNanos < RECHECK_QUIET.toNanos()) {
+        // The first refusal may come before any read has seen the TTL pass.
+        ttlGate.report();
+        if (ttlGate.failedWithin(RECHECK_QUIET)) {
             return CompletableFuture.completedFuture(false);
         }
         return read().handle((snapshot, error) -> routable());
@@ -187,10 +194,12 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         return CompletableFuture.completedFuture(brokers.get(Math.floorMod(key.hashCode(), brokers.size())));
     }
 
+    /** O(1) on the caller's event loop; only the first refusal of a route per snapshot asks etcd again. */
     @Override
     public void invalidatePartition(String topic, int partition) {
-        state.updateAndGet(s -> new State(s.snapshot().withoutOwner(topic, partition), s.document(), s.groupOwners()));
-        readQuietly();
+        if (snapshot().invalidate(topic, partition)) {
+            rereadQuietly();
+        }
     }
 
     @Override
@@ -200,28 +209,33 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
             owners.remove(key);
             return new State(s.snapshot(), s.document(), Map.copyOf(owners));
         });
-        readQuietly();
+        rereadQuietly();
     }
 
     // ---- reading ----
 
-    /** A full read of the three key ranges; concurrent callers share one read. */
+    /** A full read of the three key ranges; callers while one runs share it. */
     public CompletableFuture<TopologySnapshot> read() {
-        return reads.run(() -> {
-            CompletableFuture<GetResponse> snapshotKey = get(KafscaleKeys.SNAPSHOT, false);
-            CompletableFuture<GetResponse> partitionLeases = get(KafscaleKeys.PARTITION_LEASES, true);
-            CompletableFuture<GetResponse> groupLeases = get(KafscaleKeys.GROUP_LEASES, true);
-            return CompletableFuture.allOf(snapshotKey, partitionLeases, groupLeases)
-                    .orTimeout(readTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                    .thenApply(done -> apply(snapshotKey.join(), partitionLeases.join(), groupLeases.join()))
-                    .whenComplete((snapshot, error) -> {
-                        if (error != null) {
-                            lastFailedReadNanos = System.nanoTime();
-                            readErrors.increment();
-                            LOGGER.debug("etcd read failed: {}", error.toString());
-                        }
-                    });
-        });
+        return reads.current();
+    }
+
+    private CompletableFuture<TopologySnapshot> readEtcd() {
+        CompletableFuture<GetResponse> snapshotKey = get(KafscaleKeys.SNAPSHOT, false);
+        CompletableFuture<GetResponse> partitionLeases = get(KafscaleKeys.PARTITION_LEASES, true);
+        CompletableFuture<GetResponse> groupLeases = get(KafscaleKeys.GROUP_LEASES, true);
+        return CompletableFuture.allOf(snapshotKey, partitionLeases, groupLeases)
+                .orTimeout(readTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .thenApply(done -> apply(snapshotKey.join(), partitionLeases.join(), groupLeases.join()))
+                .whenComplete((snapshot, error) -> {
+                    if (error != null) {
+                        readErrors.increment();
+                        String why = describe(error);
+                        ttlGate.failedRead(why);
+                        readFailures.warn("etcd read failed: {}", why);
+                        LOGGER.debug("etcd read failed", error);
+                    }
+                    ttlGate.report();
+                });
     }
 
     private CompletableFuture<GetResponse> get(String key, boolean prefix) {
@@ -259,9 +273,8 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         TopologySnapshot snapshot = TopologySnapshot.of(document.clusterId(), document.controllerId(), brokers, topics);
         state.set(new State(snapshot, document, groupOwners(groupLeases, brokerIds)));
         if (documentGood && !brokers.isEmpty()) {
-            lastHealthyNanos = System.nanoTime();
-            everHealthy = true;
-            watchBackoffMillis = 1000;
+            ttlGate.healthyRead();
+            watchBackoffMillis.set(FIRST_WATCH_BACKOFF_MILLIS);
         }
         if (!previous.snapshot().brokers().equals(snapshot.brokers())) {
             LOGGER.info("etcd lists brokers {}", snapshot.brokers().values());
@@ -332,10 +345,27 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         }
     }
 
+    /** The backstop: any read will do, a running one included. */
     private void readQuietly() {
         if (!closed) {
-            read().exceptionally(e -> null);
+            reads.current().exceptionally(e -> null);
         }
+    }
+
+    /** After news that etcd changed: a read that starts after the news. */
+    private void rereadQuietly() {
+        if (!closed) {
+            reads.fresh().exceptionally(e -> null);
+        }
+    }
+
+    /** The failure in one line: the cause, not its CompletionException wrapper; a timeout says how long. */
+    private String describe(Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause instanceof TimeoutException ? "no answer within " + readTimeout.toMillis() + " ms" : cause.toString();
     }
 
     // ---- watching ----
@@ -344,23 +374,29 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         if (closed) {
             return;
         }
-        Watch.Listener listener = Watch.listener(response -> readQuietly(), error -> rewatch(prefix, error.toString()),
-                () -> rewatch(prefix, "watch completed"));
+        Watch.Listener listener = Watch.listener(response -> rereadQuietly(), error -> rewatch(prefix, error),
+                () -> rewatch(prefix, null));
         synchronized (watchers) {
             watchers.add(etcd.getWatchClient().watch(bytes(prefix), WatchOption.builder().isPrefix(true).build(), listener));
         }
     }
 
-    /** A broken watch: re-read everything and watch again after a backoff that grows to 8 s. */
-    private void rewatch(String prefix, String reason) {
+    /**
+     * A broken watch ({@code error} null when etcd ended it): re-read everything (events may have
+     * been missed) and watch again after a backoff that grows to 8 s.
+     */
+    private void rewatch(String prefix, Throwable error) {
         if (closed) {
             return;
         }
-        long delay = watchBackoffMillis;
-        watchBackoffMillis = Math.min(watchBackoffMillis * 2, MAX_WATCH_BACKOFF.toMillis());
-        LOGGER.info("etcd watch on {} broke ({}); re-reading and watching again in {} ms", prefix, reason, delay);
+        long delay = watchBackoffMillis.getAndUpdate(d -> Math.min(d * 2, MAX_WATCH_BACKOFF.toMillis()));
+        watchFailures.warn("etcd watch on {} broke ({}); re-reading and watching again in {} ms", prefix,
+                error == null ? "ended by etcd" : describe(error), delay);
+        if (error != null) {
+            LOGGER.debug("etcd watch on {} broke", prefix, error);
+        }
         scheduler.schedule(() -> {
-            readQuietly();
+            rereadQuietly();
             watch(prefix);
         }, delay, TimeUnit.MILLISECONDS);
     }

@@ -15,14 +15,14 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData.Coordinator;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.FindCoordinatorRequest;
-import org.apache.kafka.common.requests.FindCoordinatorResponse;
-import org.apache.kafka.common.requests.MetadataRequest;
-import org.apache.kafka.common.requests.MetadataResponse;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
+import org.kafscale.proxy.core.codec.OutboundRequest;
+import org.kafscale.proxy.core.codec.OutboundRequests;
+import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
@@ -37,8 +37,10 @@ import org.slf4j.LoggerFactory;
  * from the bootstrap addresses in {@code KAFSCALE_PROXY_BACKENDS}.
  *
  * <p>A full Metadata read runs at start and then periodically; a broker saying it no longer leads
- * a partition clears that route and triggers an early read. Coordinators are looked up on first
- * use and cached until a broker says otherwise.
+ * a partition clears that route (in the current snapshot, O(1)) and triggers an early read, one
+ * that starts after the refusal ({@link SingleFlight#fresh()}) so that a read already under way
+ * cannot put the old leader back. Coordinators are looked up on first use and cached until a
+ * broker says otherwise. Failures of either are logged at WARN once per 10 s per kind.
  */
 public final class KafkaClusterTopology implements TopologySource {
     private static final Logger LOGGER = LoggerFactory.getLogger(KafkaClusterTopology.class);
@@ -49,7 +51,9 @@ public final class KafkaClusterTopology implements TopologySource {
     private final ScheduledExecutorService scheduler;
     private final AtomicReference<TopologySnapshot> current = new AtomicReference<>(TopologySnapshot.EMPTY);
     private final Map<CoordinatorKey, Integer> coordinators = new ConcurrentHashMap<>();
-    private final SingleFlight<TopologySnapshot> reads = new SingleFlight<>();
+    private final SingleFlight<TopologySnapshot> reads = new SingleFlight<>(this::readCluster);
+    private final RateLimitedLog refreshFailures = RateLimitedLog.every10Seconds(LOGGER);
+    private final RateLimitedLog coordinatorFailures = RateLimitedLog.every10Seconds(LOGGER);
     private final AtomicBoolean earlyRefreshQueued = new AtomicBoolean();
     private volatile long lastGoodReadNanos;
     private volatile boolean everRead;
@@ -100,16 +104,19 @@ public final class KafkaClusterTopology implements TopologySource {
         return everRead ? (System.nanoTime() - lastGoodReadNanos) / 1_000_000 : -1;
     }
 
-    /** Reads the full Metadata now; concurrent callers share one read. */
+    /** Reads the full Metadata now; callers while one runs share it. */
     public CompletableFuture<TopologySnapshot> refresh() {
-        return reads.run(() -> readMetadata(MetadataRequest.Builder.allTopics(), candidates(), 0)
-                .thenApply(response -> {
-                    TopologySnapshot snapshot = MetadataSnapshots.fromMetadata(response.data());
-                    publish(snapshot);
-                    lastGoodReadNanos = System.nanoTime();
-                    everRead = true;
-                    return snapshot;
-                }));
+        return reads.current();
+    }
+
+    private CompletableFuture<TopologySnapshot> readCluster() {
+        return readMetadata(OutboundRequests.allTopicsMetadata(), candidates(), 0).thenApply(response -> {
+            TopologySnapshot snapshot = MetadataSnapshots.fromMetadata(response);
+            publish(snapshot);
+            lastGoodReadNanos = System.nanoTime();
+            everRead = true;
+            return snapshot;
+        });
     }
 
     @Override
@@ -123,9 +130,10 @@ public final class KafkaClusterTopology implements TopologySource {
     }
 
     private CompletableFuture<TopologySnapshot> readTopics(Collection<String> names, boolean allowAutoCreate) {
-        MetadataRequest.Builder request = new MetadataRequest.Builder(new ArrayList<>(names), allowAutoCreate);
+        OutboundRequest<MetadataResponseData> request = OutboundRequests.topicsMetadata(new ArrayList<>(names),
+                allowAutoCreate);
         return readMetadata(request, candidates(), 0).thenApply(response ->
-                current.updateAndGet(s -> MetadataSnapshots.merge(s, response.data())));
+                current.updateAndGet(s -> MetadataSnapshots.merge(s, response)));
     }
 
     @Override
@@ -135,11 +143,9 @@ public final class KafkaClusterTopology implements TopologySource {
         if (cached != null && current.get().brokers().containsKey(cached)) {
             return CompletableFuture.completedFuture(cached);
         }
-        FindCoordinatorRequest.Builder request = new FindCoordinatorRequest.Builder(new FindCoordinatorRequestData()
-                .setKeyType(kind.kafkaType().id()).setCoordinatorKeys(List.of(key)));
         List<BrokerEndpoint> brokers = candidates();
-        return client.<FindCoordinatorResponse>send(brokers.get(0), request).thenApply(response -> {
-            Coordinator c = response.coordinators().get(0);
+        return client.send(brokers.get(0), OutboundRequests.findCoordinator(kind.keyType(), key)).thenApply(found -> {
+            Coordinator c = found.get(0);
             if (c.errorCode() != Errors.NONE.code()) {
                 LOGGER.debug("FindCoordinator {} {}: {}", kind, key, Errors.forCode(c.errorCode()));
                 return -1;
@@ -147,18 +153,18 @@ public final class KafkaClusterTopology implements TopologySource {
             coordinators.put(cacheKey, c.nodeId());
             return c.nodeId();
         }).exceptionally(e -> {
-            LOGGER.warn("FindCoordinator {} {} failed at {}: {}", kind, key, brokers.get(0), e.toString());
+            coordinatorFailures.warn("FindCoordinator {} {} failed at {}: {}", kind, key, brokers.get(0), e.toString());
             return -1;
         });
     }
 
+    /** O(1) on the caller's event loop; the early read runs on this topology's own thread. */
     @Override
     public void invalidatePartition(String topic, int partition) {
-        current.updateAndGet(s -> s.withoutOwner(topic, partition));
-        if (earlyRefreshQueued.compareAndSet(false, true)) {
+        if (current.get().invalidate(topic, partition) && earlyRefreshQueued.compareAndSet(false, true)) {
             scheduler.execute(() -> {
                 earlyRefreshQueued.set(false);
-                refreshQuietly();
+                quietly(reads.fresh());
             });
         }
     }
@@ -176,8 +182,13 @@ public final class KafkaClusterTopology implements TopologySource {
     }
 
     private void refreshQuietly() {
-        refresh().exceptionally(e -> {
-            LOGGER.warn("Reading cluster metadata failed: {}", e.toString());
+        quietly(refresh());
+    }
+
+    private void quietly(CompletableFuture<TopologySnapshot> read) {
+        read.exceptionally(e -> {
+            refreshFailures.warn("Reading cluster metadata failed: {}", e.toString());
+            LOGGER.debug("Reading cluster metadata failed", e);
             return null;
         });
     }
@@ -190,10 +201,10 @@ public final class KafkaClusterTopology implements TopologySource {
     }
 
     /** Tries each candidate in turn until one answers. */
-    private CompletableFuture<MetadataResponse> readMetadata(MetadataRequest.Builder request,
-                                                             List<BrokerEndpoint> candidates, int index) {
+    private CompletableFuture<MetadataResponseData> readMetadata(OutboundRequest<MetadataResponseData> request,
+                                                                 List<BrokerEndpoint> candidates, int index) {
         BrokerEndpoint broker = candidates.get(index);
-        CompletableFuture<MetadataResponse> attempt = client.send(broker, request);
+        CompletableFuture<MetadataResponseData> attempt = client.send(broker, request);
         if (index + 1 >= candidates.size()) {
             return attempt;
         }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseBroker;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
@@ -33,13 +34,23 @@ final class MetadataSnapshots {
         return TopologySnapshot.of(data.clusterId(), data.controllerId(), brokers, topics);
     }
 
-    /** Adds or replaces the topics of {@code data} in {@code base}; brokers come from the newer answer. */
+    /**
+     * Adds or replaces the topics of {@code data} in {@code base}; brokers come from the newer
+     * answer. Routes {@code base} had dropped stay dropped in the topics the answer does not cover:
+     * for those, the source has said nothing newer than the broker that refused them.
+     */
     static TopologySnapshot merge(TopologySnapshot base, MetadataResponseData data) {
         TopologySnapshot update = fromMetadata(data);
         Map<String, TopicLayout> topics = new HashMap<>(base.topics());
         topics.putAll(update.topics());
-        return TopologySnapshot.of(update.clusterId(), update.controllerId(),
+        TopologySnapshot merged = TopologySnapshot.of(update.clusterId(), update.controllerId(),
                 update.hasBrokers() ? update.brokers().values() : base.brokers().values(), topics.values());
+        for (TopicPartition dropped : base.invalidated()) {
+            if (!update.topics().containsKey(dropped.topic())) {
+                merged.invalidate(dropped.topic(), dropped.partition());
+            }
+        }
+        return merged;
     }
 
     private static TopicLayout topic(MetadataResponseTopic t) {

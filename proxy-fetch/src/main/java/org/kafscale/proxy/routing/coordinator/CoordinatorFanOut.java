@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.message.ConsumerGroupDescribeRequestData;
 import org.apache.kafka.common.message.ConsumerGroupDescribeResponseData;
@@ -49,8 +50,11 @@ public final class CoordinatorFanOut {
     private static final KeyedApi<OffsetFetchRequestData, OffsetFetchResponseData, OffsetFetchResponseGroup> OFFSET_FETCH =
             new KeyedApi<>(ApiKeys.OFFSET_FETCH, CoordinatorKind.GROUP,
                     q -> q.groups().stream().map(OffsetFetchRequestGroup::groupId).toList(),
-                    (q, keys) -> new OffsetFetchRequestData().setRequireStable(q.requireStable())
-                            .setGroups(q.groups().stream().filter(g -> keys.contains(g.groupId())).toList()),
+                    (q, keys) -> {
+                        Set<String> wanted = Set.copyOf(keys);
+                        return new OffsetFetchRequestData().setRequireStable(q.requireStable())
+                                .setGroups(q.groups().stream().filter(g -> wanted.contains(g.groupId())).toList());
+                    },
                     OffsetFetchResponseData::new, OffsetFetchResponseData::groups, OffsetFetchResponseGroup::groupId,
                     OffsetFetchResponseData::throttleTimeMs,
                     (key, error) -> new OffsetFetchResponseGroup().setGroupId(key).setErrorCode(error.code()),
@@ -158,7 +162,7 @@ public final class CoordinatorFanOut {
         List<List<String>> partKeys = new ArrayList<>(byCoordinator.values());
         for (List<String> part : partKeys) {
             parts.add(router.route(context, request, RequestFrames.reencode(request, api.split().apply(data, part)), api.kind(),
-                    new LinkedHashSet<>(part)));
+                    new LinkedHashSet<>(part), 0));
         }
         int[] outstanding = {parts.size()};
         parts.forEach(p -> p.addListener(f -> {

@@ -7,13 +7,14 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.AbstractResponse;
 import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.codec.ResponseFrames;
 import org.kafscale.proxy.core.hooks.RoutingObserver;
 import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.server.Replies;
@@ -60,16 +61,19 @@ public final class CoordinatorRouter {
 
     /** Routes a request whose keys belong to one coordinator, as the client's bytes. */
     public Future<Reply> route(ConnectionContext context, RequestFrame request, CoordinatorKind kind, Set<String> keys) {
-        return route(context, request, request.frame().retainedDuplicate(), kind, keys);
+        return route(context, request, request.frame().retainedDuplicate(), kind, keys, 0);
     }
 
     /**
      * Routes {@code frame} (the request, or a part of it naming only {@code keys}) to their
      * coordinator; ownership of the frame passes here.
+     *
+     * @param holdMillis how long the coordinator may legitimately hold the request beyond the
+     *                   request timeout (a JoinGroup until the rebalance completes)
      */
     public Future<Reply> route(ConnectionContext context, RequestFrame request, ByteBuf frame, CoordinatorKind kind,
-                               Set<String> keys) {
-        Exchange exchange = new Exchange(context, request, frame, kind, List.copyOf(keys));
+                               Set<String> keys, long holdMillis) {
+        Exchange exchange = new Exchange(context, request, frame, kind, List.copyOf(keys), holdMillis);
         exchange.reply.addListener(f -> frame.release());
         exchange.attempt(1);
         return exchange.reply;
@@ -84,8 +88,11 @@ public final class CoordinatorRouter {
         private final List<String> keys;
         private final Promise<Reply> reply;
         private final Set<Integer> refused = new HashSet<>();
+        private final long holdMillis;
 
-        Exchange(ConnectionContext context, RequestFrame request, ByteBuf frame, CoordinatorKind kind, List<String> keys) {
+        Exchange(ConnectionContext context, RequestFrame request, ByteBuf frame, CoordinatorKind kind, List<String> keys,
+                 long holdMillis) {
+            this.holdMillis = holdMillis;
             this.context = context;
             this.request = request;
             this.frame = frame;
@@ -114,8 +121,8 @@ public final class CoordinatorRouter {
                         ? Errors.NOT_COORDINATOR : Errors.COORDINATOR_NOT_AVAILABLE));
                 return;
             }
-            forwarder.exchange(context, broker, frame.retainedDuplicate(), 0, false, api, request.apiVersion(),
-                    body -> AbstractResponse.parseResponse(api, body, request.apiVersion())).addListener(f -> guarded(() -> {
+            forwarder.exchange(context, broker, frame.retainedDuplicate(), holdMillis, false, api, request.apiVersion(),
+                    body -> ResponseFrames.errorCounts(api, request.apiVersion(), body)).addListener(f -> guarded(() -> {
                 if (!f.isSuccess()) {
                     boolean resend = RetryPolicy.mayResend(f.cause(), !READS.contains(api));
                     if (!RetryPolicy.cancelled(f.cause())) {
@@ -131,9 +138,9 @@ public final class CoordinatorRouter {
                     return;
                 }
                 @SuppressWarnings("unchecked")
-                Answer<AbstractResponse> answer = (Answer<AbstractResponse>) f.getNow();
+                Answer<Map<Errors, Integer>> answer = (Answer<Map<Errors, Integer>>) f.getNow();
                 // Kafka's own error count per API says whether any part of the answer is NOT_COORDINATOR.
-                if (answer.body().errorCounts().containsKey(Errors.NOT_COORDINATOR) && attempt < RetryPolicy.MAX_ATTEMPTS) {
+                if (answer.body().containsKey(Errors.NOT_COORDINATOR) && attempt < RetryPolicy.MAX_ATTEMPTS) {
                     moved.info("{} is not the coordinator of {} {}; dropping the route", broker, kind, keys);
                     answer.frame().release();
                     refused.add(id);

@@ -134,7 +134,7 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
         TopologySnapshot snapshot = services.topology().snapshot();
         Map<Integer, List<PartitionRef>> byOwner = OwnerGroups.of(refs, snapshot, this::refused);
         List<PartitionRef> unroutable = byOwner.remove(OwnerGroups.NO_OWNER);
-        if (firstAttempt) {
+        if (firstAttempt && !byOwner.isEmpty()) {
             services.observer().fannedOut(api.api(), byOwner.size());
         }
         boolean passThrough = firstAttempt && unroutable == null && byOwner.size() == 1 && passThroughAllowed
@@ -203,6 +203,8 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
     }
 
     private void onAnswer(Part<R> part, Answer<R> answer, boolean passThrough) {
+        // Owned from here on, so a step below that throws cannot leak it: released with the reply.
+        answers.add(answer.frame());
         R response = answer.body();
         Map<String, P> byKey = api.results(response);
         List<PartitionRef> retry = new ArrayList<>();
@@ -218,13 +220,14 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
             }
         }
         if (passThrough && retry.isEmpty() && api.passesThrough(response)) {
+            // The frame goes back as it came: the reply owns it now, not the answers to release.
+            answers.remove(answers.size() - 1);
             if (!reply.trySuccess(Reply.send(answer.frame()))) {
                 answer.frame().release();
             }
             return;
         }
         throttleMillis = Math.max(throttleMillis, api.throttleTimeMs(response));
-        answers.add(answer.frame());
         retryLater(retry);
     }
 

@@ -1,7 +1,7 @@
 package org.kafscale.proxy.routing.engine;
 
-import org.apache.kafka.common.utils.ExponentialBackoff;
 import org.kafscale.proxy.core.backend.BackendException;
+import org.kafscale.proxy.core.codec.ClientBackoff;
 
 /**
  * What the proxy retries on the client's behalf, and how often.
@@ -16,21 +16,21 @@ import org.kafscale.proxy.core.backend.BackendException;
  *       producer id (the broker then drops duplicates).</li>
  * </ul>
  *
- * <p>Backoff is kafka-clients' own {@link ExponentialBackoff}: 25 ms, then 50 ms, each with 20 %
+ * <p>Backoff is kafka-clients' own exponential backoff ({@link ClientBackoff}): 25 ms, then 50 ms, each with 20 %
  * jitter, so the many connections that hit one moved partition at once do not retry in lock-step
  * against the new leader and etcd.
  */
 public final class RetryPolicy {
     /** Attempts per request, the first included. */
     public static final int MAX_ATTEMPTS = 3;
-    private static final ExponentialBackoff BACKOFF = new ExponentialBackoff(25, 2, 400, 0.2);
+    private static final ClientBackoff BACKOFF = new ClientBackoff(25, 2, 400, 0.2);
 
     private RetryPolicy() {
     }
 
     /** Pause before attempt {@code attempt} (1-based; the first has none): about 25 ms, then 50 ms. */
     public static long backoffMillis(int attempt) {
-        return attempt <= 1 ? 0 : BACKOFF.backoff(attempt - 2);
+        return attempt <= 1 ? 0 : BACKOFF.millis(attempt - 2);
     }
 
     /** The proxy closed the channel itself because the client went away: nothing to retry or report. */

@@ -19,7 +19,7 @@ import org.apache.kafka.common.message.FetchResponseData.PartitionData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.FetchMetadata;
+import org.kafscale.proxy.core.codec.FetchSessions;
 import org.kafscale.proxy.core.codec.RecordSets;
 import org.kafscale.proxy.core.topology.PartitionRef;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
@@ -98,7 +98,7 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
                 .setClusterId(request.clusterId()).setReplicaId(request.replicaId()).setReplicaState(request.replicaState())
                 .setMaxWaitMs(request.maxWaitMs()).setMinBytes(request.minBytes()).setMaxBytes(request.maxBytes())
                 .setIsolationLevel(request.isolationLevel()).setRackId(request.rackId())
-                .setSessionId(FetchMetadata.INVALID_SESSION_ID).setSessionEpoch(FetchMetadata.FINAL_EPOCH);
+                .setSessionId(FetchSessions.NO_SESSION).setSessionEpoch(FetchSessions.SESSIONLESS_EPOCH);
         return sub.setTopics(TopicGroups.group(parts, entries::get, REQUEST));
     }
 
@@ -139,7 +139,7 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
     public FetchResponseData merge(FetchRequestData request, Map<PartitionRef, FetchPartition> entries,
                                    Map<PartitionRef, PartitionData> results, int throttleTimeMs) {
         FetchResponseData merged = new FetchResponseData().setThrottleTimeMs(throttleTimeMs)
-                .setErrorCode(Errors.NONE.code()).setSessionId(FetchMetadata.INVALID_SESSION_ID)
+                .setErrorCode(Errors.NONE.code()).setSessionId(FetchSessions.NO_SESSION)
                 .setResponses(TopicGroups.group(entries.keySet(), results::get, ANSWER));
         Set<Integer> hintedLeaders = new HashSet<>();
         results.values().forEach(r -> hintedLeaders.add(r.currentLeader().leaderId()));
@@ -160,8 +160,7 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
 
     @Override
     public boolean sendsClientBytes(FetchRequestData request) {
-        return request.sessionId() == FetchMetadata.INVALID_SESSION_ID
-                && request.sessionEpoch() == FetchMetadata.FINAL_EPOCH;
+        return FetchSessions.isSessionless(request);
     }
 
     @Override

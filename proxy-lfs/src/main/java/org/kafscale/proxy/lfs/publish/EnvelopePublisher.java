@@ -8,14 +8,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
 import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.ProduceResponse;
-import org.apache.kafka.common.utils.Utils;
 import org.kafscale.proxy.core.backend.BackendException;
 import org.kafscale.proxy.core.backend.BrokerErrors;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
+import org.kafscale.proxy.core.codec.KeyPartitioner;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.RoutingGate;
 import org.kafscale.proxy.core.topology.TopicLayout;
@@ -150,7 +150,7 @@ public final class EnvelopePublisher {
             return p;
         }
         if (key != null && count > 0) {
-            return Utils.toPositive(Utils.murmur2(key)) % count;
+            return KeyPartitioner.partitionOf(key, count);
         }
         return 0;
     }
@@ -239,7 +239,7 @@ public final class EnvelopePublisher {
                                            int brokerNumber) {
         var request = EnvelopeRecord.request(target, target.partition(), key, value, System.currentTimeMillis(),
                 (int) settings.produceTimeout().toMillis());
-        return client.<ProduceResponse>send(broker, request).handle((response, error) -> {
+        return client.send(broker, request).handle((response, error) -> {
             if (error != null) {
                 return failedSend(broker, target, key, value, brokerNumber, error);
             }
@@ -291,8 +291,8 @@ public final class EnvelopePublisher {
                 .thenCompose(v -> produce(target, key, value, brokerNumber + 1));
     }
 
-    private static Errors partitionError(ProduceResponse response, PublishTarget target) {
-        for (TopicProduceResponse topic : response.data().responses()) {
+    private static Errors partitionError(ProduceResponseData response, PublishTarget target) {
+        for (TopicProduceResponse topic : response.responses()) {
             for (PartitionProduceResponse p : topic.partitionResponses()) {
                 if (p.index() == target.partition()) {
                     return Errors.forCode(p.errorCode());

@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.record.internal.Record;
+import org.kafscale.proxy.core.codec.RecordEdits;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 
 /**
@@ -17,13 +17,13 @@ import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
  * producer expects ({@code LFS_BLOB}'s value, trimmed; empty for none) and the algorithm
  * ({@code LFS_BLOB_ALG}, else the configured default).
  *
- * @param offset the record's offset in its batch
+ * @param position where the record sits in its partition's records
  * @param value a copy of the value
  * @param headers the record's headers
  * @param expected the expected checksum, lowercase, or empty
  * @param alg the algorithm name as given
  */
-record LfsBlob(long offset, byte[] value, Header[] headers, String expected, String alg) {
+record LfsBlob(RecordEdits.Position position, byte[] value, Header[] headers, String expected, String alg) {
     static final String MARKER = "LFS_BLOB";
     static final String ALG_HEADER = "LFS_BLOB_ALG";
     /** Headers copied into the envelope's {@code original_headers}, matched case-insensitively (spec §4.8). */
@@ -31,7 +31,7 @@ record LfsBlob(long offset, byte[] value, Header[] headers, String expected, Str
             "message-id", "x-correlation-id", "x-request-id", "traceparent", "tracestate");
 
     /** The blob {@code record} carries, or empty when it has no {@code LFS_BLOB} header. */
-    static Optional<LfsBlob> of(Record record, String defaultAlg) {
+    static Optional<LfsBlob> of(RecordEdits.EditableRecord record, String defaultAlg) {
         Header[] headers = record.headers();
         String expected = null;
         String alg = defaultAlg;
@@ -45,11 +45,11 @@ record LfsBlob(long offset, byte[] value, Header[] headers, String expected, Str
         if (expected == null) {
             return Optional.empty();
         }
-        byte[] value = new byte[record.hasValue() ? record.valueSize() : 0];
-        if (record.hasValue()) {
-            record.value().get(value);
+        byte[] value = new byte[record.value() == null ? 0 : record.value().remaining()];
+        if (record.value() != null) {
+            record.value().duplicate().get(value);
         }
-        return Optional.of(new LfsBlob(record.offset(), value, headers, expected, alg));
+        return Optional.of(new LfsBlob(record.position(), value, headers, expected, alg));
     }
 
     /** The checksum algorithm, or empty when unsupported. */

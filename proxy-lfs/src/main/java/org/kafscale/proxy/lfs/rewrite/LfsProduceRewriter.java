@@ -14,11 +14,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.message.ProduceRequestData.PartitionProduceData;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.MutableRecordBatch;
-import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.record.internal.RecordBatch;
-import org.apache.kafka.common.utils.ByteBufferOutputStream;
+import org.kafscale.proxy.core.codec.RecordEdits;
 import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.hooks.ProduceRewriter;
 import org.kafscale.proxy.core.topology.PartitionRef;
@@ -35,7 +31,7 @@ import software.amazon.awssdk.core.async.AsyncRequestBody;
  * The Kafka-side LFS rewrite (spec §4.10): in a Produce through the Kafka listener, each record
  * with an {@code LFS_BLOB} header, on a topic the operator enabled, has its value uploaded to S3
  * and replaced by the envelope; {@code LFS_BLOB} is removed, every other header stays. Only the
- * batches that hold such records are re-encoded ({@link BatchReencoder}); batches of topics not
+ * batches that hold such records are re-encoded ({@link RecordEdits}); batches of topics not
  * enabled are never opened.
  *
  * <p>A partition is refused, unsent and with no object left behind, when one of its blobs fails:
@@ -66,12 +62,12 @@ public final class LfsProduceRewriter implements ProduceRewriter {
 
     @Override
     public Future<Outcome> rewrite(ConnectionContext context, Map<PartitionRef, PartitionProduceData> partitions) {
-        Map<PartitionRef, List<MarkedBatch>> marked = new LinkedHashMap<>();
+        Map<PartitionRef, List<LfsBlob>> marked = new LinkedHashMap<>();
         partitions.forEach((ref, data) -> {
-            if (enabled(ref.routingName()) && data.records() instanceof MemoryRecords records) {
-                List<MarkedBatch> batches = scan(records);
-                if (!batches.isEmpty()) {
-                    marked.put(ref, batches);
+            if (enabled(ref.routingName())) {
+                List<LfsBlob> blobs = scan(data);
+                if (!blobs.isEmpty()) {
+                    marked.put(ref, blobs);
                 }
             }
         });
@@ -80,10 +76,10 @@ public final class LfsProduceRewriter implements ProduceRewriter {
         }
         Promise<Outcome> outcome = context.loop().newPromise();
         Map<PartitionRef, CompletableFuture<PartitionResult>> work = new LinkedHashMap<>();
-        marked.forEach((ref, batches) -> work.put(ref, CompletableFuture
-                .supplyAsync(() -> check(ref, batches), lfs.blocking())
+        marked.forEach((ref, blobs) -> work.put(ref, CompletableFuture
+                .supplyAsync(() -> check(ref, blobs), lfs.blocking())
                 .thenComposeAsync(refusal -> refusal != null ? CompletableFuture.completedFuture(refusal)
-                        : upload(ref, partitions.get(ref), batches), lfs.blocking())));
+                        : upload(ref, partitions.get(ref), blobs), lfs.blocking())));
         CompletableFuture.allOf(work.values().toArray(CompletableFuture[]::new)).whenComplete((ok, e) ->
                 Async.onLoop(context.loop(), () -> {
                     try {
@@ -99,43 +95,29 @@ public final class LfsProduceRewriter implements ProduceRewriter {
         return topic != null && (allTopics || topics.contains(topic));
     }
 
-    /** The batches of one partition that hold marked records; a batch that does not decode is left to the broker. */
-    private List<MarkedBatch> scan(MemoryRecords records) {
-        List<MarkedBatch> marked = new ArrayList<>();
+    /** The marked records of one partition; records that do not decode are left to the broker. */
+    private List<LfsBlob> scan(PartitionProduceData data) {
+        List<LfsBlob> blobs = new ArrayList<>();
         String defaultAlg = lfs.settings().defaultChecksum().wireName();
         try {
-            int index = 0;
-            for (MutableRecordBatch batch : records.batches()) {
-                if (batch.magic() >= RecordBatch.MAGIC_VALUE_V2 && !batch.isControlBatch()) {
-                    List<LfsBlob> blobs = new ArrayList<>();
-                    for (Record record : batch) {
-                        LfsBlob.of(record, defaultAlg).ifPresent(blobs::add);
-                    }
-                    if (!blobs.isEmpty()) {
-                        marked.add(new MarkedBatch(index, blobs));
-                    }
-                }
-                index++;
-            }
+            RecordEdits.forEachEditable(data.records(), record -> LfsBlob.of(record, defaultAlg).ifPresent(blobs::add));
         } catch (RuntimeException e) {
             LOGGER.debug("lfs rewrite skips records that do not decode: {}", e.toString());
             return List.of();
         }
-        return marked;
+        return blobs;
     }
 
     /** Validates every blob of a partition before anything is uploaded; a refusal, or null when all pass. */
-    private PartitionResult check(PartitionRef ref, List<MarkedBatch> batches) {
-        for (MarkedBatch batch : batches) {
-            for (LfsBlob blob : batch.blobs()) {
-                String problem = problem(blob);
-                if (problem != null) {
-                    LOGGER.warn("lfs rewrite refuses topic={} partition={}: {}", ref.routingName(), ref.partition(),
-                            problem);
-                    lfs.metrics().request(ref.routingName(), false);
-                    return PartitionResult.refused(problem.startsWith("blob size")
-                            ? Errors.MESSAGE_TOO_LARGE : Errors.INVALID_RECORD);
-                }
+    private PartitionResult check(PartitionRef ref, List<LfsBlob> blobs) {
+        for (LfsBlob blob : blobs) {
+            String problem = problem(blob);
+            if (problem != null) {
+                LOGGER.warn("lfs rewrite refuses topic={} partition={}: {}", ref.routingName(), ref.partition(),
+                        problem);
+                lfs.metrics().request(ref.routingName(), false);
+                return PartitionResult.refused(problem.startsWith("blob size")
+                        ? Errors.MESSAGE_TOO_LARGE : Errors.INVALID_RECORD);
             }
         }
         return null;
@@ -168,27 +150,25 @@ public final class LfsProduceRewriter implements ProduceRewriter {
 
     /** Uploads every blob of a partition, then re-encodes its changed batches; on a failure deletes what was stored. */
     private CompletableFuture<PartitionResult> upload(PartitionRef ref, PartitionProduceData data,
-                                                      List<MarkedBatch> batches) {
+                                                      List<LfsBlob> blobs) {
         String topic = ref.routingName();
         long started = System.nanoTime();
         Map<LfsBlob, Envelope> envelopes = new LinkedHashMap<>();
         List<CompletableFuture<Void>> uploads = new ArrayList<>();
-        for (MarkedBatch batch : batches) {
-            for (LfsBlob blob : batch.blobs()) {
-                String key = lfs.keys().newKey(topic);
-                PayloadDigests.Result digest = digest(blob, blob.checksumAlg().orElseThrow());
-                Envelope envelope = new Envelope(Envelope.VERSION, lfs.settings().s3().bucket(), key,
-                        blob.value().length, digest.sha256(), digest.checksum(), digest.alg().wireName(),
-                        blob.contentType(), blob.originalHeaders(),
-                        Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), lfs.settings().proxyId());
-                uploads.add(lfs.s3().putObject(b -> b.bucket(envelope.bucket()).key(key)
-                                .contentLength((long) blob.value().length), AsyncRequestBody.fromBytes(blob.value()))
-                        .thenAccept(r -> {
-                            synchronized (envelopes) {
-                                envelopes.put(blob, envelope);
-                            }
-                        }));
-            }
+        for (LfsBlob blob : blobs) {
+            String key = lfs.keys().newKey(topic);
+            PayloadDigests.Result digest = digest(blob, blob.checksumAlg().orElseThrow());
+            Envelope envelope = new Envelope(Envelope.VERSION, lfs.settings().s3().bucket(), key,
+                    blob.value().length, digest.sha256(), digest.checksum(), digest.alg().wireName(),
+                    blob.contentType(), blob.originalHeaders(),
+                    Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), lfs.settings().proxyId());
+            uploads.add(lfs.s3().putObject(b -> b.bucket(envelope.bucket()).key(key)
+                            .contentLength((long) blob.value().length), AsyncRequestBody.fromBytes(blob.value()))
+                    .thenAccept(r -> {
+                        synchronized (envelopes) {
+                            envelopes.put(blob, envelope);
+                        }
+                    }));
         }
         return CompletableFuture.allOf(uploads.toArray(CompletableFuture[]::new)).handleAsync((ok, error) -> {
             List<String> keys;
@@ -203,9 +183,9 @@ public final class LfsProduceRewriter implements ProduceRewriter {
                 keys.forEach(key -> lfs.janitor().deleteUnsent(topic, key, "", "upload of a sibling record failed"));
                 return PartitionResult.refused(Errors.KAFKA_STORAGE_ERROR);
             }
-            MemoryRecords rewritten;
+            PartitionProduceData rewritten;
             try {
-                rewritten = reencode((MemoryRecords) data.records(), batches, envelopes);
+                rewritten = RecordEdits.apply(data, edits(blobs, envelopes));
             } catch (RuntimeException e) {
                 LOGGER.warn("lfs rewrite cannot re-encode topic={} partition={}: {}", topic, ref.partition(),
                         e.toString());
@@ -219,29 +199,15 @@ public final class LfsProduceRewriter implements ProduceRewriter {
         }, lfs.blocking());
     }
 
-    /** The partition's records with each marked batch re-encoded and every other batch copied as it is. */
-    private static MemoryRecords reencode(MemoryRecords records, List<MarkedBatch> marked,
-                                          Map<LfsBlob, Envelope> envelopes) {
-        Map<Integer, MarkedBatch> byIndex = new HashMap<>();
-        marked.forEach(m -> byIndex.put(m.index(), m));
-        ByteBufferOutputStream out = new ByteBufferOutputStream(records.sizeInBytes());
-        int index = 0;
-        for (MutableRecordBatch batch : records.batches()) {
-            MarkedBatch m = byIndex.get(index++);
-            if (m == null) {
-                batch.writeTo(out);
-                continue;
-            }
-            Map<Long, BatchReencoder.Edit> edits = new HashMap<>();
-            for (LfsBlob blob : m.blobs()) {
-                edits.put(blob.offset(), new BatchReencoder.Edit(
-                        ByteBuffer.wrap(EnvelopeCodec.encode(envelopes.get(blob))), blob.keptHeaders()));
-            }
-            out.write(BatchReencoder.reencode(batch, edits).buffer());
+    /** Each blob's value replaced by its envelope, its headers by all but {@code LFS_BLOB}. */
+    private static Map<RecordEdits.Position, RecordEdits.Edit> edits(List<LfsBlob> blobs,
+                                                                     Map<LfsBlob, Envelope> envelopes) {
+        Map<RecordEdits.Position, RecordEdits.Edit> edits = new HashMap<>();
+        for (LfsBlob blob : blobs) {
+            edits.put(blob.position(), new RecordEdits.Edit(
+                    ByteBuffer.wrap(EnvelopeCodec.encode(envelopes.get(blob))), blob.keptHeaders()));
         }
-        ByteBuffer buffer = out.buffer();
-        buffer.flip();
-        return MemoryRecords.readableRecords(buffer);
+        return edits;
     }
 
     /** Replaces the records of the rewritten partitions, on the event loop, and builds the outcome. */
@@ -261,7 +227,7 @@ public final class LfsProduceRewriter implements ProduceRewriter {
             if (result.error() != null) {
                 refused.put(ref, result.error());
             } else {
-                partitions.get(ref).setRecords(result.records());
+                partitions.get(ref).setRecords(result.rewritten().records());
                 stored.put(ref, result.keys());
             }
         });
@@ -295,18 +261,14 @@ public final class LfsProduceRewriter implements ProduceRewriter {
         }
     }
 
-    /** A batch, by its position in the partition's records, and its marked records. */
-    private record MarkedBatch(int index, List<LfsBlob> blobs) {
-    }
-
-    /** A partition rewritten (its new records and object keys) or refused (its error). */
-    private record PartitionResult(MemoryRecords records, List<String> keys, Errors error) {
+    /** A partition rewritten (its data with the new records, and object keys) or refused (its error). */
+    private record PartitionResult(PartitionProduceData rewritten, List<String> keys, Errors error) {
         static PartitionResult refused(Errors error) {
             return new PartitionResult(null, List.of(), error);
         }
 
-        static PartitionResult rewritten(MemoryRecords records, List<String> keys) {
-            return new PartitionResult(records, keys, null);
+        static PartitionResult rewritten(PartitionProduceData rewritten, List<String> keys) {
+            return new PartitionResult(rewritten, keys, null);
         }
     }
 }

@@ -15,7 +15,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopic;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopicCollection;
@@ -23,16 +22,11 @@ import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceRequestData.PartitionProduceData;
 import org.apache.kafka.common.message.ProduceRequestData.TopicProduceData;
 import org.apache.kafka.common.message.ProduceRequestData.TopicProduceDataCollection;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.SimpleRecord;
-import org.apache.kafka.common.requests.CreateTopicsRequest;
-import org.apache.kafka.common.requests.CreateTopicsResponse;
-import org.apache.kafka.common.requests.ProduceRequest;
-import org.apache.kafka.common.requests.ProduceResponse;
-import org.apache.kafka.common.utils.Utils;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
+import org.kafscale.proxy.core.codec.KeyPartitioner;
+import org.kafscale.proxy.core.codec.OutboundRequests;
+import org.kafscale.proxy.core.codec.RecordSets;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.TopicLayout;
 import org.kafscale.proxy.core.topology.Topology;
@@ -146,35 +140,32 @@ public final class KafkaTracker implements LfsTracker {
     private CompletableFuture<Void> produce(TopologySnapshot snapshot, List<TrackerEvent> batch) {
         TopicLayout layout = snapshot.topic(settings.topic()).orElseThrow(() ->
                 new IllegalStateException("topic " + settings.topic() + " does not exist"));
-        Map<Integer, List<SimpleRecord>> byPartition = new HashMap<>();
+        Map<Integer, List<RecordSets.KeyValue>> byPartition = new HashMap<>();
         long now = System.currentTimeMillis();
         int partitions = Math.max(1, layout.partitions().size());
         for (TrackerEvent event : batch) {
             byte[] key = event.kafkaKey().getBytes(StandardCharsets.UTF_8);
-            int partition = Utils.toPositive(Utils.murmur2(key)) % partitions;
-            byPartition.computeIfAbsent(partition, p -> new ArrayList<>()).add(new SimpleRecord(now, key, json(event)));
+            int partition = KeyPartitioner.partitionOf(key, partitions);
+            byPartition.computeIfAbsent(partition, p -> new ArrayList<>()).add(new RecordSets.KeyValue(key, json(event)));
         }
         List<CompletableFuture<Void>> sends = new ArrayList<>();
-        byPartition.forEach((partition, records) -> sends.add(send(snapshot, layout, partition, records)));
+        byPartition.forEach((partition, records) -> sends.add(send(snapshot, layout, partition, now, records)));
         return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new));
     }
 
     private CompletableFuture<Void> send(TopologySnapshot snapshot, TopicLayout layout, int partition,
-                                         List<SimpleRecord> records) {
+                                         long timestampMillis, List<RecordSets.KeyValue> records) {
         OptionalInt owner = snapshot.owner(layout.name(), partition);
         BrokerEndpoint broker = owner.isPresent() ? snapshot.broker(owner.getAsInt()).orElseThrow()
                 : snapshot.brokers().values().stream().findFirst().orElseThrow(() ->
                         new IllegalStateException("no broker known"));
         TopicProduceData topic = new TopicProduceData().setName(layout.name()).setTopicId(layout.id())
                 .setPartitionData(List.of(new PartitionProduceData().setIndex(partition).setRecords(
-                        MemoryRecords.withRecords(Compression.NONE, records.toArray(SimpleRecord[]::new)))));
+                        RecordSets.uncompressed(timestampMillis, records))));
         ProduceRequestData data = new ProduceRequestData().setAcks(ACKS_LEADER).setTimeoutMs(PRODUCE_TIMEOUT_MS)
                 .setTopicData(new TopicProduceDataCollection(List.of(topic).iterator()));
-        short max = org.apache.kafka.common.Uuid.ZERO_UUID.equals(layout.id()) ? (short) 12
-                : ApiKeys.PRODUCE.latestVersion();
-        return kafka.<ProduceResponse>send(broker, new ProduceRequest.Builder(ApiKeys.PRODUCE.oldestVersion(), max,
-                data)).thenAccept(response -> response.data().responses().forEach(t -> t.partitionResponses()
-                .forEach(p -> {
+        return kafka.send(broker, OutboundRequests.produce(data)).thenAccept(response -> response.responses()
+                .forEach(t -> t.partitionResponses().forEach(p -> {
                     if (p.errorCode() != Errors.NONE.code()) {
                         topology.invalidatePartition(layout.name(), partition);
                         throw Errors.forCode(p.errorCode()).exception();
@@ -200,13 +191,13 @@ public final class KafkaTracker implements LfsTracker {
         CreatableTopicCollection topics = new CreatableTopicCollection();
         topics.add(new CreatableTopic().setName(settings.topic()).setNumPartitions(settings.partitions())
                 .setReplicationFactor(settings.replicationFactor()));
-        kafka.<CreateTopicsResponse>send(broker, new CreateTopicsRequest.Builder(new CreateTopicsRequestData()
+        kafka.send(broker, OutboundRequests.createTopics(new CreateTopicsRequestData()
                 .setTopics(topics).setTimeoutMs(PRODUCE_TIMEOUT_MS))).whenComplete((response, error) -> {
                     if (error != null) {
                         LOGGER.warn("cannot create the LFS tracker topic {}: {}", settings.topic(), error.toString());
                         return;
                     }
-                    response.data().topics().forEach(t -> {
+                    response.topics().forEach(t -> {
                         if (t.errorCode() != Errors.NONE.code() && t.errorCode() != Errors.TOPIC_ALREADY_EXISTS.code()) {
                             LOGGER.warn("cannot create the LFS tracker topic {}: {}", t.name(),
                                     Errors.forCode(t.errorCode()).name());

@@ -1,9 +1,8 @@
-package org.kafscale.proxy.lfs.rewrite;
+package org.kafscale.proxy.core.codec;
 
 import java.nio.ByteBuffer;
 import java.util.Map;
 import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.Record;
@@ -16,25 +15,18 @@ import org.apache.kafka.common.record.internal.RecordBatch;
  * timestamps and keys; the builder computes the new CRC-32C. Records without an edit are copied
  * as they are. Only magic v2 batches carry headers, so only they can be re-encoded.
  */
-public final class BatchReencoder {
+final class BatchReencoder {
     private BatchReencoder() {
-    }
-
-    /**
-     * The new value and headers of one record.
-     *
-     * @param value the new value
-     * @param headers the new headers, in order
-     */
-    public record Edit(ByteBuffer value, Header[] headers) {
     }
 
     /**
      * @param batch a magic v2, non-control batch
      * @param edits replacements by record offset (as the batch numbers its records)
      * @return one batch, the re-encoded {@code batch}
+     * @throws IllegalArgumentException when the batch cannot be re-encoded or an edit names an
+     *                                  offset the batch does not hold
      */
-    public static MemoryRecords reencode(RecordBatch batch, Map<Long, Edit> edits) {
+    static MemoryRecords reencode(RecordBatch batch, Map<Long, RecordEdits.Edit> edits) {
         if (batch.magic() != RecordBatch.MAGIC_VALUE_V2 || batch.isControlBatch()) {
             throw new IllegalArgumentException("only magic v2 data batches can be re-encoded, not magic "
                     + batch.magic() + (batch.isControlBatch() ? " control" : ""));
@@ -44,8 +36,9 @@ public final class BatchReencoder {
                 Compression.of(batch.compressionType()).build(), batch.timestampType(), batch.baseOffset(),
                 RecordBatch.NO_TIMESTAMP, batch.producerId(), batch.producerEpoch(), batch.baseSequence(),
                 batch.isTransactional(), false, batch.partitionLeaderEpoch());
+        int applied = 0;
         for (Record record : batch) {
-            Edit edit = edits.get(record.offset());
+            RecordEdits.Edit edit = edits.get(record.offset());
             ByteBuffer key = record.hasKey() ? record.key() : null;
             if (edit == null) {
                 builder.appendWithOffset(record.offset(), record.timestamp(), key,
@@ -53,7 +46,12 @@ public final class BatchReencoder {
             } else {
                 builder.appendWithOffset(record.offset(), record.timestamp(), key, edit.value().duplicate(),
                         edit.headers());
+                applied++;
             }
+        }
+        if (applied < edits.size()) {
+            throw new IllegalArgumentException((edits.size() - applied) + " of " + edits.size()
+                    + " edits name offsets the batch at base offset " + batch.baseOffset() + " does not hold");
         }
         return builder.build();
     }

@@ -1,4 +1,4 @@
-package org.kafscale.proxy.lfs.rewrite;
+package org.kafscale.proxy.core.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,11 +57,15 @@ class BatchReencoderTest {
     @ParameterizedTest
     @EnumSource(value = CompressionType.class)
     void replacesOnlyTheEditedRecordAndKeepsEveryBatchField(CompressionType type) {
+        // Given a transactional producer's batch of three records
         MutableRecordBatch original = producerBatch(type, true);
         Header[] kept = {new RecordHeader("trace", utf8("t1"))};
-        MemoryRecords out = BatchReencoder.reencode(original,
-                Map.of(1L, new BatchReencoder.Edit(ByteBuffer.wrap(utf8("{\"kfs_lfs\":1}")), kept)));
 
+        // When the middle record gets a new value and headers
+        MemoryRecords out = BatchReencoder.reencode(original,
+                Map.of(1L, new RecordEdits.Edit(ByteBuffer.wrap(utf8("{\"kfs_lfs\":1}")), kept)));
+
+        // Then one valid batch comes out with every batch field kept and only that record changed
         List<MutableRecordBatch> batches = new ArrayList<>();
         out.batches().forEach(batches::add);
         assertEquals(1, batches.size());
@@ -94,12 +98,17 @@ class BatchReencoderTest {
 
     @Test
     void aBatchWithoutProducerIdStaysWithoutOne() {
+        // Given a batch of a producer without idempotence
         MemoryRecords plain = MemoryRecords.withRecords(Compression.lz4().build(),
                 new org.apache.kafka.common.record.internal.SimpleRecord(utf8("v")));
         MutableRecordBatch original = plain.batches().iterator().next();
+
+        // When its record is edited
         MutableRecordBatch batch = BatchReencoder.reencode(original,
-                Map.of(0L, new BatchReencoder.Edit(ByteBuffer.wrap(utf8("e")), Record.EMPTY_HEADERS)))
+                Map.of(0L, new RecordEdits.Edit(ByteBuffer.wrap(utf8("e")), Record.EMPTY_HEADERS)))
                 .batches().iterator().next();
+
+        // Then the new batch has no producer id or sequence either
         batch.ensureValid();
         assertFalse(batch.hasProducerId());
         assertEquals(RecordBatch.NO_SEQUENCE, batch.baseSequence());
@@ -108,8 +117,22 @@ class BatchReencoderTest {
 
     @Test
     void controlBatchesAreRefused() {
+        // Given a transaction marker
         MutableRecordBatch marker = MemoryRecords.withEndTransactionMarker(0, PRODUCER_ID, EPOCH,
                 new EndTransactionMarker(ControlRecordType.COMMIT, 0)).batches().iterator().next();
+
+        // When / Then re-encoding it is refused
         assertThrows(IllegalArgumentException.class, () -> BatchReencoder.reencode(marker, Map.of()));
+    }
+
+    @Test
+    void anEditOfAnOffsetTheBatchDoesNotHoldIsRefused() {
+        // Given a batch of the records at offsets 0 to 2
+        MutableRecordBatch original = producerBatch(CompressionType.NONE, false);
+
+        // When / Then an edit of offset 7 is refused rather than dropped
+        Map<Long, RecordEdits.Edit> edits = Map.of(7L, new RecordEdits.Edit(ByteBuffer.wrap(utf8("e")),
+                Record.EMPTY_HEADERS));
+        assertThrows(IllegalArgumentException.class, () -> BatchReencoder.reencode(original, edits));
     }
 }

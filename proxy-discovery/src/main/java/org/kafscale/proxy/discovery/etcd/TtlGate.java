@@ -1,0 +1,120 @@
+package org.kafscale.proxy.discovery.etcd;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The backend cache TTL (KAFSCALE_PROXY_BACKEND_CACHE_TTL_SEC): routing on etcd's data is allowed
+ * while brokers are known and the last good read is younger than the TTL. A good read is one that
+ * parsed and listed at least one broker; static backends exempt the proxy from the TTL.
+ *
+ * <p>Whether it is open is computed when asked ({@link #open()}, cheap, per request). Operators
+ * also need to see the change, so {@link #report()} (called after each read and on each refusal)
+ * logs it once: WARN when routing stops, saying why and since when, INFO when it resumes. The
+ * first opening at start is not news and is not logged.
+ */
+final class TtlGate {
+    private static final Logger LOGGER = LoggerFactory.getLogger(TtlGate.class);
+
+    private enum Reported { STARTING, OPEN, CLOSED }
+
+    private final Duration ttl;
+    private final boolean exempt;
+    private final BooleanSupplier brokersKnown;
+    private volatile long lastHealthyNanos;
+    private volatile boolean everHealthy;
+    private volatile long lastFailedNanos;
+    private volatile String lastFailure;
+    private volatile Reported reported = Reported.STARTING;
+    private long closedAtNanos;
+
+    /**
+     * @param ttl how long a good read keeps the gate open
+     * @param exempt true with static backends: only {@code brokersKnown} counts
+     * @param brokersKnown whether the current snapshot lists a broker
+     */
+    TtlGate(Duration ttl, boolean exempt, BooleanSupplier brokersKnown) {
+        this.ttl = ttl;
+        this.exempt = exempt;
+        this.brokersKnown = brokersKnown;
+    }
+
+    /** A read parsed and listed at least one broker. */
+    void healthyRead() {
+        lastHealthyNanos = System.nanoTime();
+        everHealthy = true;
+        lastFailure = null;
+    }
+
+    /** A read failed; {@code why} is said if the gate closes before a good read. */
+    void failedRead(String why) {
+        lastFailedNanos = System.nanoTime();
+        lastFailure = why;
+    }
+
+    boolean open() {
+        return open(System.nanoTime());
+    }
+
+    /** Whether reads have failed since the last good one, the latest less than {@code quiet} ago. */
+    boolean failedWithin(Duration quiet) {
+        return lastFailure != null && System.nanoTime() - lastFailedNanos < quiet.toNanos();
+    }
+
+    /** Milliseconds since the last good read, or -1 before one. */
+    long millisSinceHealthy() {
+        return everHealthy ? (System.nanoTime() - lastHealthyNanos) / 1_000_000 : -1;
+    }
+
+    /** Logs the gate's change since the last report, if it changed. */
+    void report() {
+        Reported now = open() ? Reported.OPEN : Reported.CLOSED;
+        if (now != reported) {
+            transition();
+        }
+    }
+
+    /** Rare (a change of state), so a lock is fine: it keeps two threads from reporting one change twice. */
+    private synchronized void transition() {
+        long now = System.nanoTime();
+        Reported state = open(now) ? Reported.OPEN : Reported.CLOSED;
+        Reported before = reported;
+        if (state == before) {
+            return;
+        }
+        reported = state;
+        if (state == Reported.CLOSED) {
+            closedAtNanos = now;
+            LOGGER.warn("TTL gate closed, routing stops: {}; every request but ApiVersions is refused until etcd is read",
+                    closedBecause(now));
+        } else if (before == Reported.CLOSED) {
+            LOGGER.info("TTL gate open, routing resumes: etcd was read after {} s closed",
+                    Duration.ofNanos(now - closedAtNanos).toSeconds());
+        }
+    }
+
+    private boolean open(long now) {
+        if (!brokersKnown.getAsBoolean()) {
+            return false;
+        }
+        return exempt || everHealthy && now - lastHealthyNanos <= ttl.toNanos();
+    }
+
+    private String closedBecause(long now) {
+        String failure = lastFailure == null ? "" : " (last error: " + lastFailure + ")";
+        if (!everHealthy) {
+            return "no good etcd read yet" + failure;
+        }
+        if (!brokersKnown.getAsBoolean()) {
+            return "etcd lists no broker";
+        }
+        Duration since = Duration.ofNanos(now - lastHealthyNanos);
+        Instant at = Instant.now().minus(since).truncatedTo(ChronoUnit.SECONDS);
+        return "no good etcd read since " + at + " (" + since.toSeconds() + " s ago, TTL " + ttl.toSeconds() + " s)"
+                + failure;
+    }
+}

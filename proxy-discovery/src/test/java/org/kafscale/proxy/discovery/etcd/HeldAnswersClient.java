@@ -1,0 +1,177 @@
+package org.kafscale.proxy.discovery.etcd;
+
+import io.etcd.jetcd.Auth;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.Cluster;
+import io.etcd.jetcd.Election;
+import io.etcd.jetcd.KV;
+import io.etcd.jetcd.Lease;
+import io.etcd.jetcd.Lock;
+import io.etcd.jetcd.Maintenance;
+import io.etcd.jetcd.Txn;
+import io.etcd.jetcd.Watch;
+import io.etcd.jetcd.kv.CompactResponse;
+import io.etcd.jetcd.kv.DeleteResponse;
+import io.etcd.jetcd.kv.GetResponse;
+import io.etcd.jetcd.kv.PutResponse;
+import io.etcd.jetcd.options.CompactOption;
+import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.PutOption;
+import io.etcd.jetcd.options.TxnOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A real jetcd client to a real etcd whose answers to reads ({@code get}) can be held back: a
+ * slow read, on demand, which a healthy etcd on loopback cannot show. Gets reach etcd at once and
+ * etcd answers them; only the delivery of the answer to the caller waits for {@link #release()}.
+ * Everything else (watches, writes) goes through untouched.
+ */
+final class HeldAnswersClient implements Client {
+    private final Client etcd;
+    private final KV kv;
+    private final AtomicInteger gets = new AtomicInteger();
+    private final AtomicInteger answered = new AtomicInteger();
+    private final AtomicReference<CompletableFuture<Void>> gate = new AtomicReference<>(CompletableFuture.completedFuture(null));
+
+    HeldAnswersClient(Client etcd) {
+        this.etcd = etcd;
+        this.kv = new HeldKv(etcd.getKVClient());
+    }
+
+    /** From now on, answers wait for {@link #release()}. */
+    void hold() {
+        gate.set(new CompletableFuture<>());
+    }
+
+    /** Delivers the held answers, and later ones at once. */
+    void release() {
+        gate.get().complete(null);
+    }
+
+    /** Gets sent to etcd so far. */
+    int gets() {
+        return gets.get();
+    }
+
+    /** Gets etcd has answered so far (held or delivered). */
+    int answered() {
+        return answered.get();
+    }
+
+    @Override
+    public KV getKVClient() {
+        return kv;
+    }
+
+    @Override
+    public Watch getWatchClient() {
+        return etcd.getWatchClient();
+    }
+
+    @Override
+    public Auth getAuthClient() {
+        return etcd.getAuthClient();
+    }
+
+    @Override
+    public Cluster getClusterClient() {
+        return etcd.getClusterClient();
+    }
+
+    @Override
+    public Maintenance getMaintenanceClient() {
+        return etcd.getMaintenanceClient();
+    }
+
+    @Override
+    public Lease getLeaseClient() {
+        return etcd.getLeaseClient();
+    }
+
+    @Override
+    public Lock getLockClient() {
+        return etcd.getLockClient();
+    }
+
+    @Override
+    public Election getElectionClient() {
+        return etcd.getElectionClient();
+    }
+
+    @Override
+    public void close() {
+        release();
+        etcd.close();
+    }
+
+    private final class HeldKv implements KV {
+        private final KV real;
+
+        HeldKv(KV real) {
+            this.real = real;
+        }
+
+        @Override
+        public CompletableFuture<GetResponse> get(ByteSequence key) {
+            return get(key, GetOption.DEFAULT);
+        }
+
+        @Override
+        public CompletableFuture<GetResponse> get(ByteSequence key, GetOption option) {
+            CompletableFuture<Void> release = gate.get();
+            gets.incrementAndGet();
+            CompletableFuture<GetResponse> answer = real.get(key, option);
+            answer.whenComplete((response, error) -> answered.incrementAndGet());
+            return answer.thenCombine(release, (response, released) -> response);
+        }
+
+        @Override
+        public CompletableFuture<PutResponse> put(ByteSequence key, ByteSequence value) {
+            return real.put(key, value);
+        }
+
+        @Override
+        public CompletableFuture<PutResponse> put(ByteSequence key, ByteSequence value, PutOption option) {
+            return real.put(key, value, option);
+        }
+
+        @Override
+        public CompletableFuture<DeleteResponse> delete(ByteSequence key) {
+            return real.delete(key);
+        }
+
+        @Override
+        public CompletableFuture<DeleteResponse> delete(ByteSequence key, DeleteOption option) {
+            return real.delete(key, option);
+        }
+
+        @Override
+        public CompletableFuture<CompactResponse> compact(long revision) {
+            return real.compact(revision);
+        }
+
+        @Override
+        public CompletableFuture<CompactResponse> compact(long revision, CompactOption option) {
+            return real.compact(revision, option);
+        }
+
+        @Override
+        public Txn txn() {
+            return real.txn();
+        }
+
+        @Override
+        public Txn txn(TxnOption option) {
+            return real.txn(option);
+        }
+
+        @Override
+        public void close() {
+            real.close();
+        }
+    }
+}

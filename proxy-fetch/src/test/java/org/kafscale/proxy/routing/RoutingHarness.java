@@ -1,0 +1,169 @@
+package org.kafscale.proxy.routing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.Future;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.kafscale.proxy.core.backend.BackendConnector;
+import org.kafscale.proxy.core.backend.ConnectAttempts;
+import org.kafscale.proxy.core.hooks.ProduceRewriter;
+import org.kafscale.proxy.core.hooks.RoutingObserver;
+import org.kafscale.proxy.core.local.AdvertiseMode;
+import org.kafscale.proxy.core.local.AdvertisedListener;
+import org.kafscale.proxy.core.server.ClientConnectionHandler;
+import org.kafscale.proxy.core.server.KafkaProxyServer;
+import org.kafscale.proxy.core.server.ListenerSettings;
+import org.kafscale.proxy.core.server.NettyTransport;
+import org.kafscale.proxy.core.server.Reply;
+import org.kafscale.proxy.core.server.RequestHandler;
+import org.kafscale.proxy.core.server.RequestHandlers;
+import org.kafscale.proxy.core.testing.RawKafkaConnection;
+import org.kafscale.proxy.core.testing.ScriptedBroker;
+import org.kafscale.proxy.core.testing.StubTopology;
+
+/**
+ * The routing of proxy-fetch behind a real listener, with scripted brokers behind it: proxy-core's
+ * {@link KafkaProxyServer} on loopback whose connections each get {@code new Routing(...).newRouter}
+ * (no dispatcher: every request goes to routing), a {@link StubTopology} naming the brokers the
+ * test starts with {@link #broker}, and clients that speak Kafka ({@link RawKafkaConnection}).
+ *
+ * <p>It records what routing tells its {@link RoutingObserver} (fan-outs and retries), and checks
+ * that every reply completes on its connection's event loop; {@link #close} fails the test if one
+ * did not. The proxy starts with the first {@link #connect}, after the test has named its brokers
+ * (and, with {@link #observeAlso} or {@link #rewriteWith}, its observer and rewriter).
+ */
+public final class RoutingHarness implements AutoCloseable {
+    /** Longer than any client read waits, so a broker's silence is never ended by this timeout in a test. */
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    private static final int MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+    /** A request's first round went to {@code brokers} brokers. */
+    public record FanOut(ApiKeys api, int brokers) {
+    }
+
+    /** Part of a request was sent again. */
+    public record Retry(ApiKeys api, RoutingObserver.RetryCause cause) {
+    }
+
+    private final StubTopology topology = StubTopology.of();
+    private final List<ScriptedBroker> brokers = new ArrayList<>();
+    private final List<RawKafkaConnection> clients = new ArrayList<>();
+    private final List<FanOut> fanOuts = new CopyOnWriteArrayList<>();
+    private final List<Retry> retries = new CopyOnWriteArrayList<>();
+    private final List<String> offLoopReplies = new CopyOnWriteArrayList<>();
+    private RoutingObserver alsoObserve = RoutingObserver.NONE;
+    private ProduceRewriter rewriter = ProduceRewriter.NONE;
+    private EventLoopGroup workers;
+    private KafkaProxyServer server;
+
+    /** Starts a scripted broker with this node id and adds it to the topology. */
+    public ScriptedBroker broker(int id) {
+        ScriptedBroker broker = ScriptedBroker.start(id);
+        brokers.add(broker);
+        topology.withBroker(broker.endpoint());
+        return broker;
+    }
+
+    public StubTopology topology() {
+        return topology;
+    }
+
+    /** Routing tells {@code observer} too, after the harness has recorded what it was told. */
+    public RoutingHarness observeAlso(RoutingObserver observer) {
+        this.alsoObserve = observer;
+        return this;
+    }
+
+    /** Routing asks {@code rewriter} before splitting each Produce. */
+    public RoutingHarness rewriteWith(ProduceRewriter rewriter) {
+        this.rewriter = rewriter;
+        return this;
+    }
+
+    /** A new client connection to the proxy (started on the first call). */
+    public RawKafkaConnection connect() {
+        try {
+            if (server == null) {
+                start();
+            }
+            RawKafkaConnection client = new RawKafkaConnection(server.localAddress().getPort());
+            clients.add(client);
+            return client;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public List<FanOut> fanOuts() {
+        return List.copyOf(fanOuts);
+    }
+
+    public List<Retry> retries() {
+        return List.copyOf(retries);
+    }
+
+    private void start() throws InterruptedException {
+        Routing routing = new Routing(topology, new AdvertisedListener("proxy.test", 9092, AdvertiseMode.BROKERS),
+                REQUEST_TIMEOUT.toMillis(), ConnectAttempts.ONCE, new RecordingObserver(), rewriter);
+        RequestHandlers handlers = connection -> onLoopChecked(routing.newRouter(connection));
+        ListenerSettings settings = new ListenerSettings(new InetSocketAddress("127.0.0.1", 0), MAX_FRAME_BYTES, 100,
+                REQUEST_TIMEOUT, Duration.ofSeconds(5), 1);
+        workers = NettyTransport.newEventLoopGroup(1, "routing-test");
+        server = KafkaProxyServer.start(settings, workers, handlers,
+                new BackendConnector(MAX_FRAME_BYTES, settings.connectTimeout()), ClientConnectionHandler.ConnectionListener.NONE);
+    }
+
+    /** The router, with each reply checked to complete on the connection's event loop. */
+    private RequestHandler onLoopChecked(RequestHandler router) {
+        return (context, request) -> {
+            String describe = request.describe();
+            Future<Reply> reply = router.handle(context, request);
+            reply.addListener(f -> {
+                if (!context.loop().inEventLoop()) {
+                    offLoopReplies.add(describe + " completed on " + Thread.currentThread().getName());
+                }
+            });
+            return reply;
+        };
+    }
+
+    /** Stops clients, proxy and brokers; fails if a reply completed off its connection's event loop. */
+    @Override
+    public void close() throws IOException {
+        for (RawKafkaConnection client : clients) {
+            client.close();
+        }
+        if (server != null) {
+            server.close();
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        brokers.forEach(ScriptedBroker::close);
+        assertEquals(List.of(), offLoopReplies, "replies that completed off their connection's event loop");
+    }
+
+    private final class RecordingObserver implements RoutingObserver {
+        @Override
+        public void fannedOut(ApiKeys api, int brokerCount) {
+            fanOuts.add(new FanOut(api, brokerCount));
+            alsoObserve.fannedOut(api, brokerCount);
+        }
+
+        @Override
+        public void retried(ApiKeys api, RetryCause cause) {
+            retries.add(new Retry(api, cause));
+            alsoObserve.retried(api, cause);
+        }
+    }
+}
