@@ -98,7 +98,8 @@ public final class ProxyRuntime implements AutoCloseable {
                 config.advertiseMode());
         LfsRuntime lfs = null;
         if (config.lfs().isPresent()) {
-            lfs = LfsRuntime.start(config, config.lfs().get(), topology, workers, metrics);
+            // LFS and the health listener run on event loops of their own, not the Kafka workers.
+            lfs = LfsRuntime.start(config, config.lfs().get(), topology, metrics);
         }
         RoutingGate gate = topology.gate();
         ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, gate);
@@ -122,8 +123,7 @@ public final class ProxyRuntime implements AutoCloseable {
         proxyMetrics.watch(readiness, kafkaServer);
         HealthServer health = null;
         if (config.health().isPresent()) {
-            health = HealthServer.start(config.health().get().toBindAddress(), workers, readiness::status,
-                    metrics::scrape);
+            health = HealthServer.start(config.health().get().toBindAddress(), readiness::status, metrics::scrape);
         }
         LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {})", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode());
@@ -145,7 +145,7 @@ public final class ProxyRuntime implements AutoCloseable {
                     config.etcdResync(), ETCD_READ_TIMEOUT, metrics);
         }
         LOGGER.info("Topology from the Kafka cluster at {}", config.backends());
-        return new KafkaClusterTopology(backends, kafkaClient, config.metadataRefresh());
+        return new KafkaClusterTopology(backends, kafkaClient, config.metadataRefresh(), metrics);
     }
 
     /** Waits a bounded time for the first read so the listener starts with routes; serves not-ready otherwise. */

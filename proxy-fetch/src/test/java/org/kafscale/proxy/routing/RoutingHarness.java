@@ -106,6 +106,12 @@ public final class RoutingHarness implements AutoCloseable {
         }
     }
 
+    /** The proxy's port, for tests that write bytes no Kafka client would (started on the first call). */
+    public int port() {
+        connect();
+        return server.localAddress().getPort();
+    }
+
     public List<FanOut> fanOuts() {
         return List.copyOf(fanOuts);
     }

@@ -2,6 +2,7 @@ package org.kafscale.proxy.lfs;
 
 import java.util.concurrent.ExecutorService;
 import org.kafscale.proxy.core.topology.Topology;
+import org.kafscale.proxy.lfs.limits.Limiters;
 import org.kafscale.proxy.lfs.metrics.LfsMetrics;
 import org.kafscale.proxy.lfs.publish.EnvelopePublisher;
 import org.kafscale.proxy.lfs.publish.ObjectJanitor;
@@ -16,7 +17,9 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * The services every LFS route shares, built once by {@link LfsModule}.
  *
  * @param settings the module's configuration
- * @param s3 the asynchronous S3 client
+ * @param s3 the asynchronous S3 client of uploads and downloads (its pool is sized from the limits)
+ * @param controlS3 a client with a small pool of its own, for the session store (the health check has
+ *                  another): clients' uploads and downloads can never take its connections
  * @param presigner presigns download URLs (through the public endpoint when set)
  * @param keys object key layout and download-key checks
  * @param publisher connects before an upload and produces the envelope after it
@@ -25,10 +28,13 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * @param events builds ops events with this proxy's id
  * @param metrics the {@code kafscale_lfs_proxy_*} series
  * @param s3Health the S3 health flag
- * @param blocking an executor for blocking work (files), never an event loop
+ * @param blocking a bounded executor for blocking work (files, signing), never an event loop
  * @param topology the cluster topology
+ * @param limits admission of uploads and downloads
  */
-public record LfsContext(LfsSettings settings, S3AsyncClient s3, S3Presigner presigner, ObjectKeys keys,
+public record LfsContext(LfsSettings settings, S3AsyncClient s3, S3AsyncClient controlS3, S3Presigner presigner,
+                         ObjectKeys keys,
                          EnvelopePublisher publisher, ObjectJanitor janitor, LfsTracker tracker, TrackerEvents events,
-                         LfsMetrics metrics, S3Health s3Health, ExecutorService blocking, Topology topology) {
+                         LfsMetrics metrics, S3Health s3Health, ExecutorService blocking, Topology topology,
+                         Limiters limits) {
 }

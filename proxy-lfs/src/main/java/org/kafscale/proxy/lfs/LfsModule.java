@@ -5,20 +5,27 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
+import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.topology.RoutingGate;
 import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.lfs.http.ApiKeyCheck;
 import org.kafscale.proxy.lfs.http.LfsHttpServer;
 import org.kafscale.proxy.lfs.http.LfsRoute;
 import org.kafscale.proxy.lfs.http.LfsRouteFactory;
+import org.kafscale.proxy.lfs.http.Cors;
 import org.kafscale.proxy.lfs.http.LfsRouter;
+import org.kafscale.proxy.lfs.limits.BlockingPool;
+import org.kafscale.proxy.lfs.limits.LfsLimits;
+import org.kafscale.proxy.lfs.limits.Limiters;
 import org.kafscale.proxy.lfs.metrics.LfsMetrics;
 import org.kafscale.proxy.lfs.publish.EnvelopePublisher;
 import org.kafscale.proxy.lfs.publish.ObjectJanitor;
@@ -38,23 +45,32 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * The LFS module, assembled in one place: S3 clients, the broker client of the LFS path, the
  * envelope publisher, tracker, metrics, the routes and the HTTP listener. Other features add
  * routes through {@link LfsRouteFactory}s passed to {@link #start}.
+ *
+ * <p>It runs on event loops and a bounded blocking pool of its own, so hashing, S3 calls and slow
+ * HTTP clients never take time from the Kafka listener's event loops.
  */
 public final class LfsModule implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(LfsModule.class);
     /** An envelope request is tiny; this only bounds what a broker may answer. */
     private static final int MAX_BROKER_FRAME = 16 * 1024 * 1024;
     private static final String CLIENT_ID = "kafscale-lfs-proxy";
+    /** The session store's calls are short; a short wait shows S3 trouble soon. */
+    private static final int CONTROL_CONNECTIONS = 32;
+    private static final Duration CONTROL_ACQUISITION_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration DATA_ACQUISITION_TIMEOUT = Duration.ofSeconds(60);
 
     private final LfsContext context;
     private final KafkaRequestClient kafka;
     private final ScheduledExecutorService housekeeping;
+    private final EventLoopGroup loops;
     private final LfsHttpServer server;
 
     private LfsModule(LfsContext context, KafkaRequestClient kafka, ScheduledExecutorService housekeeping,
-                      LfsHttpServer server) {
+                      EventLoopGroup loops, LfsHttpServer server) {
         this.context = context;
         this.kafka = kafka;
         this.housekeeping = housekeeping;
+        this.loops = loops;
         this.server = server;
     }
 
@@ -64,22 +80,28 @@ public final class LfsModule implements AutoCloseable {
      * @param settings the configuration
      * @param topology the cluster topology the Kafka listener uses as well
      * @param gate whether that topology may be routed on now (the TTL gate)
-     * @param workers event loops for the listener and broker connections
      * @param registry where the {@code kafscale_lfs_proxy_*} series are registered
      * @param extraRoutes routes of other features (multipart uploads)
      */
-    public static LfsModule start(LfsSettings settings, Topology topology, RoutingGate gate, EventLoopGroup workers,
-                                  MeterRegistry registry, List<LfsRouteFactory> extraRoutes)
+    public static LfsModule start(LfsSettings settings, Topology topology, RoutingGate gate, MeterRegistry registry,
+                                  List<LfsRouteFactory> extraRoutes)
             throws InterruptedException {
-        S3AsyncClient s3 = S3Clients.asyncClient(settings.s3());
+        LfsLimits limits = settings.limits();
+        S3AsyncClient s3 = S3Clients.asyncClient(settings.s3(), limits.s3Connections(), DATA_ACQUISITION_TIMEOUT);
+        S3AsyncClient controlS3 = S3Clients.asyncClient(settings.s3(), CONTROL_CONNECTIONS,
+                CONTROL_ACQUISITION_TIMEOUT);
         S3Presigner presigner = S3Clients.presigner(settings.s3());
         if (settings.s3().ensureBucket()) {
-            BucketSetup.ensure(s3, settings.s3());
+            BucketSetup.ensure(controlS3, settings.s3());
         }
+        EventLoopGroup loops = NettyTransport.newEventLoopGroup(limits.ioThreads(), "lfs-io");
         ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(
                 new DefaultThreadFactory("lfs-housekeeping", true));
-        ExecutorService blocking = Executors.newCachedThreadPool(new DefaultThreadFactory("lfs-blocking", true));
-        KafkaRequestClient kafka = new KafkaRequestClient(workers,
+        ExecutorService blocking = BlockingPool.create(limits.blockingThreads());
+        LOGGER.info("LFS limits: {} uploads ({} per client), {} stream downloads, {} temp bytes; S3 pool {}, "
+                        + "blocking threads {}", limits.maxUploads(), limits.maxUploadsPerClient(), limits.maxDownloads(),
+                limits.downloadTempBytes(), limits.s3Connections(), limits.blockingThreads());
+        KafkaRequestClient kafka = new KafkaRequestClient(loops,
                 new BackendConnector(MAX_BROKER_FRAME, settings.dialTimeout()), CLIENT_ID,
                 settings.publish().produceTimeout().plus(settings.dialTimeout()));
         LfsMetrics metrics = new LfsMetrics(registry);
@@ -88,23 +110,25 @@ public final class LfsModule implements AutoCloseable {
                 ? KafkaTracker.start(settings.tracker(), topology, kafka, housekeeping)
                 : LfsTracker.NONE;
         ObjectJanitor janitor = new ObjectJanitor(s3, settings.s3().bucket(), metrics, tracker, events);
-        EnvelopePublisher publisher = new EnvelopePublisher(topology, gate, kafka, workers, janitor, settings.publish());
-        S3Health health = new S3Health(s3, settings.s3().bucket());
+        EnvelopePublisher publisher = new EnvelopePublisher(topology, gate, kafka, loops, janitor, settings.publish());
+        S3Health health = new S3Health(settings.s3());
         health.start(housekeeping, settings.s3().healthInterval());
         if (settings.presignEnabled()) {
             PresignWarning.schedule(housekeeping);
         }
-        LfsContext context = new LfsContext(settings, s3, presigner, new ObjectKeys(settings.namespace(),
-                Clock.systemUTC()), publisher, janitor, tracker, events, metrics, health, blocking, topology);
+        LfsContext context = new LfsContext(settings, s3, controlS3, presigner, new ObjectKeys(settings.namespace(),
+                Clock.systemUTC()), publisher, janitor, tracker, events, metrics, health, blocking, topology,
+                Limiters.from(limits, registry));
 
         try {
             List<LfsRoute> routes = new ArrayList<>(BuiltInRoutes.create(context));
             extraRoutes.forEach(f -> routes.addAll(f.routes(context)));
-            LfsRouter router = new LfsRouter(routes, new ApiKeyCheck(settings.http().apiKey()), health::healthy);
-            LfsHttpServer server = LfsHttpServer.start(settings.http(), workers, router);
-            return new LfsModule(context, kafka, housekeeping, server);
+            LfsRouter router = new LfsRouter(routes, new ApiKeyCheck(settings.http().apiKey()),
+                    Cors.allowing(settings.http().allowedOrigins()), health::healthy);
+            LfsHttpServer server = LfsHttpServer.start(settings.http(), loops, router);
+            return new LfsModule(context, kafka, housekeeping, loops, server);
         } catch (RuntimeException | InterruptedException e) {
-            release(context, kafka, housekeeping);
+            release(context, kafka, housekeeping, loops);
             throw e;
         }
     }
@@ -120,18 +144,21 @@ public final class LfsModule implements AutoCloseable {
     @Override
     public void close() {
         server.close();
-        release(context, kafka, housekeeping);
+        release(context, kafka, housekeeping, loops);
         LOGGER.info("LFS module stopped");
     }
 
     /** Everything but the listener, in dependency order: the tracker still needs the broker client. */
-    private static void release(LfsContext context, KafkaRequestClient kafka, ScheduledExecutorService housekeeping) {
+    private static void release(LfsContext context, KafkaRequestClient kafka, ScheduledExecutorService housekeeping,
+                                EventLoopGroup loops) {
         context.s3Health().close();
         context.tracker().close();
         housekeeping.shutdownNow();
         context.blocking().shutdownNow();
         kafka.close();
+        loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         context.presigner().close();
         context.s3().close();
+        context.controlS3().close();
     }
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Set;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.http.HttpSettings;
+import org.kafscale.proxy.lfs.limits.LfsLimits;
 import org.kafscale.proxy.lfs.publish.PublishSettings;
 import org.kafscale.proxy.lfs.s3.S3Settings;
 import org.kafscale.proxy.lfs.tracker.TrackerSettings;
@@ -29,12 +30,13 @@ import org.kafscale.proxy.lfs.tracker.TrackerSettings;
  * @param tempDir where verified downloads are staged
  * @param rewriteTopics topics whose {@code LFS_BLOB} records the Kafka listener rewrites ({@code *} for
  *                      all); empty turns the Kafka-side rewrite off
+ * @param limits what the module holds at most for its clients (uploads, downloads, temp disk, threads)
  */
 public record LfsSettings(S3Settings s3, HttpSettings http, PublishSettings publish, TrackerSettings tracker,
                           String namespace, String proxyId, long maxBlobSize, int chunkSize,
                           ChecksumAlg defaultChecksum, int topicMaxLength, Duration downloadTtl,
                           boolean presignEnabled, Duration uploadSessionTtl, Duration dialTimeout, Path tempDir,
-                          Set<String> rewriteTopics) {
+                          Set<String> rewriteTopics, LfsLimits limits) {
     /** S3's smallest part (except the last). */
     public static final int MIN_CHUNK_SIZE = 5 * 1024 * 1024;
     public static final long DEFAULT_MAX_BLOB_SIZE = 5L * 1024 * 1024 * 1024;
@@ -44,20 +46,28 @@ public record LfsSettings(S3Settings s3, HttpSettings http, PublishSettings publ
         namespace = namespace == null || namespace.isBlank() ? "default" : namespace;
         proxyId = proxyId == null ? "" : proxyId;
         rewriteTopics = rewriteTopics == null ? Set.of() : Set.copyOf(rewriteTopics);
+        limits = limits == null ? LfsLimits.defaults() : limits;
     }
 
-    /** Settings with the Kafka-side rewrite off. */
+    /** Settings with the Kafka-side rewrite off and the default limits. */
     public LfsSettings(S3Settings s3, HttpSettings http, PublishSettings publish, TrackerSettings tracker,
                        String namespace, String proxyId, long maxBlobSize, int chunkSize,
                        ChecksumAlg defaultChecksum, int topicMaxLength, Duration downloadTtl,
                        boolean presignEnabled, Duration uploadSessionTtl, Duration dialTimeout, Path tempDir) {
         this(s3, http, publish, tracker, namespace, proxyId, maxBlobSize, chunkSize, defaultChecksum, topicMaxLength,
-                downloadTtl, presignEnabled, uploadSessionTtl, dialTimeout, tempDir, Set.of());
+                downloadTtl, presignEnabled, uploadSessionTtl, dialTimeout, tempDir, Set.of(), LfsLimits.defaults());
     }
 
     /** These settings with the Kafka-side rewrite on for {@code topics}. */
     public LfsSettings withRewriteTopics(Set<String> topics) {
         return new LfsSettings(s3, http, publish, tracker, namespace, proxyId, maxBlobSize, chunkSize, defaultChecksum,
-                topicMaxLength, downloadTtl, presignEnabled, uploadSessionTtl, dialTimeout, tempDir, topics);
+                topicMaxLength, downloadTtl, presignEnabled, uploadSessionTtl, dialTimeout, tempDir, topics, limits);
+    }
+
+    /** These settings with other limits. */
+    public LfsSettings withLimits(LfsLimits other) {
+        return new LfsSettings(s3, http, publish, tracker, namespace, proxyId, maxBlobSize, chunkSize, defaultChecksum,
+                topicMaxLength, downloadTtl, presignEnabled, uploadSessionTtl, dialTimeout, tempDir, rewriteTopics,
+                other);
     }
 }

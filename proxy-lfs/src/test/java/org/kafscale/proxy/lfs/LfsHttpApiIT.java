@@ -95,15 +95,27 @@ class LfsHttpApiIT {
     // ---- shared conventions ----
 
     @Test
-    void preflightIsAnswered204WithCorsBeforeAuthAndWithoutRequestId() {
+    void preflightWithoutAnOriginIsAnswered204BeforeAuthWithoutCorsOrRequestId() {
         HttpResponse<String> response = lfs.send(HttpRequest.newBuilder(lfs.uri("/lfs/produce"))
                 .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build());
 
         assertEquals(204, response.statusCode());
-        assertEquals("*", response.headers().firstValue("Access-Control-Allow-Origin").orElse(""));
-        assertEquals("POST, PUT, DELETE, OPTIONS", response.headers().firstValue("Access-Control-Allow-Methods").orElse(""));
-        assertTrue(response.headers().firstValue("Access-Control-Allow-Headers").orElse("").contains("X-Kafka-Topic"));
+        assertTrue(response.headers().firstValue("Access-Control-Allow-Origin").isEmpty());
         assertTrue(response.headers().firstValue("X-Request-ID").isEmpty());
+    }
+
+    @Test
+    void preflightFromAnOriginThatIsNotAllowedIsRefused() throws Exception {
+        // Given no allowed origins (the default); When a page on another origin asks
+        HttpResponse<String> preflight = lfs.send(HttpRequest.newBuilder(lfs.uri("/lfs/produce"))
+                .header("Origin", "https://evil.example").header("Access-Control-Request-Method", "POST")
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build());
+        HttpResponse<String> post = lfs.send(produce(new byte[] {1}).header("Origin", "https://evil.example").build());
+
+        // Then the preflight is refused and no answer grants the origin anything
+        assertError(preflight, 403, "origin_not_allowed");
+        assertTrue(preflight.headers().firstValue("Access-Control-Allow-Origin").isEmpty());
+        assertTrue(post.headers().firstValue("Access-Control-Allow-Origin").isEmpty());
     }
 
     @Test
@@ -113,8 +125,6 @@ class LfsHttpApiIT {
 
         assertEquals("trace-7", echoed.headers().firstValue("X-Request-ID").orElse(""));
         assertEquals(36, generated.headers().firstValue("X-Request-ID").orElse("").length(), "a UUID");
-        assertEquals("X-Request-ID, X-Kafscale-LFS-Checksum, X-Kafscale-LFS-Content-Length",
-                echoed.headers().firstValue("Access-Control-Expose-Headers").orElse(""));
     }
 
     @Test
@@ -200,9 +210,12 @@ class LfsHttpApiIT {
 
     @Test
     void clientGoneMidBodyLeavesNoObject() throws Exception {
-        // Given: a produce declaring 8 MiB (streamed into one S3 PUT) of which only 3 MiB arrive
+        // Given: a topic produced to once (so its metrics carry its name), then a produce declaring
+        // 8 MiB (streamed into one S3 PUT) of which only 3 MiB arrive
         String topic = "client-gone";
         cluster.createTopic(topic, 1);
+        assertEquals(200, lfs.send(lfs.produce(topic, new byte[] {1}).header("X-API-Key", API_KEY).build()).statusCode());
+        List<String> before = lfs.objectKeys().stream().filter(k -> k.contains("/" + topic + "/")).toList();
         URI endpoint = lfs.uri("/lfs/produce");
         try (Socket socket = new Socket(endpoint.getHost(), endpoint.getPort())) {
             OutputStream out = socket.getOutputStream();
@@ -217,7 +230,9 @@ class LfsHttpApiIT {
         Eventually.await(DEADLINE, "the abandoned upload to be counted as failed",
                 () -> lfs.registry().find("kafscale_lfs_proxy_requests").tags("topic", topic, "status", "error")
                         .counter() != null);
-        assertEquals(List.of(), lfs.objectKeys().stream().filter(k -> k.contains("/" + topic + "/")).toList());
+        // (the store may still be removing the partial PUT's temporary file when the error is counted)
+        Eventually.await(DEADLINE, "no object but the earlier one", () ->
+                before.equals(lfs.objectKeys().stream().filter(k -> k.contains("/" + topic + "/")).toList()));
         assertEquals(0, lfs.openMultipartUploads());
         assertEquals(200, lfs.send(produce(new byte[] {1}).build()).statusCode());
     }

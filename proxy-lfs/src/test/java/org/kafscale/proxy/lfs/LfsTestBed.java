@@ -103,7 +103,7 @@ public final class LfsTestBed implements AutoCloseable {
         ensureBucket(s3);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try {
-            LfsModule module = LfsModule.start(tweak.apply(settings(s3)), topology, topology.gate(), workers, registry,
+            LfsModule module = LfsModule.start(tweak.apply(settings(s3)), topology, topology.gate(), registry,
                     extra);
             return new LfsTestBed(workers, kafka, topology, ownsTopology, module, s3, registry);
         } catch (InterruptedException e) {

@@ -3,7 +3,6 @@ package org.kafscale.proxy.deploy.image;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -15,27 +14,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.kafscale.proxy.app.health.HealthServer;
 import org.kafscale.proxy.app.health.Readiness;
-import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.deploy.RepoPaths;
 
 /** docker/healthcheck.sh (the image's HEALTHCHECK) against the proxy's real health listener. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HealthcheckScriptTest {
     private final AtomicBoolean ready = new AtomicBoolean();
-    private EventLoopGroup group;
     private HealthServer server;
 
     @BeforeAll
     void startHealthListener() throws InterruptedException {
-        group = NettyTransport.newEventLoopGroup(1, "health-test");
-        server = HealthServer.start(new InetSocketAddress("127.0.0.1", 0), group,
+        server = HealthServer.start(new InetSocketAddress("127.0.0.1", 0),
                 () -> new Readiness.Status(ready.get(), "set by the test"), () -> "");
     }
 
     @AfterAll
     void stop() {
         server.close();
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
     @Test

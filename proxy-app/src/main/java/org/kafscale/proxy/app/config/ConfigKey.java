@@ -4,7 +4,9 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.Optional;
+import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
+import org.kafscale.proxy.lfs.limits.LfsLimits;
 
 /**
  * Every setting the proxy reads, by KafScale's environment variable name. The same names are the
@@ -64,6 +66,42 @@ public enum ConfigKey {
             "Milliseconds between re-reads of the cluster's Metadata."),
     IO_THREADS("KAFSCALE_PROXY_IO_THREADS", "0", "`0` (Netty: 2 × cores)", Range.of(0, 1024),
             "Netty event loop threads."),
+    // ---- Kafka listener limits (what clients may make the proxy hold) ----
+    MAX_CONNECTIONS("KAFSCALE_PROXY_MAX_CONNECTIONS", String.valueOf(ListenerLimits.DEFAULT_MAX_CONNECTIONS), null,
+            Range.of(1, 10_000_000),
+            "Client connections open at once; more are closed as soon as they are accepted. Lowered at start-up "
+                    + "to fit the process's file descriptor limit (see `KAFSCALE_PROXY_FD_HEADROOM`)."),
+    MAX_CONNECTIONS_PER_IP("KAFSCALE_PROXY_MAX_CONNECTIONS_PER_IP",
+            String.valueOf(ListenerLimits.DEFAULT_MAX_CONNECTIONS_PER_IP), null, Range.of(1, 10_000_000),
+            "Client connections open at once from one address; more are closed as soon as they are accepted. "
+                    + "Behind a load balancer that hides client addresses (SNAT) every client shares one address: "
+                    + "raise it to `KAFSCALE_PROXY_MAX_CONNECTIONS` there."),
+    FD_HEADROOM("KAFSCALE_PROXY_FD_HEADROOM", String.valueOf(ListenerLimits.DEFAULT_FD_HEADROOM), null,
+            Range.of(0, 1_000_000),
+            "File descriptors kept free for everything but clients (health and LFS listeners, S3, etcd). The "
+                    + "connection limit is lowered to (fd limit - this) / 2: each client costs its socket and a "
+                    + "broker channel."),
+    MAX_PARTIAL_FRAME_BYTES("KAFSCALE_PROXY_MAX_PARTIAL_FRAME_BYTES",
+            String.valueOf(ListenerLimits.DEFAULT_PARTIAL_FRAME_BYTES), null, Range.of(1024, Long.MAX_VALUE),
+            "Bytes of half-received requests held over all connections; past it the proxy stops reading from the "
+                    + "connections that hold the most until the sum is under it again."),
+    FRAME_READ_TIMEOUT_MS("KAFSCALE_PROXY_FRAME_READ_TIMEOUT_MS",
+            String.valueOf(ListenerLimits.DEFAULT_FRAME_READ_TIMEOUT.toMillis()), null, Range.of(100, 3_600_000),
+            "Milliseconds a request may take to arrive whole once its first bytes have; past it the connection "
+                    + "is closed. Time the proxy itself stops reading does not count."),
+    IDLE_TIMEOUT_MS("KAFSCALE_PROXY_IDLE_TIMEOUT_MS", String.valueOf(ListenerLimits.DEFAULT_IDLE_TIMEOUT.toMillis()),
+            null, Range.of(1000, 86_400_000),
+            "Milliseconds a connection with no request in flight and none half-sent stays open (a broker's "
+                    + "`connections.max.idle.ms`; Kafka clients close theirs first, at 9 minutes)."),
+    MAX_UNREAD_ANSWER_BYTES_PER_CONNECTION("KAFSCALE_PROXY_MAX_UNREAD_ANSWER_BYTES_PER_CONNECTION",
+            String.valueOf(ListenerLimits.DEFAULT_UNREAD_ANSWER_BYTES_PER_CONNECTION), null,
+            Range.of(64 * 1024, Integer.MAX_VALUE),
+            "Bytes of answers a client has not read past which the proxy stops reading its requests (and its "
+                    + "brokers' answers) until it has taken half of them."),
+    MAX_UNREAD_ANSWER_BYTES("KAFSCALE_PROXY_MAX_UNREAD_ANSWER_BYTES",
+            String.valueOf(ListenerLimits.DEFAULT_UNREAD_ANSWER_BYTES), null, Range.of(1024 * 1024, Long.MAX_VALUE),
+            "Bytes of answers not read by their clients, over all connections; past it the proxy stops reading "
+                    + "from the connections that hold the most."),
     READY_PROBE_TOPIC("KAFSCALE_PROXY_READY_PROBE_TOPIC", null, "unset (any partition with data)", null,
             "Topic the readiness probe fetches from, through the proxy's own listener. Unset: the first "
                     + "partitions with data among the cluster's topics. `/readyz` is 503 while the probe fails."),
@@ -118,6 +156,9 @@ public enum ConfigKey {
     LFS_PROXY_ID("KAFSCALE_LFS_PROXY_ID", null, null, null, "`proxy_id` written into envelopes and ops events."),
     LFS_HTTP_API_KEY("KAFSCALE_LFS_PROXY_HTTP_API_KEY", null, "unset (no auth)", null,
             "API key every `/lfs/*` request must carry (`X-API-Key` or `Authorization: Bearer`)."),
+    LFS_HTTP_ALLOWED_ORIGINS("KAFSCALE_LFS_PROXY_HTTP_ALLOWED_ORIGINS", null, "unset (no cross-origin access)", null,
+            "Browser origins allowed to call the LFS API cross-origin (CORS), comma-separated "
+                    + "(`https://app.example.com`), or `*` for any; a preflight from another origin gets 403."),
     LFS_HTTP_READ_TIMEOUT_SEC("KAFSCALE_LFS_PROXY_HTTP_READ_TIMEOUT_SEC", "30", null, Range.of(1, 86_400),
             "Seconds a request body may stall before the connection closes (an idle timeout: a long upload that "
                     + "keeps moving is not cut off, unlike the original)."),
@@ -157,6 +198,31 @@ public enum ConfigKey {
     LFS_TEMP_DIR("KAFSCALE_LFS_PROXY_TEMP_DIR", null, "the JVM's temporary directory", null,
             "Directory where stream downloads are verified before they are sent (needs room for the largest payload "
                     + "times concurrent downloads)."),
+    LFS_IO_THREADS("KAFSCALE_LFS_PROXY_IO_THREADS", "0", "`0` (Netty: 2 × cores)", Range.of(0, 1024),
+            "Event loop threads of the LFS listener and its broker client: its own, never the Kafka listener's."),
+    LFS_MAX_UPLOADS("KAFSCALE_LFS_PROXY_MAX_UPLOADS", String.valueOf(LfsLimits.DEFAULT_MAX_UPLOADS), null,
+            Range.of(1, 100_000),
+            "Uploads (`/lfs/produce` bodies and multipart parts) streaming to S3 at once; more get 503 `busy`. "
+                    + "The S3 pool is this plus `KAFSCALE_LFS_PROXY_MAX_DOWNLOADS` plus 32 connections; the session "
+                    + "store (32) and the health check (2) have connections of their own."),
+    LFS_MAX_UPLOADS_PER_CLIENT("KAFSCALE_LFS_PROXY_MAX_UPLOADS_PER_CLIENT",
+            String.valueOf(LfsLimits.DEFAULT_MAX_UPLOADS_PER_CLIENT), null, Range.of(1, 100_000),
+            "Uploads streaming at once for one client address (first `X-Forwarded-For` entry, else `X-Real-IP`, "
+                    + "else the peer); more get 503 `busy`. At most `KAFSCALE_LFS_PROXY_MAX_UPLOADS`."),
+    LFS_UPLOAD_MIN_BYTES_PER_SEC("KAFSCALE_LFS_PROXY_UPLOAD_MIN_BYTES_PER_SEC",
+            String.valueOf(LfsLimits.DEFAULT_MIN_UPLOAD_BYTES_PER_SECOND), null, Range.of(0, 1L << 30),
+            "Slowest an upload body may arrive, averaged over each `KAFSCALE_LFS_PROXY_UPLOAD_RATE_WINDOW_SEC` in "
+                    + "which the proxy kept reading; a slower upload is stopped with 408 `upload_too_slow`. `0`: off."),
+    LFS_UPLOAD_RATE_WINDOW_SEC("KAFSCALE_LFS_PROXY_UPLOAD_RATE_WINDOW_SEC",
+            String.valueOf(LfsLimits.DEFAULT_UPLOAD_RATE_WINDOW.toSeconds()), null, Range.of(1, 3600),
+            "Seconds the upload rate is averaged over."),
+    LFS_MAX_DOWNLOADS("KAFSCALE_LFS_PROXY_MAX_DOWNLOADS", String.valueOf(LfsLimits.DEFAULT_MAX_DOWNLOADS), null,
+            Range.of(1, 10_000),
+            "Stream downloads copying from S3 at once (each holds an S3 connection and a thread); more get 503 `busy`."),
+    LFS_DOWNLOAD_TEMP_BYTES("KAFSCALE_LFS_PROXY_DOWNLOAD_TEMP_BYTES",
+            String.valueOf(LfsLimits.DEFAULT_DOWNLOAD_TEMP_BYTES), null, Range.of(1, 1L << 50),
+            "Bytes of `KAFSCALE_LFS_PROXY_TEMP_DIR` all stream downloads may hold at once; a download past it gets "
+                    + "503 `busy`. At least `KAFSCALE_LFS_PROXY_MAX_BLOB_SIZE`."),
     LFS_TRACKER_ENABLED("KAFSCALE_LFS_TRACKER_ENABLED", "true", null, null,
             "Ops events (uploads, downloads, orphans) to the tracker topic."),
     LFS_TRACKER_TOPIC("KAFSCALE_LFS_TRACKER_TOPIC", "__lfs_ops_state", null, null, "Tracker topic."),

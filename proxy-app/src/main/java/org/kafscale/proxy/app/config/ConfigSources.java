@@ -8,10 +8,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -27,6 +33,14 @@ public final class ConfigSources {
     private static final Logger LOGGER = LoggerFactory.getLogger(ConfigSources.class);
     private static final String ENV_PREFIX = "KAFSCALE_";
     private static final YAMLFactory YAML = new YAMLFactory();
+    /** Settings whose absence leaves the proxy open (no auth, no TLS) or without its credentials. */
+    private static final Set<ConfigKey> SECURITY = EnumSet.of(ConfigKey.LFS_HTTP_API_KEY, ConfigKey.ETCD_USERNAME,
+            ConfigKey.ETCD_PASSWORD, ConfigKey.ETCD_CA_FILE, ConfigKey.ETCD_CERT_FILE, ConfigKey.ETCD_KEY_FILE,
+            ConfigKey.LFS_S3_ACCESS_KEY, ConfigKey.LFS_S3_SECRET_KEY, ConfigKey.LFS_S3_SESSION_TOKEN,
+            ConfigKey.LFS_HTTP_TLS_ENABLED, ConfigKey.LFS_HTTP_TLS_CERT_FILE, ConfigKey.LFS_HTTP_TLS_KEY_FILE,
+            ConfigKey.LFS_HTTP_TLS_CLIENT_CA_FILE, ConfigKey.LFS_HTTP_TLS_REQUIRE_CLIENT_CERT);
+    /** Words every setting of a prefix shares; alone they say nothing about which setting was meant. */
+    private static final Set<String> PREFIX_WORDS = Set.of("KAFSCALE", "PROXY", "LFS", "S3", "HTTP");
 
     private ConfigSources() {
     }
@@ -58,10 +72,41 @@ public final class ConfigSources {
             }
         });
         for (String name : unreadProxyVariables(env)) {
+            Optional<ConfigKey> security = securityNearMiss(name);
+            if (security.isPresent()) {
+                throw new ConfigException("environment variable " + name + " is not a setting; did you mean "
+                        + security.get().envName() + "? A misspelt security setting would leave the proxy without it,"
+                        + " so it does not start");
+            }
             LOGGER.warn("Ignoring environment variable {}: the proxy does not read it{}", name,
                     ConfigKey.closest(name).map(k -> " (did you mean " + k.envName() + "?)").orElse(""));
         }
         return kafscale;
+    }
+
+    /**
+     * The security setting an unread name was probably meant to be: one a spelling slip away from
+     * it, or whose words all belong to it ({@code KAFSCALE_LFS_PROXY_API_KEY} for
+     * {@code KAFSCALE_LFS_PROXY_HTTP_API_KEY}). Only these stop start-up: without them the proxy
+     * would run open, while other unread names may be the operator's own.
+     */
+    static Optional<ConfigKey> securityNearMiss(String name) {
+        Optional<ConfigKey> closest = ConfigKey.closest(name);
+        if (closest.isPresent() && SECURITY.contains(closest.get())) {
+            return closest;
+        }
+        Set<String> words = words(name);
+        words.removeAll(PREFIX_WORDS);
+        if (words.isEmpty()) {
+            return Optional.empty();
+        }
+        return SECURITY.stream()
+                .filter(key -> words(key.envName()).containsAll(words(name)))
+                .min(Comparator.comparingInt(key -> key.envName().length()));
+    }
+
+    private static Set<String> words(String name) {
+        return new HashSet<>(Arrays.asList(name.trim().toUpperCase(Locale.ROOT).replace('-', '_').split("_+")));
     }
 
     /** The names in the environment with a setting's prefix that are no setting, sorted. */

@@ -6,12 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.http.HttpSettings;
 import org.kafscale.proxy.lfs.http.TlsSettings;
+import org.kafscale.proxy.lfs.limits.LfsLimits;
 import org.kafscale.proxy.lfs.publish.PublishSettings;
 import org.kafscale.proxy.lfs.s3.S3Settings;
 import org.kafscale.proxy.lfs.tracker.TrackerSettings;
@@ -47,6 +49,7 @@ public final class LfsConfig {
     public static final String CHECKSUM_ALGO = ConfigKey.LFS_CHECKSUM_ALGO.envName();
     public static final String PROXY_ID = ConfigKey.LFS_PROXY_ID.envName();
     public static final String HTTP_API_KEY = ConfigKey.LFS_HTTP_API_KEY.envName();
+    public static final String HTTP_ALLOWED_ORIGINS = ConfigKey.LFS_HTTP_ALLOWED_ORIGINS.envName();
     public static final String HTTP_READ_TIMEOUT_SEC = ConfigKey.LFS_HTTP_READ_TIMEOUT_SEC.envName();
     public static final String HTTP_WRITE_TIMEOUT_SEC = ConfigKey.LFS_HTTP_WRITE_TIMEOUT_SEC.envName();
     public static final String HTTP_IDLE_TIMEOUT_SEC = ConfigKey.LFS_HTTP_IDLE_TIMEOUT_SEC.envName();
@@ -73,6 +76,13 @@ public final class LfsConfig {
     public static final String TRACKER_ENSURE_TOPIC = ConfigKey.LFS_TRACKER_ENSURE_TOPIC.envName();
     public static final String TRACKER_PARTITIONS = ConfigKey.LFS_TRACKER_PARTITIONS.envName();
     public static final String TRACKER_REPLICATION_FACTOR = ConfigKey.LFS_TRACKER_REPLICATION_FACTOR.envName();
+    public static final String MAX_UPLOADS = ConfigKey.LFS_MAX_UPLOADS.envName();
+    public static final String MAX_UPLOADS_PER_CLIENT = ConfigKey.LFS_MAX_UPLOADS_PER_CLIENT.envName();
+    public static final String DOWNLOAD_TEMP_BYTES = ConfigKey.LFS_DOWNLOAD_TEMP_BYTES.envName();
+    public static final String IO_THREADS = ConfigKey.LFS_IO_THREADS.envName();
+    public static final String MAX_DOWNLOADS = ConfigKey.LFS_MAX_DOWNLOADS.envName();
+    public static final String UPLOAD_MIN_BYTES_PER_SEC = ConfigKey.LFS_UPLOAD_MIN_BYTES_PER_SEC.envName();
+    public static final String UPLOAD_RATE_WINDOW_SEC = ConfigKey.LFS_UPLOAD_RATE_WINDOW_SEC.envName();
 
     private LfsConfig() {
     }
@@ -105,17 +115,39 @@ public final class LfsConfig {
             return dir;
         }).orElse(Path.of(System.getProperty("java.io.tmpdir")));
         Optional<HttpSettings> http = http(s);
+        long maxBlob = s.longValue(ConfigKey.LFS_MAX_BLOB_SIZE);
         LfsSettings settings = new LfsSettings(s3, http.orElse(HttpSettings.defaults(new InetSocketAddress(0))),
                 publish, tracker, s.stringOrDefault(ConfigKey.S3_NAMESPACE), s.string(PROXY_ID, ""),
-                s.longValue(ConfigKey.LFS_MAX_BLOB_SIZE), s.intValue(ConfigKey.LFS_CHUNK_SIZE), alg,
+                maxBlob, s.intValue(ConfigKey.LFS_CHUNK_SIZE), alg,
                 s.intValue(ConfigKey.LFS_TOPIC_MAX_LENGTH), Duration.ofSeconds(s.longValue(ConfigKey.LFS_DOWNLOAD_TTL_SEC)),
                 s.bool(PRESIGN_ENABLED, false), Duration.ofSeconds(s.longValue(ConfigKey.LFS_UPLOAD_SESSION_TTL_SEC)),
-                Duration.ofMillis(s.longValue(ConfigKey.LFS_DIAL_TIMEOUT_MS)), tempDir, rewriteTopics(s));
+                Duration.ofMillis(s.longValue(ConfigKey.LFS_DIAL_TIMEOUT_MS)), tempDir, rewriteTopics(s),
+                limits(s, maxBlob));
         if (http.isEmpty()) {
             LOGGER.warn("{} is true but {} is unset: the LFS HTTP API stays off", LFS_ENABLED, HTTP_ADDR);
             return Optional.empty();
         }
         return Optional.of(settings);
+    }
+
+    /** What the module holds at most for its clients; a bound that could never admit a request is refused. */
+    private static LfsLimits limits(Settings s, long maxBlob) {
+        int uploads = s.intValue(ConfigKey.LFS_MAX_UPLOADS);
+        int perClient = s.intValue(ConfigKey.LFS_MAX_UPLOADS_PER_CLIENT);
+        if (perClient > uploads) {
+            throw ConfigException.invalid(MAX_UPLOADS_PER_CLIENT, String.valueOf(perClient),
+                    "expected at most " + MAX_UPLOADS + " (" + uploads + ")");
+        }
+        long tempBytes = s.longValue(ConfigKey.LFS_DOWNLOAD_TEMP_BYTES);
+        if (tempBytes < maxBlob) {
+            throw ConfigException.invalid(DOWNLOAD_TEMP_BYTES, String.valueOf(tempBytes),
+                    "expected at least " + MAX_BLOB_SIZE + " (" + maxBlob + "), or the largest payload could never be "
+                            + "downloaded");
+        }
+        return new LfsLimits(s.intValue(ConfigKey.LFS_IO_THREADS), uploads, perClient,
+                s.longValue(ConfigKey.LFS_UPLOAD_MIN_BYTES_PER_SEC),
+                Duration.ofSeconds(s.longValue(ConfigKey.LFS_UPLOAD_RATE_WINDOW_SEC)),
+                s.intValue(ConfigKey.LFS_MAX_DOWNLOADS), tempBytes);
     }
 
     /** {@code KAFSCALE_LFS_PROXY_REWRITE_TOPICS}: comma-separated names, {@code *} for all; empty for none. */
@@ -164,8 +196,9 @@ public final class LfsConfig {
         Duration shutdown = Duration.ofSeconds(s.longValue(ConfigKey.LFS_HTTP_SHUTDOWN_TIMEOUT_SEC));
         String apiKey = s.string(HTTP_API_KEY, "");
         Optional<TlsSettings> chosenTls = tls;
+        List<String> origins = s.list(HTTP_ALLOWED_ORIGINS);
         return address.map(a -> new HttpSettings(a.toBindAddress(), apiKey, read, write, idle, header, maxHeader,
-                shutdown, chosenTls));
+                shutdown, chosenTls, origins));
     }
 
     private static URI url(String key, String value) {

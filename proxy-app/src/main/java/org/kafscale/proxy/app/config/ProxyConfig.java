@@ -10,6 +10,7 @@ import org.kafscale.proxy.app.health.ReadProbeSettings;
 import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.backend.ConnectAttempts;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
+import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.slf4j.Logger;
@@ -34,6 +35,7 @@ import org.slf4j.LoggerFactory;
  * @param connectTimeout how long a broker connection may take
  * @param metadataRefresh how often the topology source re-reads the cluster
  * @param ioThreads Netty event loop threads (0: Netty's default)
+ * @param listenerLimits what clients may make the Kafka listener hold (connections, bytes, time)
  * @param anyBrokerConnect connection attempts for requests any broker can answer
  * @param readProbe where and how often the readiness probe fetches
  * @param drainTimeout how long requests already read may take to be answered on shutdown
@@ -45,7 +47,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           Duration backendCacheTtl, Duration etcdResync,
                           int maxFrameBytes, int maxInFlightPerConnection, Duration requestTimeout,
                           Duration connectTimeout, Duration metadataRefresh, int ioThreads,
-                          ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe, Duration drainTimeout,
+                          ListenerLimits listenerLimits, ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe, Duration drainTimeout,
                           LogSettings logging, Optional<LfsSettings> lfs) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
@@ -70,6 +72,15 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String DIAL_TIMEOUT_MS = ConfigKey.DIAL_TIMEOUT_MS.envName();
     public static final String METADATA_REFRESH_MS = ConfigKey.METADATA_REFRESH_MS.envName();
     public static final String IO_THREADS = ConfigKey.IO_THREADS.envName();
+    public static final String MAX_CONNECTIONS = ConfigKey.MAX_CONNECTIONS.envName();
+    public static final String MAX_CONNECTIONS_PER_IP = ConfigKey.MAX_CONNECTIONS_PER_IP.envName();
+    public static final String FD_HEADROOM = ConfigKey.FD_HEADROOM.envName();
+    public static final String MAX_PARTIAL_FRAME_BYTES = ConfigKey.MAX_PARTIAL_FRAME_BYTES.envName();
+    public static final String FRAME_READ_TIMEOUT_MS = ConfigKey.FRAME_READ_TIMEOUT_MS.envName();
+    public static final String IDLE_TIMEOUT_MS = ConfigKey.IDLE_TIMEOUT_MS.envName();
+    public static final String MAX_UNREAD_ANSWER_BYTES_PER_CONNECTION =
+            ConfigKey.MAX_UNREAD_ANSWER_BYTES_PER_CONNECTION.envName();
+    public static final String MAX_UNREAD_ANSWER_BYTES = ConfigKey.MAX_UNREAD_ANSWER_BYTES.envName();
     public static final String BACKEND_RETRIES = ConfigKey.BACKEND_RETRIES.envName();
     public static final String BACKEND_BACKOFF_MS = ConfigKey.BACKEND_BACKOFF_MS.envName();
     public static final String READY_PROBE_TOPIC = ConfigKey.READY_PROBE_TOPIC.envName();
@@ -109,6 +120,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         Duration connectTimeout = Duration.ofMillis(s.longValue(ConfigKey.DIAL_TIMEOUT_MS));
         Duration metadataRefresh = Duration.ofMillis(s.longValue(ConfigKey.METADATA_REFRESH_MS));
         int ioThreads = s.intValue(ConfigKey.IO_THREADS);
+        ListenerLimits listenerLimits = listenerLimits(s);
         ConnectAttempts anyBrokerConnect = new ConnectAttempts(s.intValue(ConfigKey.BACKEND_RETRIES),
                 Duration.ofMillis(s.longValue(ConfigKey.BACKEND_BACKOFF_MS)));
         ReadProbeSettings readProbe = readProbeSettings(s);
@@ -126,7 +138,16 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         });
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
-                metadataRefresh, ioThreads, anyBrokerConnect, readProbe, drainTimeout, logging, lfs);
+                metadataRefresh, ioThreads, listenerLimits, anyBrokerConnect, readProbe, drainTimeout, logging, lfs);
+    }
+
+    private static ListenerLimits listenerLimits(Settings s) {
+        return new ListenerLimits(s.intValue(ConfigKey.MAX_CONNECTIONS), s.intValue(ConfigKey.MAX_CONNECTIONS_PER_IP),
+                s.intValue(ConfigKey.FD_HEADROOM), s.longValue(ConfigKey.MAX_PARTIAL_FRAME_BYTES),
+                Duration.ofMillis(s.longValue(ConfigKey.FRAME_READ_TIMEOUT_MS)),
+                Duration.ofMillis(s.longValue(ConfigKey.IDLE_TIMEOUT_MS)),
+                s.intValue(ConfigKey.MAX_UNREAD_ANSWER_BYTES_PER_CONNECTION),
+                s.longValue(ConfigKey.MAX_UNREAD_ANSWER_BYTES));
     }
 
     private static ReadProbeSettings readProbeSettings(Settings s) {
@@ -163,6 +184,6 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
 
     public ListenerSettings listenerSettings() {
         return new ListenerSettings(listen.toBindAddress(), maxFrameBytes, maxInFlightPerConnection, requestTimeout,
-                connectTimeout, ioThreads);
+                connectTimeout, ioThreads, listenerLimits);
     }
 }

@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
@@ -21,6 +22,9 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.slf4j.Logger;
@@ -29,36 +33,52 @@ import org.slf4j.LoggerFactory;
 /**
  * The health listener: {@code /livez} answers 200 while the process serves, {@code /readyz} 200
  * only while {@link Readiness} says so (else 503), with the reason in the body; {@code /metrics}
- * is the Prometheus exposition.
+ * is the Prometheus exposition. Only GET and HEAD are answered (405 otherwise).
+ *
+ * <p>It runs on one event loop of its own, so neither a busy Kafka listener nor a large scrape
+ * delays the other. A connection must send each complete request within {@link #HEAD_TIMEOUT} of
+ * opening and within {@link #IDLE_TIMEOUT} of its previous answer, else it is closed: a client that
+ * opens connections and sends nothing (or a byte at a time) cannot hold them.
  */
 public final class HealthServer implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(HealthServer.class);
     private static final int MAX_REQUEST_BYTES = 16 * 1024;
+    /** Kubelet and Prometheus send their request at once; Go's ReadHeaderTimeout is used likewise. */
+    static final Duration HEAD_TIMEOUT = Duration.ofSeconds(10);
+    /** Longer than a scrape interval, so a scraper's keep-alive connection is reused. */
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(120);
 
     private final Channel channel;
+    private final EventLoopGroup loop;
 
-    private HealthServer(Channel channel) {
+    private HealthServer(Channel channel, EventLoopGroup loop) {
         this.channel = channel;
+        this.loop = loop;
     }
 
-    public static HealthServer start(InetSocketAddress bind, EventLoopGroup group, Supplier<Readiness.Status> ready,
-                                     Supplier<String> metrics)
+    public static HealthServer start(InetSocketAddress bind, Supplier<Readiness.Status> ready, Supplier<String> metrics)
             throws InterruptedException {
-        Channel channel = new ServerBootstrap()
-                .group(group)
-                .channel(NettyTransport.serverChannelClass(group))
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline()
-                                .addLast("http", new HttpServerCodec())
-                                .addLast("aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES))
-                                .addLast("probes", new ProbeHandler(ready, metrics));
-                    }
-                })
-                .bind(bind).sync().channel();
-        LOGGER.info("Health listener bound to {}", channel.localAddress());
-        return new HealthServer(channel);
+        EventLoopGroup loop = NettyTransport.newEventLoopGroup(1, "health-io");
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(loop)
+                    .channel(NettyTransport.serverChannelClass(loop))
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline()
+                                    .addLast("http", new HttpServerCodec())
+                                    .addLast("aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES))
+                                    .addLast("probes", new ProbeHandler(ready, metrics));
+                        }
+                    })
+                    .bind(bind).sync().channel();
+            LOGGER.info("Health listener bound to {}", channel.localAddress());
+            return new HealthServer(channel, loop);
+        } catch (RuntimeException | InterruptedException e) {
+            loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            throw e;
+        }
     }
 
     public InetSocketAddress localAddress() {
@@ -68,11 +88,14 @@ public final class HealthServer implements AutoCloseable {
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
+        loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
     private static final class ProbeHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final Supplier<Readiness.Status> ready;
         private final Supplier<String> metrics;
+        /** Closes the connection unless the next request arrives in time. */
+        private ScheduledFuture<?> deadline;
 
         ProbeHandler(Supplier<Readiness.Status> ready, Supplier<String> metrics) {
             this.ready = ready;
@@ -80,7 +103,45 @@ public final class HealthServer implements AutoCloseable {
         }
 
         @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            awaitRequest(ctx, HEAD_TIMEOUT);
+            ctx.fireChannelActive();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            cancelDeadline();
+            ctx.fireChannelInactive();
+        }
+
+        private void awaitRequest(ChannelHandlerContext ctx, Duration limit) {
+            cancelDeadline();
+            deadline = ctx.executor().schedule(() -> {
+                ctx.close();
+            }, limit.toMillis(), TimeUnit.MILLISECONDS);
+        }
+
+        private void cancelDeadline() {
+            if (deadline != null) {
+                deadline.cancel(false);
+                deadline = null;
+            }
+        }
+
+        @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+            cancelDeadline();
+            if (request.decoderResult().isFailure()) {
+                respond(ctx, text(HttpResponseStatus.BAD_REQUEST, "bad request\n"), false);
+                return;
+            }
+            boolean head = HttpMethod.HEAD.equals(request.method());
+            if (!head && !HttpMethod.GET.equals(request.method())) {
+                FullHttpResponse refused = text(HttpResponseStatus.METHOD_NOT_ALLOWED, "method not allowed\n");
+                refused.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+                respond(ctx, refused, false);
+                return;
+            }
             String path = new QueryStringDecoder(request.uri()).path();
             FullHttpResponse response;
             switch (path) {
@@ -93,10 +154,19 @@ public final class HealthServer implements AutoCloseable {
                 case "/metrics" -> response = text(HttpResponseStatus.OK, metrics.get());
                 default -> response = text(HttpResponseStatus.NOT_FOUND, "not found\n");
             }
-            boolean keepAlive = HttpUtil.isKeepAlive(request);
+            if (head) {
+                // Same headers (Content-Length included), no body.
+                response.content().clear();
+            }
+            respond(ctx, response, HttpUtil.isKeepAlive(request));
+        }
+
+        private void respond(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive) {
             HttpUtil.setKeepAlive(response, keepAlive);
             var write = ctx.writeAndFlush(response);
-            if (!keepAlive) {
+            if (keepAlive) {
+                awaitRequest(ctx, IDLE_TIMEOUT);
+            } else {
                 write.addListener(ChannelFutureListener.CLOSE);
             }
         }

@@ -2,7 +2,6 @@ package org.kafscale.proxy.app.lfs;
 
 import io.etcd.jetcd.Client;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.List;
@@ -17,8 +16,9 @@ import org.kafscale.proxy.lfs.rewrite.LfsProduceRewriter;
 import org.kafscale.proxy.lfs.uploads.UploadRoutes;
 
 /**
- * The LFS HTTP API of a running proxy: the module on the proxy's topology, TTL gate, event loops
- * and metrics registry, with the multipart routes (sessions in etcd when the proxy uses etcd).
+ * The LFS HTTP API of a running proxy: the module on the proxy's topology, TTL gate and metrics
+ * registry, with the multipart routes (sessions in etcd when the proxy uses etcd). The module
+ * brings its own event loops and blocking pool, so LFS work never runs on the Kafka workers.
  */
 public final class LfsRuntime implements AutoCloseable {
     private final LfsModule module;
@@ -32,12 +32,12 @@ public final class LfsRuntime implements AutoCloseable {
     }
 
     public static LfsRuntime start(ProxyConfig config, LfsSettings settings, TopologySource topology,
-                                   EventLoopGroup workers, MeterRegistry metrics) throws InterruptedException {
+                                   MeterRegistry metrics) throws InterruptedException {
         // Its own etcd client: the topology's is closed with the topology, the sessions' with this.
         Optional<Client> etcd = config.etcd().map(EtcdSettings::connect);
         UploadRoutes uploads = new UploadRoutes(etcd, Clock.systemUTC());
         try {
-            LfsModule module = LfsModule.start(settings, topology, topology.gate(), workers, metrics, List.of(uploads));
+            LfsModule module = LfsModule.start(settings, topology, topology.gate(), metrics, List.of(uploads));
             return new LfsRuntime(module, uploads, etcd);
         } catch (RuntimeException | InterruptedException e) {
             uploads.close();

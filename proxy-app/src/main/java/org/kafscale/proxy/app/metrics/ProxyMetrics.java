@@ -83,6 +83,26 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
                 .register(registry);
         Gauge.builder("kafscale_proxy_requests_in_flight", listener, KafkaProxyServer::requestsInFlight)
                 .description("Client requests read and not yet answered").register(registry);
+        Gauge.builder("kafscale_proxy_partial_frame_bytes", listener, KafkaProxyServer::partialFrameBytes)
+                .baseUnit("bytes").description("Bytes of client requests received in part, over all connections")
+                .register(registry);
+        Gauge.builder("kafscale_proxy_unread_answer_bytes", listener, KafkaProxyServer::unreadAnswerBytes)
+                .baseUnit("bytes").description("Bytes of answers written and not yet read by their clients")
+                .register(registry);
+    }
+
+    @Override
+    public void refused(String limit) {
+        Counter.builder("kafscale_proxy_client_connections_refused").tag("limit", limit)
+                .description("Client connections closed at accept: past the total or the per-address limit")
+                .register(registry).increment();
+    }
+
+    @Override
+    public void timedOut() {
+        Counter.builder("kafscale_proxy_client_connections_timed_out")
+                .description("Client connections closed by the frame read timeout or the idle timeout")
+                .register(registry).increment();
     }
 
     @Override

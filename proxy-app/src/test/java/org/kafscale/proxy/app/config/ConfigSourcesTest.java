@@ -2,6 +2,7 @@ package org.kafscale.proxy.app.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -124,5 +125,23 @@ class ConfigSourcesTest {
         assertEquals(List.of("KAFSCALE_LFS_PROXY_ADDR", "KAFSCALE_PROXY_ADRR"), unread);
         assertEquals(":9092", merged.get("KAFSCALE_PROXY_ADDR"), "an unknown variable is a warning, not an error");
         assertFalse(merged.containsKey("HOME"));
+    }
+
+    @Test
+    void aMisspeltSecuritySettingStopsStartUpNamingTheRightOne() {
+        // Given the name the review found in use for the LFS API key
+        Map<String, String> env = Map.of("KAFSCALE_LFS_PROXY_API_KEY", "s3cr3t", "KAFSCALE_PROXY_ADDR", ":9092");
+        // When
+        ConfigException error = assertThrows(ConfigException.class,
+                () -> ConfigSources.merge(Optional.empty(), env, Map.of()));
+        // Then
+        assertTrue(error.getMessage().contains("KAFSCALE_LFS_PROXY_HTTP_API_KEY"), error.getMessage());
+    }
+
+    @Test
+    void aSpellingSlipInASecuritySettingStopsStartUp() {
+        ConfigException error = assertThrows(ConfigException.class, () -> ConfigSources.merge(Optional.empty(),
+                Map.of("KAFSCALE_PROXY_ETCD_PASWORD", "x"), Map.of()));
+        assertTrue(error.getMessage().contains("KAFSCALE_PROXY_ETCD_PASSWORD"), error.getMessage());
     }
 }

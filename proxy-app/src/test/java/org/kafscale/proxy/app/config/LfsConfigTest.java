@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,8 @@ import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 
 class LfsConfigTest {
 
-    private static Map<String, String> enabled() {
+    /** The settings of a proxy with LFS on and nothing else set: what every LFS config test starts from. */
+    static Map<String, String> enabled() {
         Map<String, String> env = new HashMap<>();
         env.put(ProxyConfig.BACKENDS, "broker-0:9092");
         env.put(LfsConfig.LFS_ENABLED, "true");
@@ -50,6 +52,18 @@ class LfsConfigTest {
         assertEquals(6, lfs.publish().connectAttempts());
         assertTrue(lfs.tracker().enabled());
         assertEquals("__lfs_ops_state", lfs.tracker().topic());
+    }
+
+    @Test
+    void crossOriginAccessIsOffUnlessOriginsAreListed() {
+        // Given
+        Map<String, String> env = enabled();
+        assertEquals(List.of(), ProxyConfig.from(env).lfs().orElseThrow().http().allowedOrigins());
+        // When
+        env.put(LfsConfig.HTTP_ALLOWED_ORIGINS, "https://app.example.com, https://ops.example.com");
+        // Then
+        assertEquals(List.of("https://app.example.com", "https://ops.example.com"),
+                ProxyConfig.from(env).lfs().orElseThrow().http().allowedOrigins());
     }
 
     @Test

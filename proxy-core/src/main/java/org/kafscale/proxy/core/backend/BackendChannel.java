@@ -40,6 +40,7 @@ public final class BackendChannel {
     private final IntObjectMap<Pending> pending = new IntObjectHashMap<>();
     private int nextCorrelationId;
     private String closeReason;
+    private Runnable writabilityListener = () -> { };
 
     BackendChannel(Channel channel, BrokerEndpoint broker) {
         this.channel = channel;
@@ -65,6 +66,16 @@ public final class BackendChannel {
 
     public Channel channel() {
         return channel;
+    }
+
+    /** Runs {@code listener} (on the channel's event loop) each time {@link #isWritable} changes. */
+    void onWritabilityChanged(Runnable listener) {
+        this.writabilityListener = listener;
+    }
+
+    /** Called by the channel's handler when the channel's outbound buffer crosses a water mark. */
+    void onWritabilityChanged() {
+        writabilityListener.run();
     }
 
     /**

@@ -26,6 +26,9 @@ public final class BackendChannelPool {
     private final Map<BrokerEndpoint, List<Future<BackendChannel>>> pollChannels = new HashMap<>();
     private boolean closed;
     private boolean autoRead = true;
+    /** Whether every open channel can take more requests; the client is not read while one cannot. */
+    private boolean writable = true;
+    private Runnable writabilityListener = () -> { };
 
     public BackendChannelPool(EventLoop loop, BackendConnector connector) {
         this.loop = loop;
@@ -58,6 +61,8 @@ public final class BackendChannelPool {
             if (f.isSuccess()) {
                 BackendChannel channel = connecting.getNow();
                 channel.channel().config().setAutoRead(autoRead);
+                channel.onWritabilityChanged(this::updateWritable);
+                channel.channel().closeFuture().addListener(closedFuture -> updateWritable());
                 if (closed) {
                     channel.close("client connection closed");
                 }
@@ -100,6 +105,33 @@ public final class BackendChannelPool {
         Future<BackendChannel> connecting = connect(broker);
         candidates.add(connecting);
         return connecting;
+    }
+
+    /**
+     * Runs {@code listener} on the loop whenever {@link #isWritable} changes, so the client
+     * connection can stop reading requests a broker cannot take yet (and resume).
+     */
+    public void onWritabilityChanged(Runnable listener) {
+        this.writabilityListener = listener;
+    }
+
+    /** Whether every open channel of this pool can take more requests now. */
+    public boolean isWritable() {
+        return writable;
+    }
+
+    private void updateWritable() {
+        boolean now = true;
+        for (Future<BackendChannel> f : all()) {
+            if (f.isSuccess() && f.getNow().isUsable() && !f.getNow().isWritable()) {
+                now = false;
+                break;
+            }
+        }
+        if (now != writable) {
+            writable = now;
+            writabilityListener.run();
+        }
     }
 
     /** Pauses or resumes reading answers from brokers (when the client cannot take more). */

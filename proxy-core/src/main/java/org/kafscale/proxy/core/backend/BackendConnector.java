@@ -8,6 +8,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.time.Duration;
@@ -18,8 +19,9 @@ import org.kafscale.proxy.core.topology.BrokerEndpoint;
 
 /**
  * Opens {@link BackendChannel}s to brokers on a given event loop. The pipeline here is the only
- * backend pipeline: frame decoder, the size prefixer (the one place that writes sizes), and the
- * answer dispatcher.
+ * backend pipeline: flushes gathered into one per round of event-loop work (the requests a client's
+ * read batch sends to one broker leave in one system call, not one per request), frame decoder,
+ * the size prefixer (the one place that writes sizes), and the answer dispatcher.
  */
 public final class BackendConnector {
     private final int maxFrameBytes;
@@ -50,6 +52,8 @@ public final class BackendConnector {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline()
+                                .addLast("flushes", new FlushConsolidationHandler(
+                                        FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true))
                                 .addLast("frameDecoder", new KafkaFrameDecoder(maxFrameBytes, broker.toString(), maxFrameBytes))
                                 .addLast("framePrepender", new LengthFieldPrepender(4))
                                 .addLast("answers", handler);

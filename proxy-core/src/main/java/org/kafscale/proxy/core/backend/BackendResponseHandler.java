@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
-/** Hands each answer frame from a broker to its {@link BackendChannel}. */
+/** Hands each answer frame from a broker, and each change of the channel's writability, to its {@link BackendChannel}. */
 final class BackendResponseHandler extends ChannelInboundHandlerAdapter {
     private BackendChannel backend;
 
@@ -15,6 +15,12 @@ final class BackendResponseHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         backend.onResponse((ByteBuf) msg);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        backend.onWritabilityChanged();
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override

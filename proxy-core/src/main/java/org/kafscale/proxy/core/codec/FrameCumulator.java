@@ -14,18 +14,16 @@ import io.netty.handler.codec.ByteToMessageDecoder;
  * frame's size once and every later read is copied straight into it.
  *
  * <p>The limit is what a peer may make the proxy reserve with four bytes: brokers are trusted
- * with their whole frame; a client gets at most {@link #CLIENT_LIMIT_BYTES} (a Kafka broker
- * itself reserves a whole request's size as soon as it has read it), and past that the buffer
- * grows by doubling as bytes actually arrive.
+ * with their whole frame; clients with nothing ({@code 0}). A client's buffer grows by doubling as
+ * bytes actually arrive, never past its frame, so a client that claims a large frame and sends a
+ * few bytes of it holds a few bytes. (A Kafka broker reserves a whole request's size once it has
+ * read the size; at the edge, with no authentication, that lets 2 KB per connection pin a MiB.)
  *
  * <p>Like Netty's, it copies into the buffer in place only when nothing else holds it: frames
  * already handed on are retained slices of it, and kafka-clients reads them through
  * {@code ByteBuffer} views that must keep seeing the same memory.
  */
 final class FrameCumulator implements ByteToMessageDecoder.Cumulator {
-    /** Kafka's default max.request.size: every default Produce fits. */
-    static final int CLIENT_LIMIT_BYTES = 1024 * 1024;
-
     private final int limitBytes;
     private static final int SIZE_FIELD_BYTES = 4;
     /** Body bytes of the frame being read; 0 when no frame is under way. */
@@ -65,12 +63,16 @@ final class FrameCumulator implements ByteToMessageDecoder.Cumulator {
         }
     }
 
-    /** The whole frame when it is within the limit (and fits an int), else Netty's doubling. */
+    /**
+     * The whole frame when it is within the limit (and fits an int), else Netty's doubling, capped
+     * at the frame when its size is known.
+     */
     private int capacityFor(ByteBufAllocator alloc, int required) {
         long frameBytes = SIZE_FIELD_BYTES + (long) expectedBodyBytes;
-        if (expectedBodyBytes <= limitBytes && frameBytes >= required && frameBytes <= Integer.MAX_VALUE) {
+        boolean known = expectedBodyBytes > 0 && frameBytes >= required && frameBytes <= Integer.MAX_VALUE;
+        if (known && expectedBodyBytes <= limitBytes) {
             return (int) frameBytes;
         }
-        return alloc.calculateNewCapacity(required, Integer.MAX_VALUE);
+        return alloc.calculateNewCapacity(required, known ? (int) frameBytes : Integer.MAX_VALUE);
     }
 }

@@ -29,14 +29,14 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
     private boolean rejected;
 
     /**
-     * A decoder for an untrusted peer (a client): a frame is reserved whole up front only up to
-     * {@link FrameCumulator#CLIENT_LIMIT_BYTES}.
+     * A decoder for an untrusted peer (a client): nothing is reserved ahead of the bytes that
+     * arrive.
      *
      * @param maxFrameBytes the largest frame accepted, not counting the size field
      * @param peer who sends these frames ("client", "broker 2"), for log lines
      */
     public KafkaFrameDecoder(int maxFrameBytes, String peer) {
-        this(maxFrameBytes, peer, Math.min(maxFrameBytes, FrameCumulator.CLIENT_LIMIT_BYTES));
+        this(maxFrameBytes, peer, 0);
     }
 
     /**
@@ -79,6 +79,15 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
         cumulator.expect(0);
         in.skipBytes(SIZE_FIELD_BYTES);
         out.add(in.readRetainedSlice(size));
+    }
+
+    /**
+     * Bytes buffered towards the next frame (read after the last frame handed on). Valid between
+     * reads, on the channel's event loop.
+     */
+    public int partialFrameBytes() {
+        ByteBuf buffered = internalBuffer();
+        return rejected ? 0 : buffered.readableBytes();
     }
 
     private String sizeProblem(int size) {

@@ -51,15 +51,21 @@ public final class RecordSets {
     /**
      * Whether every batch carries a producer id (an idempotent or transactional producer's): the
      * broker then numbers and deduplicates them, and the proxy must not reorder them by retrying.
+     * Records that cannot be read as batches are not a producer's: false, and the broker that
+     * receives them answers CORRUPT_MESSAGE, as it does to a client that sends them directly.
      */
     public static boolean allBatchesHaveProducerId(BaseRecords records) {
         if (!(records instanceof MemoryRecords memory)) {
             return false;
         }
-        for (MutableRecordBatch batch : memory.batches()) {
-            if (!batch.hasProducerId()) {
-                return false;
+        try {
+            for (MutableRecordBatch batch : memory.batches()) {
+                if (!batch.hasProducerId()) {
+                    return false;
+                }
             }
+        } catch (RuntimeException unreadable) {
+            return false;
         }
         return true;
     }

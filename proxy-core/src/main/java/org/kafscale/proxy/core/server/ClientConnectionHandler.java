@@ -5,16 +5,20 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelPromise;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
 import org.kafscale.proxy.core.backend.BackendConnector;
+import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.slf4j.Logger;
@@ -31,9 +35,15 @@ import org.slf4j.LoggerFactory;
  * closes the connection, never leaves a slot pending. Everything that touches the
  * {@link ResponseOrderer} runs on the connection's event loop, whichever thread completed a reply.
  *
- * <p>Backpressure: reading from the client pauses while {@code maxInFlight} requests wait for
- * answers or while the client cannot take more bytes; reading from brokers pauses while the client
- * is unwritable.
+ * <p>Backpressure: at most {@code maxInFlight} requests are handled at once; frames read past that
+ * (one socket read can hold thousands of small requests) wait in a queue, and reading from the
+ * client pauses while any wait there. Reading also pauses while the client has not taken the
+ * answers already written (the channel's write-buffer high-water mark, and the listener's
+ * process-wide budget for unread answers), while any of its broker channels cannot take more
+ * requests, and while its half-read frame is among the largest once the listener's budget for
+ * half-read frames is spent. Reading from its brokers pauses while the client's answers are not
+ * taken. The connection is closed when a frame does not arrive whole within the frame read
+ * timeout, or when it has been idle (nothing in flight or half-sent) for the idle timeout.
  *
  * <p>Drain ({@link #DRAIN}, sent by the listener on shutdown): stop reading, answer every request
  * already read, and close once the last answer is flushed, so no answer is cut in half and the
@@ -59,10 +69,24 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     private final long requestTimeoutMillis;
     private final ConnectionListener listener;
     private final Logs logs;
+    private final ConnectionBudgets budgets;
     private final ResponseOrderer orderer = new ResponseOrderer();
+    /** Frames read and not yet handed to the dispatcher: past the in-flight cap, or while the client's answers wait. */
+    private final ArrayDeque<RequestFrame> queued = new ArrayDeque<>();
     private ConnectionContext context;
     private RequestHandler dispatcher;
     private ChannelHandlerContext ctx;
+    private KafkaFrameDecoder decoder;
+    private HeldBytes.Holder partialFrames;
+    private HeldBytes.Holder unreadAnswers;
+    private ConnectionTimeouts timeouts;
+    /** Requests handed to the dispatcher whose handler is not done with them yet. */
+    private int unsettled;
+    /** Guards {@link #dispatchQueued} against re-entry from replies that complete at once. */
+    private boolean dispatchingQueued;
+    /** A frame was handed on during the current read batch. */
+    private boolean frameReadThisBatch;
+    private boolean brokersRead = true;
     private boolean closing;
     private boolean draining;
 
@@ -78,15 +102,17 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
      * @param requestTimeout how long a broker has to answer (the listener's setting); the base of
      *     each request's deadline
      * @param logs the listener's rate-limited lines, shared by all its connections
+     * @param budgets the listener's byte budgets and timeouts, shared by all its connections
      */
     ClientConnectionHandler(RequestHandlers handlers, BackendConnector connector, int maxInFlight,
-                            Duration requestTimeout, ConnectionListener listener, Logs logs) {
+                            Duration requestTimeout, ConnectionListener listener, Logs logs, ConnectionBudgets budgets) {
         this.handlers = handlers;
         this.connector = connector;
         this.maxInFlight = maxInFlight;
         this.requestTimeoutMillis = requestTimeout.toMillis();
         this.listener = listener;
         this.logs = logs;
+        this.budgets = budgets;
     }
 
     @Override
@@ -95,7 +121,14 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         this.context = new ConnectionContext(ctx.channel().eventLoop(),
                 new BackendChannelPool(ctx.channel().eventLoop(), connector), ctx.channel().remoteAddress());
         this.dispatcher = handlers.forConnection(context);
+        this.decoder = ctx.pipeline().get(KafkaFrameDecoder.class);
+        this.partialFrames = budgets.partialFrames().holder(ctx.executor(), this::partialFramesHaveRoom);
+        this.unreadAnswers = budgets.unreadAnswers().holder(ctx.executor(), this::answersTaken);
+        this.timeouts = new ConnectionTimeouts(ctx.executor(), budgets.frameReadTimeout(), budgets.idleTimeout(),
+                this::expired);
+        context.backends().onWritabilityChanged(this::updateReading);
         listener.opened();
+        timeouts.update(false, false, true);
         ctx.fireChannelActive();
     }
 
@@ -110,11 +143,64 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
             request.frame().release();
             return;
         }
-        dispatch(new InFlight(orderer.reserve(request.correlationId()), request));
+        frameReadThisBatch = true;
+        queued.addLast(request);
+        dispatchQueued();
         updateReading();
     }
 
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (!closing) {
+            int partial = decoder == null ? 0 : decoder.partialFrameBytes();
+            partialFrames.hold(partial);
+            timeouts.update(partial > 0, frameReadThisBatch, isIdle(partial));
+            updateReading();
+        }
+        frameReadThisBatch = false;
+        ctx.fireChannelReadComplete();
+    }
+
+    /** The listener's budget for partial frames has room again: report again, and read if this one may. */
+    private void partialFramesHaveRoom() {
+        if (closing) {
+            return;
+        }
+        partialFrames.hold(decoder == null ? 0 : decoder.partialFrameBytes());
+        updateReading();
+    }
+
+    private boolean isIdle(int partialBytes) {
+        return partialBytes == 0 && queued.isEmpty() && orderer.waiting() == 0 && unsettled == 0;
+    }
+
+    /** Hands queued frames to the dispatcher, in order, while the caps allow. */
+    private void dispatchQueued() {
+        if (dispatchingQueued) {
+            return;
+        }
+        dispatchingQueued = true;
+        try {
+            while (!closing && !queued.isEmpty() && mayDispatch()) {
+                RequestFrame next = queued.pollFirst();
+                dispatch(new InFlight(orderer.reserve(next.correlationId()), next));
+            }
+        } finally {
+            dispatchingQueued = false;
+        }
+    }
+
+    /** Below the in-flight cap, and the client takes its answers (drains go on regardless: they end in a close). */
+    private boolean mayDispatch() {
+        return orderer.waiting() < maxInFlight && unsettled < maxInFlight && (draining || answersFlow());
+    }
+
+    private boolean answersFlow() {
+        return ctx.channel().isWritable() && !unreadAnswers.over();
+    }
+
     private void dispatch(InFlight request) {
+        unsettled++;
         try {
             listener.requestStarted(request.request.apiKey());
         } catch (RuntimeException e) {
@@ -179,10 +265,17 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         try {
             request.request.frame().release();
         } finally {
+            unsettled--;
             try {
                 listener.requestSettled(request.request.apiKey());
             } catch (RuntimeException e) {
                 listenerFailed("requestSettled", request.request, e);
+            }
+            if (!closing) {
+                dispatchQueued();
+                updateReading();
+                int partial = decoder == null ? 0 : decoder.partialFrameBytes();
+                timeouts.update(partial > 0, false, isIdle(partial));
             }
         }
     }
@@ -239,14 +332,63 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         }
         orderer.complete(slot, reply, this::write);
         ctx.flush();
-        updateReading();
+        if (!closing) {
+            countUnreadAnswers();
+            dispatchQueued();
+            updateReading();
+        }
         closeIfDrained();
+    }
+
+    /**
+     * Reports the bytes of answers written and not yet taken by the client: after each batch of
+     * answers, at each writability change, and when the last answer of a batch has been taken
+     * (without that, the count would change only at the write-buffer water marks, and a
+     * connection below the low mark would keep counting answers its client read long ago).
+     */
+    private long countUnreadAnswers() {
+        ChannelOutboundBuffer outbound = ctx.channel().unsafe().outboundBuffer();
+        long pending = outbound == null ? 0 : outbound.totalPendingWriteBytes();
+        unreadAnswers.hold(pending);
+        updateBrokerReading();
+        return pending;
+    }
+
+    /** The client took answers (or the listener's budget for unread answers has room again): look again. */
+    private void answersTaken() {
+        if (closing) {
+            return;
+        }
+        countUnreadAnswers();
+        dispatchQueued();
+        updateReading();
+    }
+
+    /** Brokers' answers are read only while the client takes its own. */
+    private void updateBrokerReading() {
+        boolean read = answersFlow();
+        if (read != brokersRead) {
+            brokersRead = read;
+            context.backends().setAutoRead(read);
+        }
+    }
+
+    /** A timeout ran out (see {@link ConnectionTimeouts}). */
+    private void expired(String reason) {
+        if (closing) {
+            return;
+        }
+        logs.timedOutConnections.info("Closing connection from client {}: {}", context.clientAddress(), reason);
+        listener.timedOut();
+        ctx.close();
+        beginClose();
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event == DRAIN) {
             draining = true;
+            dispatchQueued();
             updateReading();
             closeIfDrained();
             return;
@@ -256,7 +398,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
 
     /** During a drain: once every request read has its answer written, close after the flush. */
     private void closeIfDrained() {
-        if (draining && !closing && orderer.waiting() == 0) {
+        if (draining && !closing && orderer.waiting() == 0 && queued.isEmpty()) {
             LOGGER.debug("Drained connection from client {}", context.clientAddress());
             closing = true;
             // An empty write completes after every earlier write; it starts at the head of the
@@ -273,7 +415,10 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
             return;
         }
         if (reply instanceof Reply.Send send) {
-            ctx.write(withClientCorrelationId(send.frame(), slot), ctx.voidPromise());
+            // The last answer of a batch says when the client has taken the batch (see countUnreadAnswers).
+            ChannelPromise written = orderer.headReady() ? ctx.voidPromise()
+                    : ctx.newPromise().addListener(f -> answersTaken());
+            ctx.write(withClientCorrelationId(send.frame(), slot), written);
         } else if (reply instanceof Reply.SendAndClose send) {
             logs.answeredAndClosed.info("Closing connection from client {} after answering: {}",
                     context.clientAddress(), send.reason());
@@ -330,19 +475,37 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     private void beginClose() {
         closing = true;
         orderer.discardAll();
+        releaseQueued();
+    }
+
+    private void releaseQueued() {
+        RequestFrame frame;
+        while ((frame = queued.pollFirst()) != null) {
+            frame.frame().release();
+        }
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        context.backends().setAutoRead(ctx.channel().isWritable());
-        updateReading();
+        if (!closing) {
+            countUnreadAnswers();
+            dispatchQueued();
+            updateReading();
+        }
         ctx.fireChannelWritabilityChanged();
     }
 
     private void updateReading() {
-        boolean read = !closing && !draining && orderer.waiting() < maxInFlight && ctx.channel().isWritable();
+        if (ctx == null) {
+            return;
+        }
+        boolean read = !closing && !draining && queued.isEmpty() && mayDispatch() && !partialFrames.over()
+                && context.backends().isWritable();
         if (ctx.channel().config().isAutoRead() != read) {
             ctx.channel().config().setAutoRead(read);
+            if (read) {
+                timeouts.readingResumed();
+            }
         }
     }
 
@@ -350,6 +513,10 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     public void channelInactive(ChannelHandlerContext ctx) {
         closing = true;
         orderer.discardAll();
+        releaseQueued();
+        timeouts.stop();
+        partialFrames.release();
+        unreadAnswers.release();
         context.backends().closeAll("client " + context.clientAddress() + " disconnected");
         listener.closed();
         ctx.fireChannelInactive();
@@ -397,6 +564,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         final RateLimitedLog answeredAndClosed = RateLimitedLog.every10Seconds(LOGGER);
         final RateLimitedLog failures = RateLimitedLog.every10Seconds(LOGGER);
         final RateLimitedLog offLoop = RateLimitedLog.every10Seconds(LOGGER);
+        final RateLimitedLog timedOutConnections = RateLimitedLog.every10Seconds(LOGGER);
     }
 
     /** Told when client connections open and close and when each request is answered (metrics, drain). */
@@ -408,6 +576,18 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         }
 
         default void closed() {
+        }
+
+        /**
+         * A connection was refused as soon as it was accepted.
+         *
+         * @param limit the limit it was past: {@code total} or {@code per_ip}
+         */
+        default void refused(String limit) {
+        }
+
+        /** A connection was closed by its frame read timeout or its idle timeout. */
+        default void timedOut() {
         }
 
         /**

@@ -4,28 +4,56 @@ import io.netty.channel.Channel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The open client connections of one Kafka listener, the requests they have in flight, and their
  * drain on shutdown.
+ *
+ * <p>Connections past the listener's limits (in total, and from one client address) are closed
+ * as soon as they are accepted, before they read anything, so a flood of connections costs the
+ * proxy no more than the descriptors it briefly holds.
  */
 final class ClientConnections {
     private static final Logger LOGGER = LoggerFactory.getLogger(ClientConnections.class);
     private static final Duration FORCED_CLOSE_WAIT = Duration.ofSeconds(2);
 
     private final ChannelGroup channels = new DefaultChannelGroup("kafka-clients", GlobalEventExecutor.INSTANCE);
+    private final int maxConnections;
+    private final int maxConnectionsPerIp;
+    private final ClientConnectionHandler.ConnectionListener listener;
+    private final RateLimitedLog refusals = RateLimitedLog.every10Seconds(LOGGER);
+    /** Admitted connections: counted here, not from {@link #channels}, which also holds refused ones briefly. */
+    private final AtomicInteger open = new AtomicInteger();
+    private final ConcurrentHashMap<InetAddress, Integer> openPerAddress = new ConcurrentHashMap<>();
     private volatile boolean draining;
     /** Requests read and not yet settled (their handler done, their frame released), on every connection. */
     private final AtomicInteger requestsInFlight = new AtomicInteger();
     private final Object settled = new Object();
 
     /**
-     * Tracks a new connection. Once a drain has begun the connection is closed instead, before it
-     * reads anything. (Added first, checked second: a drain that starts in between still sees it.)
+     * @param maxConnections client connections open at once
+     * @param maxConnectionsPerIp client connections open at once from one address
+     * @param listener told of each refused connection
+     */
+    ClientConnections(int maxConnections, int maxConnectionsPerIp, ClientConnectionHandler.ConnectionListener listener) {
+        this.maxConnections = maxConnections;
+        this.maxConnectionsPerIp = maxConnectionsPerIp;
+        this.listener = listener;
+    }
+
+    /**
+     * Tracks a new connection. Once a drain has begun, or past a connection limit, the connection
+     * is closed instead, before it reads anything. (Added first, checked second: a drain that
+     * starts in between still sees it.)
      */
     boolean admit(Channel channel) {
         channels.add(channel);
@@ -33,7 +61,55 @@ final class ClientConnections {
             channel.close();
             return false;
         }
+        Refusal refused = reserve(channel);
+        if (refused != null) {
+            refusals.warn("Refusing connection from client {}: {} (further refusals are counted in "
+                    + "kafscale_proxy_client_connections_refused_total)", channel.remoteAddress(), refused.reason());
+            listener.refused(refused.limit());
+            channel.close();
+            return false;
+        }
         return true;
+    }
+
+    /** Counts the connection against both limits, or says which one it is past (and counts nothing). */
+    private Refusal reserve(Channel channel) {
+        if (open.incrementAndGet() > maxConnections) {
+            open.decrementAndGet();
+            return new Refusal("total", "the listener's limit of " + maxConnections + " connections is reached");
+        }
+        InetAddress address = addressOf(channel.remoteAddress());
+        if (address != null) {
+            if (openPerAddress.merge(address, 1, Integer::sum) > maxConnectionsPerIp) {
+                release(address);
+                open.decrementAndGet();
+                return new Refusal("per_ip", "the limit of " + maxConnectionsPerIp + " connections from one address is reached");
+            }
+        }
+        channel.closeFuture().addListener(f -> {
+            open.decrementAndGet();
+            if (address != null) {
+                release(address);
+            }
+        });
+        return null;
+    }
+
+    private void release(InetAddress address) {
+        openPerAddress.computeIfPresent(address, (a, count) -> count == 1 ? null : count - 1);
+    }
+
+    private static InetAddress addressOf(SocketAddress remote) {
+        return remote instanceof InetSocketAddress inet ? inet.getAddress() : null;
+    }
+
+    /** @param limit which limit refused it ({@code total}, {@code per_ip}), the metric's label */
+    private record Refusal(String limit, String reason) {
+    }
+
+    /** Client connections admitted and still open. */
+    int open() {
+        return open.get();
     }
 
     int requestsInFlight() {
@@ -78,6 +154,11 @@ final class ClientConnections {
             @Override
             public void closed() {
                 listener.closed();
+            }
+
+            @Override
+            public void timedOut() {
+                listener.timedOut();
             }
 
             @Override

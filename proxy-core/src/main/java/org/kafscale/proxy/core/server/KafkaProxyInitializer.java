@@ -3,14 +3,20 @@ package org.kafscale.proxy.core.server;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.codec.RequestHeaderDecoder;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 
 /**
- * The client-side pipeline, top to bottom: frames in, size prefix out (the only writer of sizes),
- * request headers, then the connection handler that dispatches and orders answers.
+ * The client-side pipeline, top to bottom: flushes gathered into one per batch, frames in, size
+ * prefix out (the only writer of sizes), request headers, then the connection handler that
+ * dispatches and orders answers.
+ *
+ * <p>Answers are flushed once per read batch, or once per round of event-loop tasks when they come
+ * from broker reads: a flush is a system call, and a client pipelining small requests would
+ * otherwise pay one per answer.
  *
  * <p>One per listener, so the rate-limited lines of its connections are limited together (a
  * thousand clients failing at once log one line per interval, not a thousand).
@@ -21,16 +27,19 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
     private final BackendConnector connector;
     private final ClientConnectionHandler.ConnectionListener listener;
     private final ClientConnections clients;
+    private final ConnectionBudgets budgets;
     private final RateLimitedLog badHeaders = RequestHeaderDecoder.rejectionLog();
     private final ClientConnectionHandler.Logs connectionLogs = new ClientConnectionHandler.Logs();
 
     KafkaProxyInitializer(ListenerSettings settings, RequestHandlers handlers, BackendConnector connector,
-                          ClientConnectionHandler.ConnectionListener listener, ClientConnections clients) {
+                          ClientConnectionHandler.ConnectionListener listener, ClientConnections clients,
+                          ConnectionBudgets budgets) {
         this.settings = settings;
         this.handlers = handlers;
         this.connector = connector;
         this.listener = clients.counting(listener);
         this.clients = clients;
+        this.budgets = budgets;
     }
 
     @Override
@@ -39,10 +48,11 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
             return;
         }
         ch.pipeline()
+                .addLast("flushes", new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true))
                 .addLast("frameDecoder", new KafkaFrameDecoder(settings.maxFrameBytes(), "client"))
                 .addLast("framePrepender", new LengthFieldPrepender(4))
                 .addLast("headerDecoder", new RequestHeaderDecoder(badHeaders))
                 .addLast("connection", new ClientConnectionHandler(handlers, connector,
-                        settings.maxInFlightPerConnection(), settings.requestTimeout(), listener, connectionLogs));
+                        settings.maxInFlightPerConnection(), settings.requestTimeout(), listener, connectionLogs, budgets));
     }
 }

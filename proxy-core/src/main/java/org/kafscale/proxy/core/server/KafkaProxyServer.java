@@ -4,8 +4,10 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.slf4j.Logger;
@@ -18,11 +20,14 @@ public final class KafkaProxyServer implements AutoCloseable {
     private final EventLoopGroup bossGroup;
     private final Channel serverChannel;
     private final ClientConnections clients;
+    private final ConnectionBudgets budgets;
 
-    private KafkaProxyServer(EventLoopGroup bossGroup, Channel serverChannel, ClientConnections clients) {
+    private KafkaProxyServer(EventLoopGroup bossGroup, Channel serverChannel, ClientConnections clients,
+                             ConnectionBudgets budgets) {
         this.bossGroup = bossGroup;
         this.serverChannel = serverChannel;
         this.clients = clients;
+        this.budgets = budgets;
     }
 
     /**
@@ -34,8 +39,16 @@ public final class KafkaProxyServer implements AutoCloseable {
     public static KafkaProxyServer start(ListenerSettings settings, EventLoopGroup workerGroup, RequestHandlers handlers,
                                          BackendConnector connector,
                                          ClientConnectionHandler.ConnectionListener listener) throws InterruptedException {
+        ListenerLimits limits = settings.limits();
+        OptionalLong fdLimit = FileDescriptors.limit();
+        int maxConnections = FileDescriptors.connectionLimit(limits.maxConnections(), limits.fdHeadroom(), fdLimit);
+        LOGGER.info("Client connections limited to {} in total ({} configured; process file descriptor limit {}, "
+                        + "{} kept free) and {} per client address", maxConnections, limits.maxConnections(),
+                fdLimit.isPresent() ? fdLimit.getAsLong() : "unknown", limits.fdHeadroom(), limits.maxConnectionsPerIp());
         EventLoopGroup boss = NettyTransport.newEventLoopGroup(1, "kafka-accept");
-        ClientConnections clients = new ClientConnections();
+        ClientConnections clients = new ClientConnections(maxConnections, limits.maxConnectionsPerIp(), listener);
+        ConnectionBudgets budgets = new ConnectionBudgets(limits);
+        int highWater = limits.unreadAnswerBytesPerConnection();
         try {
             Channel channel = new ServerBootstrap()
                     .group(boss, workerGroup)
@@ -43,10 +56,11 @@ public final class KafkaProxyServer implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.ALLOCATOR, FrameBuffers.allocator())
-                    .childHandler(new KafkaProxyInitializer(settings, handlers, connector, listener, clients))
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(highWater / 2, highWater))
+                    .childHandler(new KafkaProxyInitializer(settings, handlers, connector, listener, clients, budgets))
                     .bind(settings.bindAddress()).sync().channel();
             LOGGER.info("Kafka listener bound to {} ({})", channel.localAddress(), NettyTransport.describe(boss));
-            return new KafkaProxyServer(boss, channel, clients);
+            return new KafkaProxyServer(boss, channel, clients, budgets);
         } catch (InterruptedException | RuntimeException e) {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
@@ -60,6 +74,21 @@ public final class KafkaProxyServer implements AutoCloseable {
     /** Client requests read and not yet settled, on every connection. */
     public int requestsInFlight() {
         return clients.requestsInFlight();
+    }
+
+    /** Client connections admitted and still open. */
+    public int openConnections() {
+        return clients.open();
+    }
+
+    /** Bytes of request frames not yet complete, on every connection. */
+    public long partialFrameBytes() {
+        return budgets.partialFrames().total();
+    }
+
+    /** Bytes of answers written and not yet taken by their clients, on every connection. */
+    public long unreadAnswerBytes() {
+        return budgets.unreadAnswers().total();
     }
 
     /** Stops accepting connections; open connections stay with their event loops. */

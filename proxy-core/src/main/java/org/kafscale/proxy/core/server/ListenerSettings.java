@@ -12,9 +12,17 @@ import java.time.Duration;
  * @param requestTimeout how long a broker has to answer (a Fetch adds its own max wait)
  * @param connectTimeout how long a broker connection may take
  * @param ioThreads event loop threads (0: Netty's default, twice the cores)
+ * @param limits what the listener's clients may hold (connections, buffered bytes, time)
  */
 public record ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
-                               Duration requestTimeout, Duration connectTimeout, int ioThreads) {
+                               Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits) {
 
     public static final int DEFAULT_MAX_FRAME_BYTES = 100 * 1024 * 1024;
+
+    /** Settings with the default {@link ListenerLimits}. */
+    public ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
+                            Duration requestTimeout, Duration connectTimeout, int ioThreads) {
+        this(bindAddress, maxFrameBytes, maxInFlightPerConnection, requestTimeout, connectTimeout, ioThreads,
+                ListenerLimits.DEFAULTS);
+    }
 }

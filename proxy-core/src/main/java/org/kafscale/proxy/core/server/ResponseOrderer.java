@@ -35,6 +35,11 @@ final class ResponseOrderer {
         }
     }
 
+    /** Whether the next slot in line has its reply (during {@link #complete}: another answer follows this one). */
+    boolean headReady() {
+        return !slots.isEmpty() && slots.peekFirst().reply != null;
+    }
+
     int waiting() {
         return slots.size();
     }

@@ -56,8 +56,37 @@ class FrameCumulatorTest {
 
         // Then the buffer grew by what arrived, not to the claimed size
         assertNull(channel.readInbound());
-        assertTrue(allocator.requested.stream().allMatch(n -> n <= FrameCumulator.CLIENT_LIMIT_BYTES),
+        assertTrue(allocator.requested.stream().allMatch(n -> n <= 64),
                 "requested " + allocator.requested);
+    }
+
+    /** The security review's H1 probe: a 1 MiB size, 2044 bytes, then 100 more, on one connection. */
+    @Test
+    void clientFrameOfAMiBIsNotReservedWholeWhenOnly2KBOfItHaveArrived() {
+        // Given a client decoder with the default frame limit
+        channel = decoder(new KafkaFrameDecoder(100 << 20, "client"));
+
+        // When a client claims a 1 MiB frame and sends 2044 bytes of it, then 100 more
+        channel.writeInbound(Unpooled.wrappedBuffer(Unpooled.buffer(2048).writeInt(1 << 20).writeZero(2044)));
+        channel.writeInbound(Unpooled.wrappedBuffer(bytes(100)));
+
+        // Then the buffer holds about what arrived, not the megabyte claimed
+        assertNull(channel.readInbound());
+        assertTrue(allocator.requested.stream().allMatch(n -> n <= 4096), "requested " + allocator.requested);
+    }
+
+    @Test
+    void clientFrameSpanningReadsGrowsWithItsBytesAndNeverPastItsSize() {
+        // Given a client decoder and a frame of 1000 bytes whose first read holds 100
+        channel = decoder(new KafkaFrameDecoder(1 << 20, "client"));
+        byte[] body = bytes(1000);
+
+        // When the rest arrives in reads of 100 bytes
+        feedInPieces(frame(body), 104, 100);
+
+        // Then no buffer was larger than the frame, and the frame is whole
+        assertTrue(allocator.requested.stream().allMatch(n -> n <= 1004), "requested " + allocator.requested);
+        assertArrayEquals(body, readFrame());
     }
 
     @Test

@@ -271,6 +271,108 @@ class ClientConnectionHandlerTest {
         assertTrue(channel.config().isAutoRead());
     }
 
+    /** The security review's H2 probe (A25) in one read: 391 were in flight with the cap at 100. */
+    @Test
+    void framesReadPastTheInFlightCapInOneReadWaitUntilASlotFrees() {
+        // Given a connection that allows two requests in flight
+        channel.finishAndReleaseAll();
+        channel = connection(handler, 2, ClientConnectionHandler.ConnectionListener.NONE);
+
+        // When five requests arrive in one read
+        sendMetadataRequests(1, 2, 3, 4, 5);
+
+        // Then only two reach the handler, and each answer lets one more through, in order
+        assertEquals(2, pending.size());
+        pending.get(0).reply().setSuccess(metadataAnswer("first"));
+        assertEquals(3, pending.size());
+        assertEquals(3, pending.get(2).request().correlationId());
+        pending.get(1).reply().setSuccess(metadataAnswer("second"));
+        pending.get(2).reply().setSuccess(metadataAnswer("third"));
+        assertEquals(5, pending.size());
+        assertFalse(channel.config().isAutoRead(), "reading stays paused while two are in flight");
+        assertEquals(List.of(new Answer(1, "first"), new Answer(2, "second"), new Answer(3, "third")), answers());
+    }
+
+    /** The security review's A7 probe: a 60-byte frame sent one byte per second. */
+    @Test
+    void frameTrickledInSlowerThanTheReadTimeoutClosesTheConnection() {
+        // Given a connection with a 10 s frame read timeout, and the size of a 60-byte frame sent
+        channel.finishAndReleaseAll();
+        channel = connection(handler, 16, ClientConnectionHandler.ConnectionListener.NONE,
+                timeouts(Duration.ofSeconds(10), Duration.ofMinutes(10)));
+        channel.writeInbound(Unpooled.buffer(4).writeInt(60));
+
+        // When a byte arrives every second for 11 seconds
+        for (int second = 0; second < 11 && channel.isOpen(); second++) {
+            channel.writeInbound(Unpooled.buffer(1).writeByte(0));
+            advanceTime(Duration.ofSeconds(1));
+        }
+
+        // Then the connection was closed, although bytes kept arriving, and nothing was dispatched
+        assertFalse(channel.isOpen());
+        assertEquals(List.of(), pending);
+    }
+
+    @Test
+    void requestsThatArriveWholeKeepTheConnectionOpenPastTheReadTimeout() {
+        // Given a connection with a 10 s frame read timeout
+        channel.finishAndReleaseAll();
+        channel = connection(handler, 16, ClientConnectionHandler.ConnectionListener.NONE,
+                timeouts(Duration.ofSeconds(10), Duration.ofMinutes(10)));
+
+        // When a request split over two reads arrives every 6 seconds for a minute, each answered
+        for (int i = 0; i < 10; i++) {
+            ByteBuf wire = metadataRequests(i);
+            channel.writeInbound(wire.readRetainedSlice(10));
+            advanceTime(Duration.ofSeconds(3));
+            channel.writeInbound(wire);
+            pending.get(i).reply().setSuccess(metadataAnswer("answer " + i));
+            advanceTime(Duration.ofSeconds(3));
+        }
+
+        // Then the connection is open and every request was answered
+        assertTrue(channel.isOpen());
+        assertEquals(10, answers().size());
+    }
+
+    @Test
+    void connectionWithNothingInFlightIsClosedAfterTheIdleTimeout() {
+        // Given a connection with a one-minute idle timeout whose one request was answered
+        channel.finishAndReleaseAll();
+        channel = connection(handler, 16, ClientConnectionHandler.ConnectionListener.NONE,
+                timeouts(Duration.ofSeconds(10), Duration.ofMinutes(1)));
+        sendMetadataRequests(1);
+        pending.get(0).reply().setSuccess(metadataAnswer("only"));
+        advanceTime(Duration.ofSeconds(59));
+        boolean openBefore = channel.isOpen();
+
+        // When the minute has passed
+        advanceTime(Duration.ofSeconds(2));
+
+        // Then it was open until then and is closed now
+        assertTrue(openBefore);
+        assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void connectionWaitingForAnAnswerIsNotClosedAsIdle() {
+        // Given a connection with a one-minute idle timeout and a request its broker holds for ten
+        channel.finishAndReleaseAll();
+        RequestHandler holding = (context, request) -> {
+            context.expectHeldFor(Duration.ofMinutes(10).toMillis());
+            return handler.handle(context, request);
+        };
+        channel = connection(holding, 16, ClientConnectionHandler.ConnectionListener.NONE,
+                timeouts(Duration.ofSeconds(10), Duration.ofMinutes(1)));
+        sendMetadataRequests(1);
+
+        // When five minutes pass
+        advanceTime(Duration.ofMinutes(5));
+
+        // Then the connection is still open
+        assertTrue(channel.isOpen());
+    }
+
     @Test
     void requestWhoseHandlerNeverAnswersGetsRequestTimedOutAtItsDeadlineAndTheNextAnswerFollows() {
         // Given two requests: the first one's handler never completes, the second is answered
@@ -478,20 +580,38 @@ class ClientConnectionHandlerTest {
 
     private static EmbeddedChannel connection(RequestHandler requestHandler, int maxInFlight,
                                               ClientConnectionHandler.ConnectionListener listener) {
+        return connection(requestHandler, maxInFlight, listener, ListenerLimits.DEFAULTS);
+    }
+
+    private static EmbeddedChannel connection(RequestHandler requestHandler, int maxInFlight,
+                                              ClientConnectionHandler.ConnectionListener listener, ListenerLimits limits) {
         EmbeddedChannel channel = new EmbeddedChannel(
                 new KafkaFrameDecoder(KafkaWire.MAX_FRAME_BYTES, "client"),
                 new LengthFieldPrepender(4),
                 new RequestHeaderDecoder(),
-                connectionHandler(requestHandler, maxInFlight, listener));
+                connectionHandler(requestHandler, maxInFlight, listener, limits));
         channel.freezeTime();
         return channel;
     }
 
     private static ClientConnectionHandler connectionHandler(RequestHandler requestHandler, int maxInFlight,
                                                              ClientConnectionHandler.ConnectionListener listener) {
+        return connectionHandler(requestHandler, maxInFlight, listener, ListenerLimits.DEFAULTS);
+    }
+
+    private static ClientConnectionHandler connectionHandler(RequestHandler requestHandler, int maxInFlight,
+                                                             ClientConnectionHandler.ConnectionListener listener,
+                                                             ListenerLimits limits) {
         return new ClientConnectionHandler(RequestHandlers.shared(requestHandler),
                 new BackendConnector(KafkaWire.MAX_FRAME_BYTES, Duration.ofSeconds(1)), maxInFlight, REQUEST_TIMEOUT,
-                listener, new ClientConnectionHandler.Logs());
+                listener, new ClientConnectionHandler.Logs(), new ConnectionBudgets(limits));
+    }
+
+    /** The default limits with these two timeouts. */
+    private static ListenerLimits timeouts(Duration frameRead, Duration idle) {
+        ListenerLimits d = ListenerLimits.DEFAULTS;
+        return new ListenerLimits(d.maxConnections(), d.maxConnectionsPerIp(), d.fdHeadroom(), d.partialFrameBytes(),
+                frameRead, idle, d.unreadAnswerBytesPerConnection(), d.unreadAnswerBytes());
     }
 
     private void advanceTime(Duration by) {

@@ -65,6 +65,12 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
     private static final long FIRST_WATCH_BACKOFF_MILLIS = 1000;
     private static final Duration MAX_WATCH_BACKOFF = Duration.ofSeconds(8);
     private static final Duration RECHECK_QUIET = Duration.ofSeconds(1);
+    /**
+     * How often, while reads fail, the etcd client is told to try connecting again: routing
+     * resumes within about this much of etcd answering, instead of when the client's own
+     * backoff ends ({@link ConnectBackoff}).
+     */
+    private static final Duration RECONNECT_INTERVAL = Duration.ofMillis(500);
 
     private final Client etcd;
     private final List<BrokerEndpoint> staticBrokers;
@@ -74,6 +80,7 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
     private final SingleFlight<TopologySnapshot> reads = new SingleFlight<>(this::readEtcd);
     private final AtomicReference<State> state = new AtomicReference<>(State.INITIAL);
     private final TtlGate ttlGate;
+    private final Runnable resetConnectBackoff;
     private final RateLimitedLog readFailures = RateLimitedLog.every10Seconds(LOGGER);
     private final RateLimitedLog watchFailures = RateLimitedLog.every10Seconds(LOGGER);
     /** Grown by broken watches (jetcd threads), reset by good reads: atomic, as both happen at once. */
@@ -105,6 +112,7 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         this.readTimeout = readTimeout;
         this.metrics = metrics;
         this.ttlGate = new TtlGate(ttl, !this.staticBrokers.isEmpty(), () -> snapshot().hasBrokers());
+        this.resetConnectBackoff = ConnectBackoff.resetter(etcd);
         this.readErrors = Counter.builder("kafscale_proxy_etcd_read_errors_total")
                 .description("Full etcd reads that failed").register(metrics);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -114,7 +122,10 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         });
     }
 
-    /** Reads etcd, opens the watches and schedules the backstop read; completes with the first read. */
+    /**
+     * Reads etcd, opens the watches and schedules the backstop read and, for outages, the
+     * reconnect nudge; completes with the first read.
+     */
     @Override
     public CompletableFuture<TopologySnapshot> start() {
         for (String prefix : List.of(KafscaleKeys.SNAPSHOT, KafscaleKeys.PARTITION_LEASES, KafscaleKeys.GROUP_LEASES)) {
@@ -122,6 +133,8 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         }
         scheduler.scheduleWithFixedDelay(this::readQuietly, resyncInterval.toMillis(), resyncInterval.toMillis(),
                 TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(this::reconnectWhileFailing, RECONNECT_INTERVAL.toMillis(),
+                RECONNECT_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         return read();
     }
 
@@ -342,6 +355,16 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
                 .register(metrics).increment();
         if (reportedProblems.add(kind + " " + where)) {
             LOGGER.warn("etcd {} {} {}", kind.replace('_', ' '), where, problem);
+        }
+    }
+
+    /**
+     * While reads fail, the client tries to connect every {@link #RECONNECT_INTERVAL}: a read
+     * waiting for the connection then goes through as soon as etcd is back. Healthy, nothing is done.
+     */
+    private void reconnectWhileFailing() {
+        if (!closed && ttlGate.failingSinceHealthy()) {
+            resetConnectBackoff.run();
         }
     }
 

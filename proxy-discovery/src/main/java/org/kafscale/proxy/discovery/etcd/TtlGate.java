@@ -65,6 +65,11 @@ final class TtlGate {
         return lastFailure != null && System.nanoTime() - lastFailedNanos < quiet.toNanos();
     }
 
+    /** Whether a read has failed since the last good one (or, before any, at all). */
+    boolean failingSinceHealthy() {
+        return lastFailure != null;
+    }
+
     /** Milliseconds since the last good read, or -1 before one. */
     long millisSinceHealthy() {
         return everHealthy ? (System.nanoTime() - lastHealthyNanos) / 1_000_000 : -1;

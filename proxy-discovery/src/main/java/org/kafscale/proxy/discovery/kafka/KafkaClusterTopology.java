@@ -1,15 +1,16 @@
 package org.kafscale.proxy.discovery.kafka;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * a partition clears that route (in the current snapshot, O(1)) and triggers an early read, one
  * that starts after the refusal ({@link SingleFlight#fresh()}) so that a read already under way
  * cannot put the old leader back. Coordinators are looked up on first use and cached until a
- * broker says otherwise. Failures of either are logged at WARN once per 10 s per kind.
+ * broker says otherwise, for a bounded number of ids ({@link CoordinatorCache}). Failures of
+ * either are logged at WARN once per 10 s per kind.
  */
 public final class KafkaClusterTopology implements TopologySource {
     private static final Logger LOGGER = LoggerFactory.getLogger(KafkaClusterTopology.class);
@@ -50,7 +52,7 @@ public final class KafkaClusterTopology implements TopologySource {
     private final Duration refreshInterval;
     private final ScheduledExecutorService scheduler;
     private final AtomicReference<TopologySnapshot> current = new AtomicReference<>(TopologySnapshot.EMPTY);
-    private final Map<CoordinatorKey, Integer> coordinators = new ConcurrentHashMap<>();
+    private final CoordinatorCache coordinators = new CoordinatorCache();
     private final SingleFlight<TopologySnapshot> reads = new SingleFlight<>(this::readCluster);
     private final RateLimitedLog refreshFailures = RateLimitedLog.every10Seconds(LOGGER);
     private final RateLimitedLog coordinatorFailures = RateLimitedLog.every10Seconds(LOGGER);
@@ -58,15 +60,19 @@ public final class KafkaClusterTopology implements TopologySource {
     private volatile long lastGoodReadNanos;
     private volatile boolean everRead;
 
-    private record CoordinatorKey(CoordinatorKind kind, String key) {
+    /** A topology whose coordinator cache is not measured (tools and tests). */
+    public KafkaClusterTopology(List<BrokerEndpoint> bootstrap, KafkaRequestClient client, Duration refreshInterval) {
+        this(bootstrap, client, refreshInterval, null);
     }
 
     /**
      * @param bootstrap addresses to start from (ids unknown, so -1)
      * @param client the proxy's own Kafka client
      * @param refreshInterval how often the full Metadata is read
+     * @param metrics where the coordinator cache's size and evictions are published, or null for nowhere
      */
-    public KafkaClusterTopology(List<BrokerEndpoint> bootstrap, KafkaRequestClient client, Duration refreshInterval) {
+    public KafkaClusterTopology(List<BrokerEndpoint> bootstrap, KafkaRequestClient client, Duration refreshInterval,
+                                MeterRegistry metrics) {
         if (bootstrap.isEmpty()) {
             throw new IllegalArgumentException("no bootstrap brokers");
         }
@@ -78,6 +84,15 @@ public final class KafkaClusterTopology implements TopologySource {
             t.setDaemon(true);
             return t;
         });
+        if (metrics != null) {
+            Gauge.builder("kafscale_proxy_coordinator_cache_entries", coordinators, CoordinatorCache::size)
+                    .description("Group and transactional ids whose coordinator is cached (at most "
+                            + CoordinatorCache.MAX_ENTRIES + ")").register(metrics);
+            FunctionCounter.builder("kafscale_proxy_coordinator_cache_evictions_total", coordinators,
+                            CoordinatorCache::evictions)
+                    .description("Cached coordinators dropped, least recently used first, to stay within the bound")
+                    .register(metrics);
+        }
     }
 
     /** Reads the cluster once and then keeps reading it; completes with the first snapshot. */
@@ -138,8 +153,7 @@ public final class KafkaClusterTopology implements TopologySource {
 
     @Override
     public CompletionStage<Integer> coordinator(CoordinatorKind kind, String key) {
-        CoordinatorKey cacheKey = new CoordinatorKey(kind, key);
-        Integer cached = coordinators.get(cacheKey);
+        Integer cached = coordinators.get(kind, key);
         if (cached != null && current.get().brokers().containsKey(cached)) {
             return CompletableFuture.completedFuture(cached);
         }
@@ -150,7 +164,7 @@ public final class KafkaClusterTopology implements TopologySource {
                 LOGGER.debug("FindCoordinator {} {}: {}", kind, key, Errors.forCode(c.errorCode()));
                 return -1;
             }
-            coordinators.put(cacheKey, c.nodeId());
+            coordinators.put(kind, key, c.nodeId());
             return c.nodeId();
         }).exceptionally(e -> {
             coordinatorFailures.warn("FindCoordinator {} {} failed at {}: {}", kind, key, brokers.get(0), e.toString());
@@ -171,7 +185,7 @@ public final class KafkaClusterTopology implements TopologySource {
 
     @Override
     public void invalidateCoordinator(CoordinatorKind kind, String key) {
-        coordinators.remove(new CoordinatorKey(kind, key));
+        coordinators.remove(kind, key);
     }
 
     private void publish(TopologySnapshot snapshot) {

@@ -43,11 +43,18 @@ public final class OwnerGroups {
         return byOwner;
     }
 
-    /** Why a partition has no owner to go to: an unknown topic (by name or id), or no live owner. */
+    /**
+     * Why a partition has no owner to go to: an unknown topic (by name or id), a partition the topic
+     * does not have (as a broker answers it: not retriable, so a producer does not retry until its
+     * delivery timeout), or no live owner.
+     */
     public static Errors whyNoOwner(PartitionRef ref, TopologySnapshot snapshot) {
         if (ref.routingName() == null) {
             return Errors.UNKNOWN_TOPIC_ID;
         }
-        return snapshot.topic(ref.routingName()).isEmpty() ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NOT_LEADER_OR_FOLLOWER;
+        return snapshot.topic(ref.routingName())
+                .map(topic -> topic.partitions().containsKey(ref.partition())
+                        ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.UNKNOWN_TOPIC_OR_PARTITION)
+                .orElse(Errors.UNKNOWN_TOPIC_OR_PARTITION);
     }
 }

@@ -5,6 +5,7 @@ import static org.kafscale.proxy.core.testing.ScriptedBroker.Response.answer;
 
 import io.netty.util.concurrent.Future;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +22,7 @@ import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceRespo
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.BaseRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.junit.jupiter.api.AfterEach;
@@ -115,6 +117,37 @@ class ProduceRouteTest {
     }
 
     @Test
+    void produceOfRecordsThatAreNotBatchesGetsTheBrokersCorruptMessageAnswer() throws IOException {
+        // Given orders-0 on broker 1, which answers records it cannot read as Kafka does
+        topology.withPartition("orders", 0, 1);
+        broker1.on(ApiKeys.PRODUCE, answering(p -> Produces.refused(Errors.CORRUPT_MESSAGE)));
+
+        // When a client writes bytes that are not a record batch (the review's probe A16: a batch
+        // length of -1994891883) to orders-0
+        ProduceResponseData answer = proxy.connect().send(
+                Produces.request(topology, ACKS_ALL, Map.of("orders-0", notABatch())), Produces.VERSION);
+
+        // Then the client gets the broker's CORRUPT_MESSAGE on an open connection, not a close
+        assertEquals(Errors.CORRUPT_MESSAGE.code(), Produces.results(topology, answer).get("orders-0").errorCode());
+        assertEquals(1, broker1.requests(ApiKeys.PRODUCE));
+    }
+
+    @Test
+    void produceToAPartitionTheTopicDoesNotHaveIsUnknownTopicOrPartition() throws IOException {
+        // Given topic orders with partition 0 only, on broker 1
+        topology.withPartition("orders", 0, 1);
+        broker1.on(ApiKeys.PRODUCE, answering(p -> Produces.stored(0)));
+
+        // When a client writes to orders-999 (the review's probe A19)
+        ProduceResponseData answer = proxy.connect().send(
+                Produces.request(topology, ACKS_ALL, Map.of("orders-999", TestRecords.plain("v"))), Produces.VERSION);
+
+        // Then it gets the broker's answer for a partition that does not exist (not retriable), and no broker saw it
+        assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION.code(), Produces.results(topology, answer).get("orders-999").errorCode());
+        assertEquals(0, broker1.requests(ApiKeys.PRODUCE));
+    }
+
+    @Test
     void acksZeroProduceWritesEveryPartToItsOwnerAndIsNeverAnswered() throws IOException {
         // Given orders-0 on broker 1 and orders-1 on broker 2 (a broker never answers acks=0, as Kafka defines)
         topology.withPartition("orders", 0, 1).withPartition("orders", 1, 2);
@@ -151,6 +184,16 @@ class ProduceRouteTest {
         // ... and each broker got the rewritten records of its own partition; orders-2 was sent to none
         assertEquals(Map.of("orders-0", List.of("rewritten value of orders-0")), values(acksZero(broker1, 1)));
         assertEquals(Map.of("orders-1", List.of("rewritten value of orders-1")), values(acksZero(broker2, 1)));
+    }
+
+    /** 100 bytes whose batch length field is negative: no batch can be read from them. */
+    private static MemoryRecords notABatch() {
+        ByteBuffer bytes = ByteBuffer.allocate(100);
+        bytes.putLong(0).putInt(-1994891883);
+        while (bytes.hasRemaining()) {
+            bytes.put((byte) 0x5a);
+        }
+        return MemoryRecords.readableRecords(bytes.flip());
     }
 
     private static ScriptedBroker.Script answering(Function<PartitionProduceData, PartitionProduceResponse> result) {

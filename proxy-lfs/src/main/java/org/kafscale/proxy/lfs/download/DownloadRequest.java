@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.regex.Pattern;
+import org.kafscale.proxy.lfs.http.JsonNumbers;
 import org.kafscale.proxy.lfs.http.LfsException;
 import org.kafscale.proxy.lfs.s3.ObjectKeys;
 
@@ -74,10 +75,9 @@ public record DownloadRequest(String bucket, String key, String mode, long expir
         if (!alg.isEmpty() && !alg.equals("sha256")) {
             throw LfsException.badRequest("unsupported_checksum_alg", "only sha256 integrity is supported");
         }
-        long size = integrity.path("size").asLong(0);
-        if (size < 0) {
-            throw LfsException.badRequest("invalid_integrity", "integrity.size must not be negative");
-        }
+        long size = integrity.isObject()
+                ? JsonNumbers.wholeNumber(integrity, "size", 0, Long.MAX_VALUE, "invalid_integrity").orElse(0)
+                : 0;
         if (mode.equals(STREAM)) {
             if (size <= 0) {
                 throw LfsException.badRequest("missing_integrity_size", "integrity.size is required for stream mode");
@@ -86,7 +86,8 @@ public record DownloadRequest(String bucket, String key, String mode, long expir
                 throw LfsException.badRequest("payload_too_large", "integrity.size exceeds the maximum blob size");
             }
         }
-        return new DownloadRequest(bucket, key, mode, json.path("expires_seconds").asLong(0),
+        long expires = JsonNumbers.wholeNumber(json, "expires_seconds", 0, Long.MAX_VALUE, "invalid_request").orElse(0);
+        return new DownloadRequest(bucket, key, mode, expires,
                 sha256.toLowerCase(Locale.ROOT), size);
     }
 }

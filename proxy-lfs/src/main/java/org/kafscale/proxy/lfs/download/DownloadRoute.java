@@ -10,12 +10,14 @@ import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import org.kafscale.proxy.lfs.Async;
 import org.kafscale.proxy.lfs.LfsContext;
 import org.kafscale.proxy.lfs.http.LfsException;
 import org.kafscale.proxy.lfs.http.LfsExchange;
 import org.kafscale.proxy.lfs.http.LfsRoute;
 import org.kafscale.proxy.lfs.http.Methods;
+import org.kafscale.proxy.lfs.limits.ConcurrencyGate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.ResponseInputStream;
@@ -28,6 +30,11 @@ import software.amazon.awssdk.services.s3.presigner.model.PresignedGetObjectRequ
  * while hashing it and sends nothing until size and SHA-256 match the caller's claim; the
  * verified file then goes to the socket without passing through the heap. Presign mode (when
  * enabled) answers with a presigned GET URL, and the caller verifies.
+ *
+ * <p>A stream download is bounded before it costs anything: it holds a download permit while it
+ * copies (503 {@code busy} past the bound), an object whose size (HeadObject's Content-Length) is
+ * not the claimed size is refused before it is read, and the temp bytes of all downloads are
+ * reserved against one budget (503 {@code busy} when it is spent) until each file is deleted.
  */
 public final class DownloadRoute implements LfsRoute {
     public static final String PATH = "/lfs/download";
@@ -110,24 +117,71 @@ public final class DownloadRoute implements LfsRoute {
 
     private CompletableFuture<Void> stream(LfsExchange exchange, DownloadRequest request) {
         long started = System.nanoTime();
-        return context.s3().getObject(g -> g.bucket(request.bucket()).key(request.key()),
-                        AsyncResponseTransformer.toBlockingInputStream())
+        ConcurrencyGate.Permit permit = context.limits().downloads().acquire(exchange.clientIp());
+        return context.s3().headObject(h -> h.bucket(request.bucket()).key(request.key()))
                 .exceptionally(error -> {
                     context.metrics().s3Error();
                     throw new LfsException(502, "s3_get_failed", "S3 get failed: " + rootMessage(error));
                 })
-                .thenApplyAsync(object -> verify(exchange, request, object), context.blocking())
+                .thenAccept(head -> admit(exchange, request, head.contentLength()))
+                .thenCompose(admitted -> copy(exchange, request))
+                .whenComplete((verified, error) -> permit.close())
                 .thenAccept(verified -> {
                     Map<String, String> headers = Map.of("X-Kafscale-LFS-Checksum", "sha256=" + request.sha256(),
                             "X-Kafscale-LFS-Content-Length", String.valueOf(request.size()));
                     exchange.respondFile(verified.file(), request.size(), verified.contentType(), headers,
-                            () -> context.blocking().execute(() -> deleteQuietly(verified.file())));
+                            () -> context.blocking().execute(() -> {
+                                deleteQuietly(verified.file());
+                                context.limits().temp().release(request.size());
+                            }));
                     context.tracker().emit(context.events().downloadCompleted(exchange.requestId(), request.key(),
                             DownloadRequest.STREAM, millisSince(started), request.size()));
                 });
     }
 
-    /** Blocking: copies and hashes into a temporary file; the file is removed unless verification passed. */
+    /**
+     * Before a byte is read: the object's size (HeadObject) must be the claimed one, and its temp
+     * bytes must fit the budget; they stay reserved until the file is deleted.
+     */
+    private void admit(LfsExchange exchange, DownloadRequest request, Long length) {
+        if (length == null || length != request.size()) {
+            String relation = length != null && length > request.size() ? "exceeds" : "does not match";
+            throw integrityFailure(exchange, request, new VerifiedCopy.Outcome(0, ""), "S3 object size " + length
+                    + " " + relation + " the claimed size " + request.size() + "; refusing to serve");
+        }
+        if (!context.limits().temp().tryReserve(request.size())) {
+            throw new LfsException(503, "busy", "temporary storage for downloads is in use; retry later");
+        }
+    }
+
+    /** Gets the object and copies it on the blocking pool; a failure on the way gives the reserved bytes back. */
+    private CompletableFuture<Verified> copy(LfsExchange exchange, DownloadRequest request) {
+        return context.s3().getObject(g -> g.bucket(request.bucket()).key(request.key()),
+                        AsyncResponseTransformer.toBlockingInputStream())
+                .handle((object, error) -> {
+                    if (error != null) {
+                        context.limits().temp().release(request.size());
+                        context.metrics().s3Error();
+                        throw new LfsException(502, "s3_get_failed", "S3 get failed: " + rootMessage(error));
+                    }
+                    return object;
+                })
+                .thenCompose(object -> {
+                    try {
+                        return CompletableFuture.supplyAsync(() -> verify(exchange, request, object),
+                                context.blocking());
+                    } catch (RejectedExecutionException e) {
+                        object.abort();
+                        context.limits().temp().release(request.size());
+                        return CompletableFuture.failedFuture(e);
+                    }
+                });
+    }
+
+    /**
+     * Blocking: copies and hashes into a temporary file; the file is removed (and its reserved
+     * bytes given back) unless verification passed.
+     */
     private Verified verify(LfsExchange exchange, DownloadRequest request,
                             ResponseInputStream<GetObjectResponse> object) {
         Path file;
@@ -135,6 +189,7 @@ public final class DownloadRoute implements LfsRoute {
             file = Files.createTempFile(context.settings().tempDir(), "kafscale-lfs-verify-", "");
         } catch (IOException e) {
             object.abort();
+            context.limits().temp().release(request.size());
             throw new LfsException(500, "temp_storage_failed", "cannot create a temporary file: " + e.getMessage());
         }
         boolean keep = false;
@@ -159,6 +214,7 @@ public final class DownloadRoute implements LfsRoute {
             if (!keep) {
                 object.abort();
                 deleteQuietly(file);
+                context.limits().temp().release(request.size());
             }
         }
     }

@@ -2,6 +2,7 @@ package org.kafscale.proxy.lfs.http;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -18,12 +19,24 @@ import java.util.Optional;
  * @param maxHeaderBytes the largest request head accepted
  * @param shutdownTimeout how long in-flight requests may take to finish at shutdown
  * @param tls HTTPS settings, empty for plain HTTP
+ * @param allowedOrigins the browser origins allowed cross-origin access (CORS; exact origins, or
+ *                       {@code *}); empty for none
  */
 public record HttpSettings(InetSocketAddress address, String apiKey, Duration readIdleTimeout,
                            Duration writeIdleTimeout, Duration idleTimeout, Duration headerTimeout,
-                           int maxHeaderBytes, Duration shutdownTimeout, Optional<TlsSettings> tls) {
+                           int maxHeaderBytes, Duration shutdownTimeout, Optional<TlsSettings> tls,
+                           List<String> allowedOrigins) {
     public HttpSettings {
         apiKey = apiKey == null ? "" : apiKey;
+        allowedOrigins = allowedOrigins == null ? List.of() : List.copyOf(allowedOrigins);
+    }
+
+    /** No cross-origin access. */
+    public HttpSettings(InetSocketAddress address, String apiKey, Duration readIdleTimeout, Duration writeIdleTimeout,
+                        Duration idleTimeout, Duration headerTimeout, int maxHeaderBytes, Duration shutdownTimeout,
+                        Optional<TlsSettings> tls) {
+        this(address, apiKey, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout, maxHeaderBytes,
+                shutdownTimeout, tls, List.of());
     }
 
     /** Plain HTTP on {@code address} with the defaults of spec §1.4 and no API key. */
@@ -34,11 +47,11 @@ public record HttpSettings(InetSocketAddress address, String apiKey, Duration re
 
     public HttpSettings withApiKey(String key) {
         return new HttpSettings(address, key, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout,
-                maxHeaderBytes, shutdownTimeout, tls);
+                maxHeaderBytes, shutdownTimeout, tls, allowedOrigins);
     }
 
     public HttpSettings withTls(TlsSettings settings) {
         return new HttpSettings(address, apiKey, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout,
-                maxHeaderBytes, shutdownTimeout, Optional.of(settings));
+                maxHeaderBytes, shutdownTimeout, Optional.of(settings), allowedOrigins);
     }
 }

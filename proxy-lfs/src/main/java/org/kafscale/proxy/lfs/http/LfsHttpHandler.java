@@ -2,9 +2,14 @@ package org.kafscale.proxy.lfs.http;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
@@ -13,6 +18,7 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +30,9 @@ import org.slf4j.LoggerFactory;
  */
 final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOGGER = LoggerFactory.getLogger(LfsHttpHandler.class);
+    private static final RateLimitedLog MALFORMED_LOG = RateLimitedLog.every10Seconds(LOGGER);
+    /** How long a refused connection may go on sending before it is closed. */
+    private static final Duration LINGER = Duration.ofSeconds(2);
 
     private final LfsRouter router;
     private final Duration headerTimeout;
@@ -34,6 +43,7 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
     private boolean firstRequest = true;
     private boolean closing;
     private boolean refused;
+    private boolean lingering;
 
     LfsHttpHandler(LfsRouter router, Duration headerTimeout, Duration idleTimeout) {
         this.router = router;
@@ -57,6 +67,11 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
         }
         if (msg instanceof HttpRequest request) {
             startRequest(request);
+            if (refused) {
+                // A malformed request's remains (a failed full request carries content) go nowhere.
+                ReferenceCountUtil.release(msg);
+                return;
+            }
         }
         if (msg instanceof HttpContent content) {
             if (current != null) {
@@ -81,18 +96,71 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
         cancelHeadTimer();
         firstRequest = false;
         if (request.decoderResult().isFailure()) {
-            LOGGER.debug("malformed HTTP request: {}", request.decoderResult().cause().toString());
-            ctx.close();
+            refuseMalformed(request);
             return;
         }
-        String requestId = request.headers().get("X-Request-ID", "").trim();
-        if (requestId.isEmpty()) {
-            requestId = UUID.randomUUID().toString();
-        }
+        String sentId = request.headers().get("X-Request-ID", "").trim();
+        LfsException badHeader = headerProblem(request, sentId);
+        // A refused id is not echoed: the answer carries a generated one.
+        String requestId = sentId.isEmpty() || badHeader != null ? UUID.randomUUID().toString() : sentId;
         String path = new QueryStringDecoder(request.uri()).path();
         current = new NettyExchange(this, ctx, request, path, requestId,
                 ClientIp.of(request.headers(), ctx.channel().remoteAddress()));
+        if (badHeader != null) {
+            current.fail(badHeader);
+            return;
+        }
         router.dispatch(current);
+    }
+
+    /** 400 for a header value with a control character or an oversized {@code X-Request-ID}, else null. */
+    private static LfsException headerProblem(HttpRequest request, String requestId) {
+        String withControl = HeaderValues.firstWithControl(request.headers());
+        if (withControl != null) {
+            return LfsException.badRequest("invalid_request", "header " + withControl + " holds a control character");
+        }
+        try {
+            HeaderValues.check("X-Request-ID", requestId, HeaderValues.MAX_REQUEST_ID);
+            return null;
+        } catch (LfsException e) {
+            return e;
+        }
+    }
+
+    /**
+     * What Netty's decoder could not parse (a bad or duplicate Content-Length, Content-Length with
+     * Transfer-Encoding, a header block or request line over its limit) is answered, so the client
+     * and the operator learn why, and the connection closes: the decoder reads nothing more.
+     */
+    private void refuseMalformed(HttpRequest request) {
+        Throwable cause = request.decoderResult().cause();
+        LfsException answer = malformedAnswer(cause);
+        MALFORMED_LOG.info("refused a malformed HTTP request from {} with {}: {}", ctx.channel().remoteAddress(),
+                answer.status(), String.valueOf(cause));
+        refused = true;
+        current = new NettyExchange(this, ctx, request, "/", UUID.randomUUID().toString(),
+                ClientIp.of(request.headers(), ctx.channel().remoteAddress()));
+        current.refuse(answer);
+    }
+
+    static LfsException malformedAnswer(Throwable cause) {
+        if (cause instanceof TooLongHttpHeaderException) {
+            return new LfsException(431, "headers_too_large", "the request header block is too large");
+        }
+        if (cause instanceof TooLongHttpLineException) {
+            return new LfsException(414, "uri_too_long", "the request line is too long");
+        }
+        if (cause instanceof TooLongFrameException) {
+            return new LfsException(413, "payload_too_large", "a part of the request is too large");
+        }
+        return LfsException.badRequest("malformed_request", "malformed HTTP request: " + firstLine(cause));
+    }
+
+    private static String firstLine(Throwable cause) {
+        String message = cause == null || cause.getMessage() == null ? "unreadable" : cause.getMessage();
+        int newline = message.indexOf('\n');
+        String line = newline < 0 ? message : message.substring(0, newline);
+        return line.length() > 200 ? line.substring(0, 200) : line;
     }
 
     @Override
@@ -105,9 +173,34 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
         if (ctx == null || !ctx.channel().isActive()) {
             return;
         }
-        if (current == null || current.wantsBody()) {
+        if (current == null || current.wantsBody() || lingering) {
             ctx.read();
         }
+    }
+
+    /**
+     * After the answer to input the decoder could not parse: closes the sending side at once and
+     * the connection once the client stops sending (or after {@link #LINGER}), dropping what still
+     * arrives. Closing both at once would reset a client still sending, and a reset can discard the
+     * answer before the client reads it. TLS closes at once: its close needs the sending side.
+     */
+    void lingerAndClose() {
+        if (!(ctx.channel() instanceof SocketChannel socket) || ctx.pipeline().get(SslHandler.class) != null
+                || !socket.isActive()) {
+            ctx.close();
+            return;
+        }
+        lingering = true;
+        cancelHeadTimer();
+        waitingForHead = ctx.executor().schedule(() -> {
+            ctx.close();
+        }, LINGER.toMillis(), TimeUnit.MILLISECONDS);
+        socket.shutdownOutput().addListener(f -> {
+            if (!f.isSuccess()) {
+                ctx.close();
+            }
+        });
+        readMore();
     }
 
     /**
@@ -119,6 +212,10 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
         if (current == null && ctx != null) {
             ctx.close();
         }
+    }
+
+    Cors cors() {
+        return router.cors();
     }
 
     /** Whether the connection closes after the current response. */

@@ -67,6 +67,7 @@ final class NettyExchange implements LfsExchange {
     private boolean paused;
     private boolean discarding;
     private boolean draining;
+    private boolean malformed;
     private long drained;
     private BodySink sink;
     private ByteArrayOutputStream aggregate;
@@ -193,6 +194,10 @@ final class NettyExchange implements LfsExchange {
             }
             return;
         }
+        if (content.decoderResult().isFailure()) {
+            malformedBody(content);
+            return;
+        }
         try {
             ByteBuf bytes = content.content();
             if (!discarding && bytes.isReadable()) {
@@ -224,6 +229,29 @@ final class NettyExchange implements LfsExchange {
                 } else if (sink != null) {
                     sink.onEnd();
                 }
+            }
+        }
+    }
+
+    /**
+     * Netty could not decode the body (a bad chunk-size line, a chunk cut short): it ends the body
+     * with a failed last content and reads nothing more. What arrived is only a prefix, so the
+     * route must not take it for the whole body: it fails with 400, and the connection closes
+     * after the answer. Content held before the route claimed the body comes here only once it has.
+     */
+    private void malformedBody(HttpContent content) {
+        Throwable cause = content.decoderResult().cause();
+        content.release();
+        done = true;
+        malformed = true;
+        LfsException answer = LfsException.badRequest("malformed_body",
+                "the request body is malformed: " + String.valueOf(cause == null ? null : cause.getMessage()));
+        if (!discarding) {
+            discarding = true;
+            if (aggregated != null) {
+                aggregated.completeExceptionally(answer);
+            } else if (sink != null) {
+                sink.onAbort(answer);
             }
         }
     }
@@ -296,12 +324,12 @@ final class NettyExchange implements LfsExchange {
         });
     }
 
-    /** The CORS preflight answer: 204 with CORS headers and no request id (spec §4.2). */
+    /** The CORS preflight answer: 204, CORS headers for an allowed origin, no request id (spec §4.2). */
     void respondPreflight() {
         responded.set(true);
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NO_CONTENT,
                 Unpooled.EMPTY_BUFFER);
-        Cors.add(response.headers());
+        connection.cors().add(response.headers(), request.headers().get(HttpHeaderNames.ORIGIN));
         boolean keepAlive = keepAlive(response);
         finish(ctx.writeAndFlush(response), keepAlive);
     }
@@ -357,6 +385,16 @@ final class NettyExchange implements LfsExchange {
         respondJson(known.status(), body);
     }
 
+    /**
+     * The answer to a request the decoder could not parse: nothing more is read from this
+     * connection, so it closes after the answer ({@link LfsHttpHandler#lingerAndClose}). Runs on the event loop.
+     */
+    void refuse(LfsException failure) {
+        malformed = true;
+        done = true;
+        fail(failure);
+    }
+
     /** A plain-text answer outside the JSON API (unknown path). */
     void respondText(int status, String text) {
         respondBytes(status, "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
@@ -371,7 +409,7 @@ final class NettyExchange implements LfsExchange {
     private void decorate(HttpResponse response) {
         response.headers().set("X-Request-ID", requestId);
         if (lfsPath) {
-            Cors.add(response.headers());
+            connection.cors().add(response.headers(), request.headers().get(HttpHeaderNames.ORIGIN));
         }
     }
 
@@ -381,7 +419,7 @@ final class NettyExchange implements LfsExchange {
      * the next request. Marks the response accordingly, before it is written.
      */
     private boolean keepAlive(HttpResponse response) {
-        boolean keepAlive = done && HttpUtil.isKeepAlive(request) && !connection.closing();
+        boolean keepAlive = done && !malformed && HttpUtil.isKeepAlive(request) && !connection.closing();
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }
@@ -391,6 +429,12 @@ final class NettyExchange implements LfsExchange {
     private void finish(io.netty.channel.ChannelFuture written, boolean keepAlive) {
         written.addListener(f -> connection.responseWritten(this, keepAlive && f.isSuccess()));
         if (keepAlive) {
+            return;
+        }
+        if (malformed) {
+            // The decoder reads nothing more, but the client may still be sending what it could not parse.
+            releaseEarly();
+            written.addListener(f -> connection.lingerAndClose());
             return;
         }
         boolean bodyMayFollow = !done && !(HttpUtil.is100ContinueExpected(request) && !claimed);

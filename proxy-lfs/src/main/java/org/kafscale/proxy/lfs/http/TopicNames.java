@@ -2,9 +2,15 @@ package org.kafscale.proxy.lfs.http;
 
 import java.util.regex.Pattern;
 
-/** Topic names the HTTP API accepts: 1 to {@code maxLength} characters of {@code [a-zA-Z0-9._-]}. */
+/**
+ * Topic names the HTTP API accepts: 1 to {@code maxLength} characters of {@code [a-zA-Z0-9._-]},
+ * not {@code .} or {@code ..} (Kafka forbids them, and the name is a segment of every object key),
+ * and not an internal topic ({@code __} prefix, such as {@code __consumer_offsets} or the
+ * tracker's {@code __lfs_ops_state}): envelopes written there would corrupt what reads them.
+ */
 public final class TopicNames {
     private static final Pattern VALID = Pattern.compile("^[a-zA-Z0-9._-]+$");
+    private static final String INTERNAL_PREFIX = "__";
     private final int maxLength;
 
     public TopicNames(int maxLength) {
@@ -12,7 +18,8 @@ public final class TopicNames {
     }
 
     public boolean valid(String topic) {
-        return topic != null && !topic.isEmpty() && topic.length() <= maxLength && VALID.matcher(topic).matches();
+        return topic != null && !topic.isEmpty() && topic.length() <= maxLength && VALID.matcher(topic).matches()
+                && !topic.equals(".") && !topic.equals("..");
     }
 
     /** Throws 400 {@code missing_topic} or {@code invalid_topic}. */
@@ -22,6 +29,9 @@ public final class TopicNames {
         }
         if (!valid(topic)) {
             throw LfsException.badRequest("invalid_topic", "invalid topic name");
+        }
+        if (topic.startsWith(INTERNAL_PREFIX)) {
+            throw LfsException.badRequest("invalid_topic", "internal topics (" + INTERNAL_PREFIX + "*) are not writable");
         }
     }
 }

@@ -5,10 +5,13 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import org.kafscale.proxy.lfs.http.TopicNames;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,6 +25,13 @@ public final class LfsMetrics {
         Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
         Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30)};
 
+    /** The label of requests whose topic is not (yet) known to exist. */
+    public static final String OTHER_TOPIC = "other";
+    /** More topics than one LFS proxy serves in practice; beyond it new topics count as {@link #OTHER_TOPIC}. */
+    public static final int MAX_TOPIC_LABELS = 1000;
+    private static final TopicNames TOPIC_SYNTAX = new TopicNames(249);
+
+    private final Set<String> labelledTopics = ConcurrentHashMap.newKeySet();
     private final MeterRegistry registry;
     private final Timer uploadDuration;
     private final Counter uploadBytes;
@@ -62,13 +72,29 @@ public final class LfsMetrics {
         }
     }
 
-    /** One finished LFS request for {@code topic}; {@code ok} false for a failure. An empty topic is "unknown". */
+    /**
+     * One finished LFS request for {@code topic}; {@code ok} false for a failure. The topic is a
+     * label only once a request to it succeeded (so the topic exists; at most
+     * {@link #MAX_TOPIC_LABELS} of them): the name comes from the client, and each new label is a
+     * series kept for the life of the process. Every other request, including an empty topic,
+     * counts under {@link #OTHER_TOPIC}.
+     */
     public void request(String topic, boolean ok) {
         Counter.builder("kafscale_lfs_proxy_requests")
-                .tag("topic", topic == null || topic.isEmpty() ? "unknown" : topic)
+                .tag("topic", topicLabel(topic, ok))
                 .tag("status", ok ? "ok" : "error")
                 .tag("type", TYPE_LFS)
                 .register(registry).increment();
+    }
+
+    private String topicLabel(String topic, boolean ok) {
+        if (topic == null || !TOPIC_SYNTAX.valid(topic)) {
+            return OTHER_TOPIC;
+        }
+        if (ok && labelledTopics.size() < MAX_TOPIC_LABELS) {
+            labelledTopics.add(topic);
+        }
+        return labelledTopics.contains(topic) ? topic : OTHER_TOPIC;
     }
 
     public void s3Error() {

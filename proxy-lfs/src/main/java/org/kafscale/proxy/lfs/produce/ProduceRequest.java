@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
+import org.kafscale.proxy.lfs.http.HeaderValues;
 import org.kafscale.proxy.lfs.http.LfsException;
 import org.kafscale.proxy.lfs.http.TopicNames;
 
@@ -67,7 +68,9 @@ public record ProduceRequest(String topic, byte[] key, OptionalInt partition, St
             }
             length = OptionalLong.of(declared);
         }
-        return new ProduceRequest(topic, key, partition, checksum, alg, trimmed(headers, "Content-Type"), length);
+        String contentType = trimmed(headers, "Content-Type");
+        HeaderValues.check("Content-Type", contentType, HeaderValues.MAX_CONTENT_TYPE);
+        return new ProduceRequest(topic, key, partition, checksum, alg, contentType, length);
     }
 
     private static String trimmed(HttpHeaders headers, String name) {

@@ -14,6 +14,8 @@ import org.kafscale.proxy.lfs.http.LfsExchange;
 import org.kafscale.proxy.lfs.http.LfsRoute;
 import org.kafscale.proxy.lfs.http.Methods;
 import org.kafscale.proxy.lfs.http.TopicNames;
+import org.kafscale.proxy.lfs.limits.ConcurrencyGate;
+import org.kafscale.proxy.lfs.limits.PacedExchange;
 import org.kafscale.proxy.lfs.publish.PublishTarget;
 import org.kafscale.proxy.lfs.s3.StreamedPut;
 import org.kafscale.proxy.lfs.s3.StreamingUpload;
@@ -24,6 +26,10 @@ import org.kafscale.proxy.lfs.tracker.TrackerEvents;
  * connect to the partition's owner, stream the body to S3 while hashing it, check the client's
  * checksum, then produce the envelope and answer with it. Every failure after the upload leaves
  * the bucket settled (object deleted, or counted as an orphan) before the client hears.
+ *
+ * <p>Each produce holds an upload permit from its start to its answer, since its body holds an S3
+ * connection: past the bound it is answered 503 {@code busy} before anything is read or connected.
+ * Its body must keep the minimum rate ({@link PacedExchange}), so a trickling client lets go soon.
  */
 public final class ProduceRoute implements LfsRoute {
     public static final String PATH = "/lfs/produce";
@@ -56,10 +62,18 @@ public final class ProduceRoute implements LfsRoute {
             context.metrics().request(exchange.headers().get("X-Kafka-Topic", ""), false);
             throw e;
         }
+        ConcurrencyGate.Permit permit;
+        try {
+            permit = context.limits().uploads().acquire(exchange.clientIp());
+        } catch (LfsException e) {
+            context.metrics().request(request.topic(), false);
+            throw e;
+        }
         long started = System.nanoTime();
         context.publisher().prepare(request.topic(), request.partition(), request.key())
                 .thenCompose(target -> upload(exchange, request, target, started))
                 .whenComplete((envelope, error) -> {
+                    permit.close();
                     context.metrics().request(request.topic(), error == null);
                     if (error != null) {
                         exchange.fail(error);
@@ -122,13 +136,14 @@ public final class ProduceRoute implements LfsRoute {
     private CompletableFuture<PayloadDigests.Result> store(LfsExchange exchange, ProduceRequest request, String key,
                                                           PayloadDigests digests) {
         LfsSettings settings = context.settings();
+        LfsExchange paced = PacedExchange.of(exchange, settings.limits());
         if (StreamedPut.suits(request.contentLength())) {
             return StreamedPut.store(context.s3(), settings.s3().bucket(), key, request.contentLength().getAsLong(),
-                    exchange, digests, context.blocking());
+                    paced, digests, context.blocking());
         }
         StreamingUpload upload = new StreamingUpload(context.s3(), settings.s3().bucket(), key, settings.chunkSize(),
-                settings.maxBlobSize(), exchange, digests, context.blocking());
-        exchange.streamBody(upload);
+                settings.maxBlobSize(), paced, digests, context.blocking());
+        paced.streamBody(upload);
         return upload.result();
     }
 

@@ -7,6 +7,8 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
@@ -19,12 +21,33 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 public final class S3Clients {
     /** Enough parallel S3 connections for many concurrent uploads; each upload uses one at a time. */
     private static final int MAX_CONCURRENCY = 256;
+    private static final Duration ACQUISITION_TIMEOUT = Duration.ofSeconds(60);
+
+    /**
+     * For a request whose body can be read only once (streamed from the client): a single attempt.
+     * A retry would fail anyway ("a request body can be read only once") after waiting again for a
+     * connection, and hide the first attempt's cause.
+     */
+    public static final AwsRequestOverrideConfiguration ONE_ATTEMPT = AwsRequestOverrideConfiguration.builder()
+            .addPlugin(config -> config.overrideConfiguration(config.overrideConfiguration().toBuilder()
+                    .retryStrategy(AwsRetryStrategy.doNotRetry()).build()))
+            .build();
 
     private S3Clients() {
     }
 
-    /** The asynchronous client (Netty-based, non-blocking) for every S3 call of the module. */
+    /** An asynchronous client with the default pool (tools and tests). */
     public static S3AsyncClient asyncClient(S3Settings settings) {
+        return asyncClient(settings, MAX_CONCURRENCY, ACQUISITION_TIMEOUT);
+    }
+
+    /**
+     * An asynchronous client (Netty-based, non-blocking) with a connection pool of its own.
+     *
+     * @param connections the pool's size
+     * @param acquisitionTimeout how long a call waits for a free connection before it fails
+     */
+    public static S3AsyncClient asyncClient(S3Settings settings, int connections, Duration acquisitionTimeout) {
         var builder = S3AsyncClient.builder()
                 .region(Region.of(settings.region()))
                 .credentialsProvider(credentials(settings))
@@ -34,8 +57,8 @@ public final class S3Clients {
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder()
-                        .maxConcurrency(MAX_CONCURRENCY)
-                        .connectionAcquisitionTimeout(Duration.ofSeconds(60)));
+                        .maxConcurrency(connections)
+                        .connectionAcquisitionTimeout(acquisitionTimeout));
         settings.endpoint().ifPresent(builder::endpointOverride);
         return builder.build();
     }

@@ -48,12 +48,14 @@ public final class StreamedPut {
     public static CompletableFuture<PayloadDigests.Result> store(S3AsyncClient s3, String bucket, String key,
                                                                  long length, LfsExchange exchange,
                                                                  PayloadDigests digests, Executor caller) {
-        ExchangeBodyPublisher publisher = new ExchangeBodyPublisher(exchange, cause -> new LfsException(400,
-                "invalid_reader", "request body did not complete: " + cause, cause));
+        // A body stopped by the proxy (an LfsException) keeps its answer; one the client broke off is a 400.
+        ExchangeBodyPublisher publisher = new ExchangeBodyPublisher(exchange, cause -> cause instanceof LfsException e
+                ? e : new LfsException(400, "invalid_reader", "request body did not complete: " + cause, cause));
         // The digests are fed on the event loop (where the publisher hands bytes on) and finished there too.
         // The HTTP decoder ends the body after Content-Length bytes and S3 refuses a PUT that ends sooner.
         ObservedBody body = new ObservedBody(publisher, length, digests::update);
-        return CompletableFuture.supplyAsync(() -> s3.putObject(b -> b.bucket(bucket).key(key).contentLength(length),
+        return CompletableFuture.supplyAsync(() -> s3.putObject(b -> b.bucket(bucket).key(key).contentLength(length)
+                                .overrideConfiguration(S3Clients.ONE_ATTEMPT),
                         body), caller)
                 .thenCompose(put -> put)
                 .handleAsync((response, error) -> {

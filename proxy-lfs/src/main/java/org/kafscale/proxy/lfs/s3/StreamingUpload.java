@@ -232,7 +232,9 @@ public final class StreamingUpload implements BodySink {
 
     @Override
     public void onAbort(Throwable cause) {
-        fail(new LfsException(400, "invalid_reader", "request body did not complete: " + cause));
+        // A body the proxy stopped (an LfsException: too slow) keeps its answer; one the client broke off is a 400.
+        fail(cause instanceof LfsException e ? e
+                : new LfsException(400, "invalid_reader", "request body did not complete: " + cause));
     }
 
     /** Stops the upload: a started multipart upload is aborted, so no part is left behind. */

@@ -38,7 +38,8 @@ public record CompleteRequest(List<ListedPart> listed, String problem) {
         }
         List<ListedPart> listed = new ArrayList<>();
         for (JsonNode part : parts) {
-            if (!part.path("part_number").canConvertToInt() || !part.path("etag").isTextual()) {
+            JsonNode number = part.path("part_number");
+            if (!number.isIntegralNumber() || !number.canConvertToInt() || !part.path("etag").isTextual()) {
                 return new CompleteRequest(List.of(), "each part needs part_number and etag");
             }
             listed.add(new ListedPart(part.get("part_number").asInt(), part.get("etag").asText()));

@@ -3,10 +3,13 @@ package org.kafscale.proxy.lfs.uploads;
 import java.io.IOException;
 import java.util.Base64;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
+import org.kafscale.proxy.lfs.http.HeaderValues;
+import org.kafscale.proxy.lfs.http.JsonNumbers;
 import org.kafscale.proxy.lfs.http.LfsException;
 import org.kafscale.proxy.lfs.http.TopicNames;
 
@@ -48,7 +51,9 @@ public record InitRequest(String topic, String recordKey, OptionalInt partition,
         if (contentType == null || contentType.isBlank()) {
             throw LfsException.badRequest("missing_content_type", "content_type is required");
         }
-        long size = body.path("size_bytes").asLong(0);
+        // It becomes the object's Content-Type header: refused here, not by the S3 client as a 502.
+        HeaderValues.check("content_type", contentType, HeaderValues.MAX_CONTENT_TYPE);
+        long size = JsonNumbers.wholeNumber(body, "size_bytes", 1, Long.MAX_VALUE, "invalid_size").orElse(0);
         if (size <= 0) {
             throw LfsException.badRequest("invalid_size", "size_bytes must be > 0");
         }
@@ -61,12 +66,9 @@ public record InitRequest(String topic, String recordKey, OptionalInt partition,
             throw LfsException.badRequest("invalid_key", "key must be standard base64");
         }
         OptionalInt partition = OptionalInt.empty();
-        if (body.hasNonNull("partition")) {
-            JsonNode p = body.get("partition");
-            if (!p.canConvertToInt() || p.asInt() < 0) {
-                throw LfsException.badRequest("invalid_partition", "invalid partition " + p);
-            }
-            partition = OptionalInt.of(p.asInt());
+        OptionalLong explicit = JsonNumbers.wholeNumber(body, "partition", 0, Integer.MAX_VALUE, "invalid_partition");
+        if (explicit.isPresent()) {
+            partition = OptionalInt.of((int) explicit.getAsLong());
         }
         String algName = text(body, "checksum_alg");
         ChecksumAlg alg = algName == null || algName.isBlank() ? settings.defaultChecksum()

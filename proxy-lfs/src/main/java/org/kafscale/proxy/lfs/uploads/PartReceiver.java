@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
 import org.kafscale.proxy.lfs.http.LfsException;
+import org.kafscale.proxy.lfs.s3.S3Clients;
 import org.reactivestreams.Publisher;
 
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
@@ -86,7 +87,9 @@ final class PartReceiver {
         HashingBody hashing = new HashingBody(body, length, digests);
         UploadPartRequest request = UploadPartRequest.builder()
                 .bucket(session.bucket()).key(session.objectKey()).uploadId(session.s3UploadId())
-                .partNumber(partNumber).contentLength(length).build();
+                .partNumber(partNumber).contentLength(length)
+                // The body streams from the client and cannot be sent twice.
+                .overrideConfiguration(S3Clients.ONE_ATTEMPT).build();
         return services.s3().uploadPart(request, hashing)
                 .exceptionally(error -> {
                     LfsException fromBody = LfsException.unwrap(error);

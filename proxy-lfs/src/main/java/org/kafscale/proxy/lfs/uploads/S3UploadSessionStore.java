@@ -25,9 +25,11 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * when it deleted the session) if another replica wrote in between. The compare-and-set is exactly as atomic as the store's
  * conditional writes. AWS S3's are. S3Proxy (the tests' store) checks the ETag and then writes, so
  * two replicas writing at the same moment can both succeed: two completes of one upload sent at
- * the same instant to two replicas can then both produce a record. A store that ignores the
- * headers gives last-writer-wins; one that refuses them (501) fails every session call with 503.
- * Prefer etcd wherever the proxy has it.
+ * the same instant to two replicas can then both produce a record (within one replica
+ * {@link UploadCompleter} lets only one complete per upload run, whatever the store). A store that
+ * ignores the headers gives last-writer-wins; one that refuses them (501) fails every session call
+ * with 503. So only etcd, or this store on AWS S3, is safe with several replicas: {@link UploadRoutes}
+ * warns at start-up when this store runs on a custom endpoint.
  * The prefix has no {@code /lfs/} segment, so {@code /lfs/download} never serves a session.
  */
 public final class S3UploadSessionStore implements UploadSessionStore {

@@ -4,7 +4,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.kafka.common.Uuid;
 import org.kafscale.proxy.lfs.Async;
@@ -27,6 +29,12 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
  * owner is connected to before completing, so a missing broker leaves the session intact for a
  * later retry. After S3 completed, {@link EnvelopePublisher#publish} deletes the object when the
  * record is not written, or counts it as an orphan when it may be.
+ *
+ * <p>One complete per upload id at a time in this proxy: a second one while the first runs is
+ * answered 409 {@code upload_completing} without touching the store, so duplicates sent to one
+ * replica never depend on the store's compare-and-set (which on S3-compatible stores other than
+ * AWS S3 may not be atomic). Across replicas the store's claim decides; see
+ * {@link S3UploadSessionStore} for which stores make that safe.
  */
 final class UploadCompleter {
 
@@ -37,6 +45,7 @@ final class UploadCompleter {
     private final EnvelopePublisher publisher;
     private final LiveSessions sessions;
     private final UploadEnder ender;
+    private final Set<String> completing = ConcurrentHashMap.newKeySet();
 
     UploadCompleter(UploadServices services, LiveSessions sessions, UploadEnder ender) {
         this.services = services;
@@ -47,6 +56,19 @@ final class UploadCompleter {
     }
 
     CompletableFuture<Envelope> complete(String id, CompleteRequest request, String requestId) {
+        if (!completing.add(id)) {
+            return CompletableFuture.failedFuture(UploadErrors.completing(id));
+        }
+        CompletableFuture<Envelope> result;
+        try {
+            result = completeOnce(id, request, requestId);
+        } catch (RuntimeException e) {
+            result = CompletableFuture.failedFuture(e);
+        }
+        return result.whenComplete((envelope, error) -> completing.remove(id));
+    }
+
+    private CompletableFuture<Envelope> completeOnce(String id, CompleteRequest request, String requestId) {
         long started = System.nanoTime();
         return sessions.find(id).thenCompose(stored -> {
             UploadSession session = stored.session();

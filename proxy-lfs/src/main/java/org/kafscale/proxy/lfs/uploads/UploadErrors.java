@@ -2,6 +2,7 @@ package org.kafscale.proxy.lfs.uploads;
 
 import org.kafscale.proxy.lfs.Async;
 import org.kafscale.proxy.lfs.http.LfsException;
+import org.kafscale.proxy.lfs.s3.S3Failures;
 
 /** The multipart API's errors (spec §4.4 and §4.6), built in one place so codes stay consistent. */
 final class UploadErrors {
@@ -42,7 +43,7 @@ final class UploadErrors {
     }
 
     static LfsException s3Failed(String what, Throwable cause) {
-        return new LfsException(502, "s3_upload_failed", what + ": " + Async.unwrap(cause), Async.unwrap(cause));
+        return S3Failures.uploadFailed(what, cause);
     }
 
     /**

@@ -45,16 +45,24 @@ public final class UploadRoutes implements LfsRouteFactory, AutoCloseable {
         ExpiredUploadSweeper sweeper = new ExpiredUploadSweeper(uploads);
         sweeper.start(scheduler(), ExpiredUploadSweeper.intervalFor(context.settings().uploadSessionTtl()));
         sweepers.add(sweeper);
-        return List.of(new UploadsRoute(uploads));
+        return List.of(new UploadsRoute(uploads, context.limits().uploads(), context.settings().limits()));
     }
 
     /** The service these routes use, for the module's context. */
     public MultipartUploads uploads(LfsContext context) {
         UploadSessionStore store = etcd
                 .<UploadSessionStore>map(client -> new EtcdUploadSessionStore(client, ETCD_LEASE_GRACE, clock))
-                .orElseGet(() -> new S3UploadSessionStore(context.s3(), context.settings().s3().bucket(),
+                // The control client: clients' uploads cannot take the store's connections.
+                .orElseGet(() -> new S3UploadSessionStore(context.controlS3(), context.settings().s3().bucket(),
                         context.settings().namespace()));
         LOGGER.info("lfs upload sessions kept in {}", store.describe());
+        if (etcd.isEmpty() && context.settings().s3().endpoint().isPresent()) {
+            // Each proxy lets one complete per upload run at a time; across replicas only the
+            // store's compare-and-set stops a second record, and off AWS S3 that may not be atomic.
+            LOGGER.warn("lfs upload sessions are in the bucket of a custom S3 endpoint, whose conditional writes may "
+                    + "not be atomic: run one replica, or give the proxy etcd, so that concurrent completes of one "
+                    + "upload on two replicas cannot both produce a record");
+        }
         return new MultipartUploads(new UploadServices(store, context.s3(), context.keys(), context.publisher(),
                 context.janitor(), UploadSettings.from(context.settings()), context.metrics(), context.tracker(),
                 context.events(), clock));

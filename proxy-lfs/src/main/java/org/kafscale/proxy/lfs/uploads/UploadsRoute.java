@@ -11,12 +11,17 @@ import org.kafscale.proxy.lfs.http.LfsException;
 import org.kafscale.proxy.lfs.http.ExchangeBodyPublisher;
 import org.kafscale.proxy.lfs.http.LfsExchange;
 import org.kafscale.proxy.lfs.http.LfsRoute;
+import org.kafscale.proxy.lfs.limits.ConcurrencyGate;
+import org.kafscale.proxy.lfs.limits.LfsLimits;
+import org.kafscale.proxy.lfs.limits.PacedExchange;
 
 /**
  * The HTTP face of {@link MultipartUploads}: {@code POST /lfs/uploads}, {@code PUT
  * /lfs/uploads/{id}/parts/{n}}, {@code POST /lfs/uploads/{id}/complete} and {@code DELETE
  * /lfs/uploads/{id}} (spec §4.4). A wrong method on init is 405; anywhere below it, 404
- * {@code not_found}, as in the original.
+ * {@code not_found}, as in the original. A part holds an upload permit while it streams to S3 (past
+ * the bound: 503 {@code busy} before its body is read), and its body must keep the minimum rate
+ * ({@link PacedExchange}).
  */
 final class UploadsRoute implements LfsRoute {
 
@@ -24,9 +29,13 @@ final class UploadsRoute implements LfsRoute {
     private static final int MAX_JSON_BYTES = 1024 * 1024;
 
     private final MultipartUploads uploads;
+    private final ConcurrencyGate uploadGate;
+    private final LfsLimits limits;
 
-    UploadsRoute(MultipartUploads uploads) {
+    UploadsRoute(MultipartUploads uploads, ConcurrencyGate uploadGate, LfsLimits limits) {
         this.uploads = uploads;
+        this.uploadGate = uploadGate;
+        this.limits = limits;
     }
 
     @Override
@@ -96,9 +105,14 @@ final class UploadsRoute implements LfsRoute {
         } catch (NumberFormatException e) {
             throw UploadErrors.invalidPart("invalid Content-Length");
         }
-        answer(exchange, uploads.putPart(path.uploadId(), partNumber, contentLength,
-                        new ExchangeBodyPublisher(exchange, UploadErrors::partBroken), exchange.requestId()),
-                receipt -> exchange.respondJson(200, receipt));
+        ConcurrencyGate.Permit permit = uploadGate.acquire(exchange.clientIp());
+        // A body the proxy stopped (too slow) keeps its answer; one the client broke off is invalid_part.
+        ExchangeBodyPublisher body = new ExchangeBodyPublisher(PacedExchange.of(exchange, limits),
+                cause -> cause instanceof LfsException e ? e : UploadErrors.partBroken(cause));
+        CompletableFuture<PartReceipt> stored = uploads.putPart(path.uploadId(), partNumber, contentLength, body,
+                        exchange.requestId())
+                .whenComplete((receipt, error) -> permit.close());
+        answer(exchange, stored, receipt -> exchange.respondJson(200, receipt));
     }
 
     private void complete(LfsExchange exchange, String id) {

@@ -25,4 +25,19 @@ class TopicNamesTest {
         assertEquals("missing_topic", assertThrows(LfsException.class, () -> names.check("")).code());
         assertEquals("invalid_topic", assertThrows(LfsException.class, () -> names.check("a*b")).code());
     }
+
+    @Test
+    void dotAndDotDotAreRefusedLikeKafkaDoes() {
+        assertFalse(names.valid("."));
+        assertFalse(names.valid(".."));
+        assertEquals("invalid_topic", assertThrows(LfsException.class, () -> names.check("..")).code());
+        assertTrue(names.valid("..."));
+    }
+
+    @Test
+    void internalTopicsAreRefused() {
+        assertEquals("invalid_topic", assertThrows(LfsException.class, () -> names.check("__lfs_ops_state")).code());
+        assertEquals("invalid_topic", assertThrows(LfsException.class, () -> names.check("__consumer_offsets")).code());
+        names.check("_single-underscore");
+    }
 }

@@ -2,11 +2,13 @@ package org.kafscale.proxy.lfs.produce;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
+import org.kafscale.proxy.lfs.http.LfsException;
 import org.kafscale.proxy.lfs.http.TopicNames;
 
 class ProduceRequestTest {
@@ -33,5 +35,20 @@ class ProduceRequestTest {
                 new TopicNames(249), ChecksumAlg.CRC32, 100);
         assertEquals(ChecksumAlg.CRC32, request.alg());
         assertEquals(null, request.key());
+    }
+
+    @Test
+    void anOversizedContentTypeIsRefused() {
+        LfsException error = assertThrows(LfsException.class, () -> ProduceRequest.parse(new DefaultHttpHeaders()
+                .add("X-Kafka-Topic", "t").add("Content-Type", "text/" + "x".repeat(300)), new TopicNames(249),
+                ChecksumAlg.SHA256, 100));
+        assertEquals("invalid_request", error.code());
+    }
+
+    @Test
+    void anInternalTopicIsRefused() {
+        LfsException error = assertThrows(LfsException.class, () -> ProduceRequest.parse(new DefaultHttpHeaders()
+                .add("X-Kafka-Topic", "__lfs_ops_state"), new TopicNames(249), ChecksumAlg.SHA256, 100));
+        assertEquals("invalid_topic", error.code());
     }
 }

@@ -120,6 +120,39 @@ class UploadHttpIT {
         assertEquals("upload_not_found", code(delete(a, "/lfs/uploads/" + id), 404));
     }
 
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void concurrentCompletesOfOneUploadOnOneReplicaProduceOneRecordAndOne200(StoreKind kind) throws Exception {
+        // Given an upload whose only part is in (the review's M1 probe: 1 MiB, 4 completes at once)
+        URI a = replicas(kind).get(0);
+        byte[] body = payload(MIB, 201);
+        String id = json(post(a, "/lfs/uploads", "{\"topic\":\"" + TOPIC + "\",\"content_type\":\"a/b\","
+                + "\"size_bytes\":" + MIB + "}"), 200).get("upload_id").asText();
+        String etag = json(put(a, "/lfs/uploads/" + id + "/parts/1", body), 200).get("etag").asText();
+        String complete = completeBody(List.of(etag));
+
+        // When four completes of it arrive at once
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            answers.add(HTTP.sendAsync(HttpRequest.newBuilder(a.resolve("/lfs/uploads/" + id + "/complete"))
+                    .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofString(complete)).build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        List<HttpResponse<String>> responses = answers.stream().map(java.util.concurrent.CompletableFuture::join)
+                .toList();
+
+        // Then exactly one 200, the others 409 upload_completing (or 404 once it is done), and one record
+        List<HttpResponse<String>> ok = responses.stream().filter(r -> r.statusCode() == 200).toList();
+        assertEquals(1, ok.size(), responses.stream().map(HttpResponse::body).toList().toString());
+        for (HttpResponse<String> other : responses) {
+            assertTrue(other.statusCode() == 200 || other.statusCode() == 409 || other.statusCode() == 404,
+                    other.body());
+        }
+        String key = JSON.readTree(ok.get(0).body()).get("key").asText();
+        assertEquals(1, testbed.recordValues(TOPIC).stream().map(EnvelopeCodec::decode)
+                .filter(e -> e.key().equals(key)).count());
+    }
+
     @Test
     void aPartWhoseBodyBreaksOffLeavesTheUploadAsItWas() throws Exception {
         // Given an upload on the replicas that share etcd

@@ -90,7 +90,7 @@ final class UploadsTestbed implements AutoCloseable {
         }).toList();
         KafkaClusterTopology topology = new KafkaClusterTopology(bootstrap, client, Duration.ofSeconds(30));
         topology.start().get(30, TimeUnit.SECONDS);
-        LfsModule module = LfsModule.start(settings(sessionTtl), topology, topology.gate(), workers,
+        LfsModule module = LfsModule.start(settings(sessionTtl), topology, topology.gate(),
                 new SimpleMeterRegistry(), routes);
         closeables.add(module);
         closeables.add(topology);

@@ -1,15 +1,8 @@
 package org.kafscale.proxy.lfs.http.docs;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.kafscale.proxy.lfs.http.LfsExchange;
 import org.kafscale.proxy.lfs.http.LfsRoute;
@@ -23,7 +16,6 @@ public final class DocsRoutes {
     static final String OPENAPI_PATH = "/api/openapi.yaml";
     static final String OPENAPI_RESOURCE = "org/kafscale/proxy/lfs/openapi.yaml";
     private static final String SWAGGER = "/swagger";
-    private static final String WEBJAR_POM = "META-INF/maven/org.webjars/swagger-ui/pom.properties";
     private static final Map<String, String> TYPES = Map.of(".js", "application/javascript", ".css", "text/css",
             ".html", "text/html; charset=utf-8", ".png", "image/png", ".map", "application/json");
 
@@ -31,7 +23,7 @@ public final class DocsRoutes {
     }
 
     public static List<LfsRoute> create(Executor blocking) {
-        ResourceCache cache = new ResourceCache(blocking);
+        DocsResources cache = new DocsResources(blocking);
         return List.of(new OpenApiRoute(cache), new SwaggerRoute(cache));
     }
 
@@ -69,7 +61,7 @@ public final class DocsRoutes {
                 """;
     }
 
-    private record OpenApiRoute(ResourceCache cache) implements LfsRoute {
+    private record OpenApiRoute(DocsResources cache) implements LfsRoute {
         @Override
         public boolean matches(String path) {
             return OPENAPI_PATH.equals(path);
@@ -92,7 +84,7 @@ public final class DocsRoutes {
         }
     }
 
-    private record SwaggerRoute(ResourceCache cache) implements LfsRoute {
+    private record SwaggerRoute(DocsResources cache) implements LfsRoute {
         @Override
         public boolean matches(String path) {
             return path.equals(SWAGGER) || path.startsWith(SWAGGER + "/");
@@ -136,42 +128,5 @@ public final class DocsRoutes {
     static String contentType(String file) {
         int dot = file.lastIndexOf('.');
         return dot < 0 ? "application/octet-stream" : TYPES.getOrDefault(file.substring(dot), "application/octet-stream");
-    }
-
-    /** Classpath files read once, off the event loop, then served from memory. */
-    private static final class ResourceCache {
-        private final Executor blocking;
-        private final Map<String, CompletableFuture<Optional<byte[]>>> loaded = new ConcurrentHashMap<>();
-
-        ResourceCache(Executor blocking) {
-            this.blocking = blocking;
-        }
-
-        CompletableFuture<Optional<byte[]>> load(String resource) {
-            return loaded.computeIfAbsent(resource, r -> CompletableFuture.supplyAsync(() -> read(r), blocking));
-        }
-
-        CompletableFuture<Optional<byte[]>> webjarFile(String file) {
-            return load(WEBJAR_POM).thenCompose(pom -> {
-                if (pom.isEmpty()) {
-                    return CompletableFuture.completedFuture(Optional.empty());
-                }
-                Properties properties = new Properties();
-                try {
-                    properties.load(new java.io.ByteArrayInputStream(pom.get()));
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                return load("META-INF/resources/webjars/swagger-ui/" + properties.getProperty("version") + "/" + file);
-            });
-        }
-
-        private static Optional<byte[]> read(String resource) {
-            try (InputStream in = DocsRoutes.class.getClassLoader().getResourceAsStream(resource)) {
-                return in == null ? Optional.empty() : Optional.of(in.readAllBytes());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
     }
 }

@@ -1,0 +1,71 @@
+package org.kafscale.proxy.core.backend;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.Future;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.kafscale.proxy.core.server.FrameBuffers;
+import org.kafscale.proxy.core.server.NettyTransport;
+import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.kafscale.proxy.testkit.Eventually;
+
+/**
+ * A pool's writability, against a real socket whose far end never reads: the client connection
+ * stops reading requests while one of its broker channels cannot take more.
+ */
+class BackendChannelPoolTest {
+    private static final Duration DEADLINE = Duration.ofSeconds(20);
+    private static final int FRAME_BYTES = 1024 * 1024;
+
+    private final EventLoopGroup group = NettyTransport.newEventLoopGroup(1, "pool-test");
+    private final EventLoop loop = group.next();
+
+    @AfterEach
+    void stop() {
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    @Test
+    void poolIsUnwritableWhileABrokerDoesNotTakeRequestsAndSaysSo() throws Exception {
+        // Given a broker that accepts a connection and never reads, and a pool connected to it
+        try (ServerSocket broker = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            BackendChannelPool pool = new BackendChannelPool(loop,
+                    new BackendConnector(FRAME_BYTES, Duration.ofSeconds(5)));
+            AtomicInteger changes = new AtomicInteger();
+            loop.submit(() -> pool.onWritabilityChanged(changes::incrementAndGet)).sync();
+            BrokerEndpoint endpoint = new BrokerEndpoint(1, "127.0.0.1", broker.getLocalPort(), null);
+            Future<BackendChannel> channel = loop.submit(() -> pool.acquire(endpoint)).sync().getNow();
+            try (Socket accepted = broker.accept()) {
+                channel.sync();
+
+                // When 64 requests of a MiB are written to it
+                loop.submit(() -> {
+                    for (int i = 0; i < 64; i++) {
+                        ByteBuf frame = FrameBuffers.allocator().buffer(FRAME_BYTES).writeZero(FRAME_BYTES);
+                        channel.getNow().request(frame, DEADLINE.toMillis());
+                    }
+                }).sync();
+
+                // Then the pool turns unwritable and tells its listener
+                Eventually.await(DEADLINE, "the pool unwritable", () -> changes.get() >= 1
+                        && !loop.submit(pool::isWritable).syncUninterruptibly().getNow());
+            } finally {
+                loop.submit(() -> pool.closeAll("test over")).sync();
+            }
+            // And once its channel is gone, it is writable again
+            Eventually.await(DEADLINE, "the pool writable", () -> loop.submit(pool::isWritable)
+                    .syncUninterruptibly().getNow());
+            assertTrue(changes.get() >= 2);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package org.kafscale.proxy.discovery.etcd;
+
+import io.etcd.jetcd.Client;
+import io.grpc.ManagedChannel;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cuts short the etcd client's wait between connection attempts.
+ *
+ * <p>jetcd's gRPC channel waits out an exponential backoff after each failed attempt (1 s, growing
+ * by 1.6 up to 2 min; jetcd offers no setting for it), and every call waits for the channel to
+ * connect. After an outage past the TTL, the next attempt could come 10 s or more after etcd is
+ * back, and routing with it. gRPC's {@link ManagedChannel#resetConnectBackoff()} makes a channel
+ * that is waiting try again at once (and does nothing to one that is connected or connecting).
+ * jetcd keeps its channel private, so it is reached by reflection; a client built differently
+ * (another jetcd version, a test double) keeps its backoff, which is said once at WARN.
+ */
+final class ConnectBackoff {
+    private static final Logger LOGGER = LoggerFactory.getLogger(ConnectBackoff.class);
+
+    private ConnectBackoff() {
+    }
+
+    /** What resets {@code client}'s backoff; a no-op when its channel cannot be reached. */
+    static Runnable resetter(Client client) {
+        try {
+            Field managerField = client.getClass().getDeclaredField("connectionManager");
+            managerField.setAccessible(true);
+            Object manager = managerField.get(client);
+            Method channel = manager.getClass().getDeclaredMethod("getChannel");
+            channel.setAccessible(true);
+            return () -> {
+                try {
+                    ((ManagedChannel) channel.invoke(manager)).resetConnectBackoff();
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    LOGGER.debug("Resetting the etcd client's reconnect backoff failed", e);
+                }
+            };
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LOGGER.warn("Cannot reach the gRPC channel of etcd client {} ({}); after an etcd outage, routing resumes only "
+                    + "when the client's own reconnect backoff ends", client.getClass().getName(), e.toString());
+            return () -> { };
+        }
+    }
+}

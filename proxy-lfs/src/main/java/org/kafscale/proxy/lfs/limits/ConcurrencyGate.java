@@ -1,0 +1,104 @@
+package org.kafscale.proxy.lfs.limits;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.kafscale.proxy.lfs.http.LfsException;
+
+/**
+ * Admits at most {@code total} requests of one kind at once, and at most {@code perClient} of them
+ * for one client address. A request over either bound is refused at once with 503 {@code busy}
+ * rather than queued: a queued upload would hold its connection and body anyway.
+ *
+ * <p>Series: {@code kafscale_lfs_proxy_<kind>_in_flight} (gauge) and
+ * {@code kafscale_lfs_proxy_<kind>_refused{limit="total"|"per_client"}}.
+ */
+public final class ConcurrencyGate {
+    private final String kind;
+    private final int total;
+    private final int perClient;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    /** Entries leave at zero, so the map holds at most {@code total} addresses. */
+    private final ConcurrentHashMap<String, Integer> byClient = new ConcurrentHashMap<>();
+    private final Counter refusedTotal;
+    private final Counter refusedPerClient;
+
+    /**
+     * @param kind the series' name part and the error message's noun, e.g. {@code uploads}
+     */
+    public ConcurrencyGate(String kind, int total, int perClient, MeterRegistry registry) {
+        this.kind = kind;
+        this.total = total;
+        this.perClient = perClient;
+        Gauge.builder("kafscale_lfs_proxy_" + kind + "_in_flight", inFlight, AtomicInteger::get)
+                .description("LFS " + kind + " admitted and not finished").register(registry);
+        this.refusedTotal = refused(registry, "total");
+        this.refusedPerClient = refused(registry, "per_client");
+    }
+
+    private Counter refused(MeterRegistry registry, String limit) {
+        return Counter.builder("kafscale_lfs_proxy_" + kind + "_refused").tag("limit", limit)
+                .description("LFS " + kind + " refused with 503 busy").register(registry);
+    }
+
+    /** A permit, or empty when a bound is reached (counted). */
+    public Optional<Permit> tryAcquire(String client) {
+        int now;
+        do {
+            now = inFlight.get();
+            if (now >= total) {
+                refusedTotal.increment();
+                return Optional.empty();
+            }
+        } while (!inFlight.compareAndSet(now, now + 1));
+        boolean[] admitted = new boolean[1];
+        byClient.compute(client, (k, held) -> {
+            int count = held == null ? 0 : held;
+            admitted[0] = count < perClient;
+            return admitted[0] ? count + 1 : held;
+        });
+        if (!admitted[0]) {
+            inFlight.decrementAndGet();
+            refusedPerClient.increment();
+            return Optional.empty();
+        }
+        return Optional.of(new Permit(client));
+    }
+
+    /** Like {@link #tryAcquire}, but throws the 503 {@code busy} answer when a bound is reached. */
+    public Permit acquire(String client) {
+        return tryAcquire(client).orElseThrow(this::busy);
+    }
+
+    /** Requests admitted and not finished. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    private LfsException busy() {
+        return new LfsException(503, "busy", "too many concurrent " + kind + "; retry later");
+    }
+
+    /** One admitted request; {@link #close} (once, from any thread) lets the next one in. */
+    public final class Permit implements AutoCloseable {
+        private final String client;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        private Permit(String client) {
+            this.client = client;
+        }
+
+        @Override
+        public void close() {
+            if (!released.compareAndSet(false, true)) {
+                return;
+            }
+            byClient.computeIfPresent(client, (k, held) -> held <= 1 ? null : held - 1);
+            inFlight.decrementAndGet();
+        }
+    }
+}
