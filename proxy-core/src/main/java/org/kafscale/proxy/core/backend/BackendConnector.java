@@ -19,8 +19,8 @@ import org.kafscale.proxy.core.topology.BrokerEndpoint;
 
 /**
  * Opens {@link BackendChannel}s to brokers on a given event loop. The pipeline here is the only
- * backend pipeline: flushes gathered into one per round of event-loop work (the requests a client's
- * read batch sends to one broker leave in one system call, not one per request), frame decoder,
+ * backend pipeline: flushes gathered while the broker's answers are being read, and sent at once
+ * otherwise (a deferred flush would wait for a read that may not come), frame decoder,
  * the size prefixer (the one place that writes sizes), and the answer dispatcher.
  */
 public final class BackendConnector {
@@ -53,7 +53,7 @@ public final class BackendConnector {
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline()
                                 .addLast("flushes", new FlushConsolidationHandler(
-                                        FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true))
+                        FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, false))
                                 .addLast("frameDecoder", new KafkaFrameDecoder(maxFrameBytes, broker.toString(), maxFrameBytes))
                                 .addLast("framePrepender", new LengthFieldPrepender(4))
                                 .addLast("answers", handler);

@@ -14,9 +14,11 @@ import org.kafscale.proxy.core.logging.RateLimitedLog;
  * prefix out (the only writer of sizes), request headers, then the connection handler that
  * dispatches and orders answers.
  *
- * <p>Answers are flushed once per read batch, or once per round of event-loop tasks when they come
- * from broker reads: a flush is a system call, and a client pipelining small requests would
- * otherwise pay one per answer.
+ * <p>Answers written while the client's read batch is being handled are flushed once, when the
+ * batch ends: a flush is a system call, and a client pipelining small requests would otherwise pay
+ * one per answer. Outside a read (answers that come from broker reads) a flush goes out at once:
+ * deferring it to a later event-loop round is the riskier setting (a deferred flush waits for the
+ * end of whatever read the pipeline believes is under way), for a small saving.
  *
  * <p>One per listener, so the rate-limited lines of its connections are limited together (a
  * thousand clients failing at once log one line per interval, not a thousand).
@@ -48,7 +50,8 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
             return;
         }
         ch.pipeline()
-                .addLast("flushes", new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true))
+                .addLast("flushes", new FlushConsolidationHandler(
+                        FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, false))
                 .addLast("frameDecoder", new KafkaFrameDecoder(settings.maxFrameBytes(), "client"))
                 .addLast("framePrepender", new LengthFieldPrepender(4))
                 .addLast("headerDecoder", new RequestHeaderDecoder(badHeaders))
