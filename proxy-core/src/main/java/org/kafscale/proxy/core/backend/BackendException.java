@@ -35,4 +35,9 @@ public final class BackendException extends RuntimeException {
     public boolean requestWritten() {
         return requestWritten;
     }
+
+    /** The proxy closed the channel itself because the client went away: nothing to retry or report. */
+    public static boolean cancelled(Throwable failure) {
+        return failure instanceof BackendException backend && backend.cause == Cause.CANCELLED;
+    }
 }

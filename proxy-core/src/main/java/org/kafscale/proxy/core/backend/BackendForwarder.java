@@ -159,7 +159,7 @@ public final class BackendForwarder {
 
     private Reply failed(ConnectionContext context, RequestFrame request, BrokerEndpoint broker, Throwable cause,
                                 Errors error) {
-        if (cause instanceof BackendException backend && backend.failure() == BackendException.Cause.CANCELLED) {
+        if (BackendException.cancelled(cause)) {
             LOGGER.debug("{} from client {} cancelled: {}", request.describe(), context.clientAddress(), cause.getMessage());
             return Replies.error(request, error);
         }

@@ -76,7 +76,8 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
     /** What one partition went through in this request. */
     private static final class Tries<P> {
         int attempts;
-        final Set<Integer> refusedBy = new HashSet<>(2);
+        /** Brokers that refused the partition; made on the first refusal (most partitions never see one). */
+        Set<Integer> refusedBy;
         Errors lastError;
         P lastRefusal;
     }
@@ -138,7 +139,7 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
             services.observer().fannedOut(api.api(), byOwner.size());
         }
         boolean passThrough = firstAttempt && unroutable == null && byOwner.size() == 1 && passThroughAllowed
-                && api.mayPassThrough() && pending.size() == refs.size();
+                && api.mayPassThrough();
         sending = true;
         try {
             List<PartitionRef> later = new ArrayList<>();
@@ -234,6 +235,9 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
     private void refuse(BrokerEndpoint broker, PartitionRef ref, P result) {
         short code = api.errorCode(result);
         Tries<P> t = tries(ref);
+        if (t.refusedBy == null) {
+            t.refusedBy = new HashSet<>(2);
+        }
         t.refusedBy.add(broker.id());
         t.lastError = Errors.forCode(code);
         t.lastRefusal = result;
@@ -337,7 +341,7 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
 
     private boolean refused(PartitionRef ref, int brokerId) {
         Tries<P> t = tries.get(ref);
-        return t != null && t.refusedBy.contains(brokerId);
+        return t != null && t.refusedBy != null && t.refusedBy.contains(brokerId);
     }
 
     private Tries<P> tries(PartitionRef ref) {

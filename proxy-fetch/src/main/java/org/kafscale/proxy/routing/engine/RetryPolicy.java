@@ -35,7 +35,7 @@ public final class RetryPolicy {
 
     /** The proxy closed the channel itself because the client went away: nothing to retry or report. */
     public static boolean cancelled(Throwable failure) {
-        return failure instanceof BackendException backend && backend.failure() == BackendException.Cause.CANCELLED;
+        return BackendException.cancelled(failure);
     }
 
     /** Whether a failed exchange may be sent again: always for reads; for writes only when never written. */

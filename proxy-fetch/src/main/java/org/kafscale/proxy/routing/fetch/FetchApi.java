@@ -171,7 +171,7 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
     @Override
     public PartitionData accepted(PartitionData result) {
         anyRecords |= RecordSets.sizeInBytes(result.records()) > 0;
-        return result.setCurrentLeader(new PartitionData().currentLeader());
+        return result.setCurrentLeader(new FetchResponseData.LeaderIdAndEpoch());
     }
 
     @Override

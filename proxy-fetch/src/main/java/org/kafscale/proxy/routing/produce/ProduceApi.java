@@ -128,7 +128,7 @@ final class ProduceApi implements PartitionApi<ProduceRequestData, PartitionProd
     /** The broker's hint is for the proxy; the client sees one only on a partition that fails. */
     @Override
     public PartitionProduceResponse accepted(PartitionProduceResponse result) {
-        return result.setCurrentLeader(new PartitionProduceResponse().currentLeader());
+        return result.setCurrentLeader(new ProduceResponseData.LeaderIdAndEpoch());
     }
 
     @Override
