@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.message.FetchRequestData;
-import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -95,6 +94,7 @@ public final class Routing {
      */
     private final class ConnectionRouter implements RequestHandler {
         private final FetchRoute fetch = new FetchRoute(services);
+        private final BrokerHolds holds = new BrokerHolds();
         private int anyBrokerCursor;
 
         @Override
@@ -112,7 +112,7 @@ public final class Routing {
             } catch (RuntimeException e) {
                 return Replies.now(context.loop(), new Reply.Close(request.describe() + " body does not parse: " + e));
             }
-            long holdMillis = brokerHoldMillis(body);
+            long holdMillis = holds.holdMillis(body);
             context.expectHeldFor(holdMillis);
             switch (route) {
                 case PARTITIONS:
@@ -138,21 +138,6 @@ public final class Routing {
                 default:
                     throw new IllegalStateException(request.describe() + " should have been answered locally");
             }
-        }
-
-        /**
-         * How long a broker may legitimately hold this request beyond the request timeout, so the
-         * connection's deadline for it waits that much longer: a Fetch its max wait, a JoinGroup
-         * until the rebalance completes (its rebalance timeout; v0 has only the session timeout).
-         */
-        private long brokerHoldMillis(ApiMessage body) {
-            if (body instanceof FetchRequestData fetchData) {
-                return Math.max(0, fetchData.maxWaitMs());
-            }
-            if (body instanceof JoinGroupRequestData join) {
-                return Math.max(0, Math.max(join.rebalanceTimeoutMs(), join.sessionTimeoutMs()));
-            }
-            return 0;
         }
 
         private Future<Reply> toAnyBroker(ConnectionContext context, RequestFrame request) {

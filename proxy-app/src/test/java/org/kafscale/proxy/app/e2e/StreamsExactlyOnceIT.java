@@ -1,0 +1,225 @@
+package org.kafscale.proxy.app.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.LongDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Produced;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.kafscale.proxy.testkit.EtcdProcess;
+import org.kafscale.proxy.testkit.Eventually;
+import org.kafscale.proxy.testkit.KafkaCluster;
+import org.kafscale.proxy.testkit.KafscaleEtcdWriter;
+
+/**
+ * A Kafka Streams application with {@code exactly_once_v2} through the proxy: a word count whose
+ * words go through a repartition topic into a changelogged store, stopped and started again in
+ * the middle of its input, ends with every word counted exactly as often as it was written, and
+ * no count it ever published is higher (a record processed twice would show as one).
+ *
+ * <p>Everything Streams does goes through the proxy: transactions (InitProducerId per task
+ * producer, AddPartitionsToTxn, TxnOffsetCommit, EndTxn, each at its transactional id's
+ * coordinator), a classic consumer group, read_committed fetches, and the admin calls that check
+ * its internal topics.
+ */
+class StreamsExactlyOnceIT {
+    private static final Duration DEADLINE = Duration.ofSeconds(120);
+    private static final int PARTITIONS = 6;
+    private static final int LINES = 1_200;
+    private static final int WORDS_PER_LINE = 5;
+    private static final List<String> VOCABULARY = List.of("alpha", "bravo", "charlie", "delta", "echo", "foxtrot",
+            "golf", "hotel", "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa");
+    private static final String STORE = "word-counts";
+
+    private static KafkaCluster cluster;
+    private static EtcdProcess etcd;
+    private static KafscaleEtcdWriter kafscale;
+    @TempDir
+    Path stateRoot;
+
+    @BeforeAll
+    static void start() {
+        cluster = KafkaCluster.start(3);
+        etcd = EtcdProcess.startNew();
+        kafscale = KafscaleEtcdWriter.connect(etcd.endpoint());
+    }
+
+    @AfterAll
+    static void stop() {
+        kafscale.close();
+        etcd.close();
+        cluster.close();
+    }
+
+    @ParameterizedTest(name = "{0} topology, {1} mode")
+    @CsvSource({"kafka, single", "etcd, brokers"})
+    void wordCountThroughARepartitionTopicIsExactAfterARestart(String topology, String mode) throws Exception {
+        // Given: the input and output topics, and for etcd every topic Streams will use published
+        // as KafScale would (its internal topics made up front under the names Streams gives them)
+        String app = "wordcount-" + topology + "-" + mode;
+        String input = app + "-lines";
+        String output = app + "-counts";
+        List<String> topics = new ArrayList<>(List.of(input, output));
+        createTopic(input, Map.of());
+        createTopic(output, Map.of());
+        if (topology.equals("etcd")) {
+            String repartition = app + "-" + STORE + "-repartition";
+            String changelog = app + "-" + STORE + "-changelog";
+            createTopic(repartition, Map.of("cleanup.policy", "delete"));
+            createTopic(changelog, Map.of("cleanup.policy", "compact"));
+            topics.addAll(List.of(repartition, changelog));
+            kafscale.publishSnapshot(cluster, topics);
+            kafscale.publishPartitionLeases(cluster, topics);
+        }
+        List<String> lines = lines(new Random(42));
+        Map<String, Long> expected = counts(lines);
+        Path stateDir = stateRoot.resolve(app);
+        try (RunningProxy proxy = topology.equals("etcd")
+                ? RunningProxy.startOnEtcd(cluster, mode, etcd.endpoint())
+                : RunningProxy.start(cluster, mode)) {
+            // When: half the lines, the application started, stopped once it has published
+            // counts, the other half, and the application started again on the same state
+            produce(proxy.bootstrap(), input, lines.subList(0, LINES / 2));
+            try (KafkaStreams first = wordCount(proxy.bootstrap(), app, input, output, stateDir)) {
+                first.start();
+                Eventually.await(DEADLINE, "the first run publishes counts",
+                        () -> assertTrue(!readCounts(proxy.bootstrap(), output, Duration.ofSeconds(1)).isEmpty()));
+                produce(proxy.bootstrap(), input, lines.subList(LINES / 2, LINES));
+                first.close(Duration.ofSeconds(60));
+            }
+            List<ConsumerRecord<String, Long>> published;
+            try (KafkaStreams second = wordCount(proxy.bootstrap(), app, input, output, stateDir)) {
+                second.start();
+                Eventually.await(DEADLINE, "the second run has counted every word",
+                        () -> assertEquals(expected, latest(readCounts(proxy.bootstrap(), output, Duration.ofSeconds(2)))));
+                published = readCounts(proxy.bootstrap(), output, Duration.ofSeconds(2));
+                second.close(Duration.ofSeconds(60));
+            }
+
+            // Then: exact counts, and no count ever above the truth
+            assertEquals(expected, latest(published));
+            Map<String, Long> highest = new HashMap<>();
+            published.forEach(r -> highest.merge(r.key(), r.value(), Math::max));
+            assertEquals(expected, highest, "a count above the number of times the word was written");
+        }
+    }
+
+    private static KafkaStreams wordCount(String bootstrap, String app, String input, String output, Path stateDir) {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
+                .flatMapValues(line -> Arrays.asList(line.split(" ")))
+                .groupBy((key, word) -> word, Grouped.with(Serdes.String(), Serdes.String()))
+                .count(Materialized.as(STORE))
+                .toStream()
+                .to(output, Produced.with(Serdes.String(), Serdes.Long()));
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, app);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "200");
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "2");
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, "3");
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "10000");
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        return new KafkaStreams(builder.build(), props);
+    }
+
+    private static void createTopic(String name, Map<String, String> configs) throws Exception {
+        cluster.admin().createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 3).configs(configs)))
+                .all().get(30, TimeUnit.SECONDS);
+        Eventually.await(DEADLINE, name + " has a leader for every partition",
+                () -> assertEquals(PARTITIONS, cluster.leaders(name).values().stream()
+                        .filter(leader -> leader != KafkaCluster.NO_LEADER).count()));
+    }
+
+    private static List<String> lines(Random random) {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < LINES; i++) {
+            StringBuilder line = new StringBuilder();
+            for (int w = 0; w < WORDS_PER_LINE; w++) {
+                line.append(w == 0 ? "" : " ").append(VOCABULARY.get(random.nextInt(VOCABULARY.size())));
+            }
+            lines.add(line.toString());
+        }
+        return lines;
+    }
+
+    private static Map<String, Long> counts(List<String> lines) {
+        Map<String, Long> counts = new HashMap<>();
+        lines.forEach(line -> Arrays.stream(line.split(" ")).forEach(word -> counts.merge(word, 1L, Long::sum)));
+        return counts;
+    }
+
+    private static void produce(String bootstrap, String topic, List<String> lines) throws Exception {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < lines.size(); i++) {
+                producer.send(new ProducerRecord<>(topic, String.format(Locale.ROOT, "line-%d", i), lines.get(i)));
+            }
+            producer.flush();
+        }
+    }
+
+    /** Every committed count in the output topic, in partition order, read until a quiet poll. */
+    private static List<ConsumerRecord<String, Long>> readCounts(String bootstrap, String topic, Duration quiet) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        List<ConsumerRecord<String, Long>> records = new ArrayList<>();
+        try (KafkaConsumer<String, Long> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new LongDeserializer())) {
+            List<org.apache.kafka.common.TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<org.apache.kafka.common.TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + DEADLINE.toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p)) && System.nanoTime() < deadline) {
+                consumer.poll(quiet).forEach(records::add);
+            }
+        }
+        return records;
+    }
+
+    private static Map<String, Long> latest(List<ConsumerRecord<String, Long>> records) {
+        Map<String, Long> latest = new HashMap<>();
+        records.forEach(r -> latest.put(r.key(), r.value()));
+        return latest;
+    }
+}

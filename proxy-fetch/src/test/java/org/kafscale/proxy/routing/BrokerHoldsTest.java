@@ -1,0 +1,54 @@
+package org.kafscale.proxy.routing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.HeartbeatRequestData;
+import org.apache.kafka.common.message.JoinGroupRequestData;
+import org.apache.kafka.common.message.SyncGroupRequestData;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How long the proxy lets a broker hold a request: a member's SyncGroup waits as long as the
+ * rebalance timeout its JoinGroup named on the same connection, so a leader that takes minutes to
+ * assign does not make the proxy answer its followers REQUEST_TIMED_OUT.
+ */
+class BrokerHoldsTest {
+
+    @Test
+    void aSyncGroupIsHeldAsLongAsItsGroupsJoinSaidTheRebalanceMayTake() {
+        BrokerHolds holds = new BrokerHolds();
+        assertEquals(120_000, holds.holdMillis(join("g", 120_000, 10_000)));
+        assertEquals(120_000, holds.holdMillis(new SyncGroupRequestData().setGroupId("g")));
+    }
+
+    @Test
+    void aSyncGroupWithoutAJoinOnThisConnectionGetsKafkasDefaultRebalanceTimeout() {
+        BrokerHolds holds = new BrokerHolds();
+        holds.holdMillis(join("other", 1_000, 1_000));
+        assertEquals(BrokerHolds.DEFAULT_REBALANCE_MILLIS, holds.holdMillis(new SyncGroupRequestData().setGroupId("g")));
+    }
+
+    @Test
+    void theRememberedGroupsAreBoundedOldestFirst() {
+        BrokerHolds holds = new BrokerHolds();
+        for (int i = 0; i <= BrokerHolds.MAX_GROUPS; i++) {
+            holds.holdMillis(join("g" + i, 60_000 + i, 1_000));
+        }
+        assertEquals(BrokerHolds.DEFAULT_REBALANCE_MILLIS, holds.holdMillis(new SyncGroupRequestData().setGroupId("g0")));
+        assertEquals(60_000 + BrokerHolds.MAX_GROUPS,
+                holds.holdMillis(new SyncGroupRequestData().setGroupId("g" + BrokerHolds.MAX_GROUPS)));
+    }
+
+    @Test
+    void aFetchIsHeldItsMaxWaitAndAHeartbeatNotAtAll() {
+        BrokerHolds holds = new BrokerHolds();
+        assertEquals(500, holds.holdMillis(new FetchRequestData().setMaxWaitMs(500)));
+        assertEquals(0, holds.holdMillis(new HeartbeatRequestData().setGroupId("g")));
+    }
+
+    private static JoinGroupRequestData join(String group, int rebalanceMillis, int sessionMillis) {
+        return new JoinGroupRequestData().setGroupId(group).setRebalanceTimeoutMs(rebalanceMillis)
+                .setSessionTimeoutMs(sessionMillis);
+    }
+}
