@@ -53,9 +53,21 @@ public final class KafkaCluster implements AutoCloseable {
      * work with a single broker too.
      */
     public static KafkaCluster start(int brokers) {
+        return start(brokers, Map.of());
+    }
+
+    /**
+     * Like {@link #start(int)}, each broker also with the properties {@code brokerProperties} holds
+     * for its id (brokers are numbered 0..brokers-1), such as {@code broker.rack}; brokers not named
+     * get none.
+     */
+    public static KafkaCluster start(int brokers, Map<Integer, Map<String, String>> brokerProperties) {
         if (brokers < 1) {
             throw new IllegalArgumentException("a cluster needs at least one broker, got " + brokers);
         }
+        brokerProperties.keySet().stream().filter(id -> id < 0 || id >= brokers).findFirst().ifPresent(id -> {
+            throw new IllegalArgumentException("no broker " + id + " in a cluster of " + brokers);
+        });
         String replication = Integer.toString(Math.min(brokers, 3));
         KafkaClusterTestKit kit = null;
         try {
@@ -63,6 +75,7 @@ public final class KafkaCluster implements AutoCloseable {
                     .setCombined(false)
                     .setNumControllerNodes(1)
                     .setNumBrokerNodes(brokers)
+                    .setPerServerProperties(brokerProperties)
                     .build();
             kit = new KafkaClusterTestKit.Builder(nodes)
                     .setDeleteOnClose(true)

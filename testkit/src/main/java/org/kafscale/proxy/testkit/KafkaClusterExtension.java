@@ -1,5 +1,6 @@
 package org.kafscale.proxy.testkit;
 
+import java.util.Map;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -16,14 +17,21 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class KafkaClusterExtension implements BeforeAllCallback, AfterAllCallback {
     private final int brokers;
+    private final Map<Integer, Map<String, String>> brokerProperties;
     private KafkaCluster cluster;
 
-    private KafkaClusterExtension(int brokers) {
+    private KafkaClusterExtension(int brokers, Map<Integer, Map<String, String>> brokerProperties) {
         this.brokers = brokers;
+        this.brokerProperties = brokerProperties;
     }
 
     public static KafkaClusterExtension withBrokers(int brokers) {
-        return new KafkaClusterExtension(brokers);
+        return new KafkaClusterExtension(brokers, Map.of());
+    }
+
+    /** Brokers with properties of their own, by broker id ({@link KafkaCluster#start(int, Map)}). */
+    public static KafkaClusterExtension withBrokers(int brokers, Map<Integer, Map<String, String>> brokerProperties) {
+        return new KafkaClusterExtension(brokers, Map.copyOf(brokerProperties));
     }
 
     /** The running cluster; only between the class's first and last test. */
@@ -36,7 +44,7 @@ public final class KafkaClusterExtension implements BeforeAllCallback, AfterAllC
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        cluster = KafkaCluster.start(brokers);
+        cluster = KafkaCluster.start(brokers, brokerProperties);
     }
 
     @Override

@@ -74,7 +74,15 @@ final class RecordRoundTrip {
 
     /** Reads partitions 0..partitions-1 from the start without a group until {@code expected} records arrived. */
     static Map<Integer, List<String>> consumeFromStart(String bootstrap, String topic, int partitions, int expected) {
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerProperties(bootstrap))) {
+        return consumeFromStart(bootstrap, topic, partitions, expected, Map.of());
+    }
+
+    /** Like {@link #consumeFromStart(String, String, int, int)}, with these consumer settings besides. */
+    static Map<Integer, List<String>> consumeFromStart(String bootstrap, String topic, int partitions, int expected,
+                                                       Map<String, Object> settings) {
+        Properties props = consumerProperties(bootstrap);
+        props.putAll(settings);
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
             List<TopicPartition> assigned = partitionsOf(topic, partitions);
             consumer.assign(assigned);
             consumer.seekToBeginning(assigned);

@@ -46,6 +46,10 @@ import org.kafscale.proxy.core.backend.Answer;
  * <p>Every part is a sessionless full fetch (session id 0, epoch -1): a session pinned to one
  * broker could not survive partitions moving. A partition with no owner is answered at once with
  * why: a consumer refreshes its metadata on that, and holding it would only delay the others.
+ *
+ * <p>A merged answer keeps to the request's {@code max_bytes} ({@link FetchByteLimit}); one
+ * broker's answer passed through already does. Parts carry no rack ({@link #NO_RACK}), so leaders
+ * serve every partition and no broker's preferred read replica reaches the client.
  */
 final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, FetchResponseData, PartitionData> {
     /** How long parts still in flight may join an answer once another part brought records. */
@@ -58,6 +62,15 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
     static final long LONG_POLL_AFTER_MICROS = 5_000;
     /** How far past the client's max wait the proxy may take before answering with what it has. */
     static final long DEADLINE_MARGIN_MILLIS = 100;
+    /**
+     * The rack every part carries (KIP-392): none, so the leader the proxy routes to serves the
+     * records itself. With the client's rack, a broker with a rack-aware replica selector answers
+     * no records and names a follower, and the client, which reaches brokers only through the
+     * proxy's routing to leaders, would ask the leader again forever.
+     */
+    static final String NO_RACK = "";
+    /** Kafka's value for "read from the leader". */
+    private static final int NO_PREFERRED_REPLICA = -1;
 
     private static final Shape<FetchTopic, FetchPartition> REQUEST = new Shape<>(FetchTopic::topic, FetchTopic::topicId,
             FetchTopic::partitions, FetchPartition::partition,
@@ -72,6 +85,7 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
     private final ParkedPolls parked;
     private Map<PartitionRef, FetchPartition> entries = Map.of();
     private boolean anyRecords;
+    private boolean namedReadReplica;
 
     FetchApi(FetchRequestData request, short version, LeaderHints hints, ParkedPolls parked) {
         this.request = request;
@@ -97,7 +111,7 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
         FetchRequestData sub = new FetchRequestData()
                 .setClusterId(request.clusterId()).setReplicaId(request.replicaId()).setReplicaState(request.replicaState())
                 .setMaxWaitMs(request.maxWaitMs()).setMinBytes(request.minBytes()).setMaxBytes(request.maxBytes())
-                .setIsolationLevel(request.isolationLevel()).setRackId(request.rackId())
+                .setIsolationLevel(request.isolationLevel()).setRackId(NO_RACK)
                 .setSessionId(FetchSessions.NO_SESSION).setSessionEpoch(FetchSessions.SESSIONLESS_EPOCH);
         return sub.setTopics(TopicGroups.group(parts, entries::get, REQUEST));
     }
@@ -138,6 +152,8 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
     @Override
     public FetchResponseData merge(FetchRequestData request, Map<PartitionRef, FetchPartition> entries,
                                    Map<PartitionRef, PartitionData> results, int throttleTimeMs) {
+        FetchByteLimit limit = new FetchByteLimit(request.maxBytes());
+        entries.keySet().forEach(ref -> limit.admit(results.get(ref)));
         FetchResponseData merged = new FetchResponseData().setThrottleTimeMs(throttleTimeMs)
                 .setErrorCode(Errors.NONE.code()).setSessionId(FetchSessions.NO_SESSION)
                 .setResponses(TopicGroups.group(entries.keySet(), results::get, ANSWER));
@@ -160,18 +176,25 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
 
     @Override
     public boolean sendsClientBytes(FetchRequestData request) {
-        return FetchSessions.isSessionless(request);
+        return FetchSessions.isSessionless(request) && request.rackId().isEmpty();
     }
 
+    /** Not with a preferred read replica (seen as its partitions were accepted): it names a real broker. */
     @Override
     public boolean passesThrough(FetchResponseData response) {
-        return response.errorCode() == Errors.NONE.code();
+        return response.errorCode() == Errors.NONE.code() && !namedReadReplica;
     }
 
+    /**
+     * Without the broker's hints for the client: a new leader's id (hinted again on failure only)
+     * and a preferred read replica, which the proxy, reading from leaders, does not follow.
+     */
     @Override
     public PartitionData accepted(PartitionData result) {
         anyRecords |= RecordSets.sizeInBytes(result.records()) > 0;
-        return result.setCurrentLeader(new FetchResponseData.LeaderIdAndEpoch());
+        namedReadReplica |= result.preferredReadReplica() != NO_PREFERRED_REPLICA;
+        return result.setCurrentLeader(new FetchResponseData.LeaderIdAndEpoch())
+                .setPreferredReadReplica(NO_PREFERRED_REPLICA);
     }
 
     @Override
@@ -193,7 +216,7 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
     @Override
     public Future<Answer<FetchResponseData>> send(Part<FetchResponseData> part, Supplier<ByteBuf> frame,
                                                   Sender<FetchResponseData> sender) {
-        Optional<Future<Answer<FetchResponseData>>> adopted = parked.adopt(part.broker().id(), offsets(part));
+        Optional<Future<Answer<FetchResponseData>>> adopted = parked.adopt(part.broker().id(), asked(part));
         if (adopted.isPresent()) {
             part.markAdopted();
             return adopted.get();
@@ -228,7 +251,7 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
     /** Parts still long-polling are parked for the connection's next Fetch to adopt. */
     @Override
     public boolean abandon(Part<FetchResponseData> part) {
-        parked.park(part.broker().id(), offsets(part), part.answer());
+        parked.park(part.broker().id(), asked(part), part.answer());
         return true;
     }
 
@@ -236,9 +259,10 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
         return Math.max(0, request.maxWaitMs());
     }
 
-    private Map<PartitionRef, Long> offsets(Part<FetchResponseData> part) {
-        Map<PartitionRef, Long> offsets = new HashMap<>();
-        part.partitions().forEach(ref -> offsets.put(ref, entries.get(ref).fetchOffset()));
-        return offsets;
+    /** What a part asks of its broker, for {@link ParkedPolls} to match an earlier part against. */
+    private ParkedPolls.Asked asked(Part<FetchResponseData> part) {
+        Map<PartitionRef, FetchPartition> partitions = new HashMap<>();
+        part.partitions().forEach(ref -> partitions.put(ref, entries.get(ref)));
+        return new ParkedPolls.Asked(partitions, request.maxBytes(), request.isolationLevel());
     }
 }

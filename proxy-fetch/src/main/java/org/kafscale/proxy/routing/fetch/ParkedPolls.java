@@ -1,5 +1,6 @@
 package org.kafscale.proxy.routing.fetch;
 
+import org.apache.kafka.common.message.FetchRequestData.FetchPartition;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.kafscale.proxy.core.backend.Answer;
 import io.netty.util.concurrent.Future;
@@ -15,8 +16,8 @@ import org.kafscale.proxy.routing.engine.RetryPolicy;
  * from another broker.
  *
  * <p>While a consumer gets nothing from a broker, its next Fetch asks that broker for the same
- * partitions at the same offsets, so the parked part is exactly the request to wait for: the next
- * exchange adopts it instead of sending another. Without this, every client Fetch would stack one
+ * partitions at the same offsets with the same limits, so the parked part is exactly the request
+ * to wait for: the next exchange adopts it instead of sending another. Without this, every client Fetch would stack one
  * more long poll on each idle broker (a broker answers one request per connection at a time), and
  * after a burst a new record could wait behind seconds of queued polls.
  */
@@ -29,20 +30,28 @@ public final class ParkedPolls {
         this.failures = failures;
     }
 
+    /**
+     * What a part asked its broker: each partition's entry (offset, partition max bytes, epochs),
+     * the request's max bytes and isolation level. An answer adopted for a different question could
+     * be wrong for it (records over the new limit, uncommitted records for read_committed).
+     */
+    public record Asked(Map<PartitionRef, FetchPartition> partitions, int maxBytes, byte isolationLevel) {
+    }
+
     private static final class Parked {
-        final Map<PartitionRef, Long> offsets;
+        final Asked asked;
         final Future<Answer<FetchResponseData>> answer;
         boolean adopted;
 
-        Parked(Map<PartitionRef, Long> offsets, Future<Answer<FetchResponseData>> answer) {
-            this.offsets = offsets;
+        Parked(Asked asked, Future<Answer<FetchResponseData>> answer) {
+            this.asked = asked;
             this.answer = answer;
         }
     }
 
     /** Keeps a part no exchange waits for any more; its answer is released unless adopted first. */
-    public void park(int brokerId, Map<PartitionRef, Long> offsets, Future<Answer<FetchResponseData>> answer) {
-        Parked parked = new Parked(offsets, answer);
+    public void park(int brokerId, Asked asked, Future<Answer<FetchResponseData>> answer) {
+        Parked parked = new Parked(asked, answer);
         byBroker.put(brokerId, parked);
         answer.addListener(f -> {
             byBroker.remove(brokerId, parked);
@@ -62,10 +71,10 @@ public final class ParkedPolls {
         });
     }
 
-    /** The parked part for {@code brokerId} when it asked for exactly these partitions at these offsets. */
-    public Optional<Future<Answer<FetchResponseData>>> adopt(int brokerId, Map<PartitionRef, Long> offsets) {
+    /** The parked part for {@code brokerId} when it asked exactly this (same partitions, offsets and limits). */
+    public Optional<Future<Answer<FetchResponseData>>> adopt(int brokerId, Asked asked) {
         Parked parked = byBroker.get(brokerId);
-        if (parked == null || parked.answer.isDone() || !parked.offsets.equals(offsets)) {
+        if (parked == null || parked.answer.isDone() || !parked.asked.equals(asked)) {
             return Optional.empty();
         }
         byBroker.remove(brokerId);
