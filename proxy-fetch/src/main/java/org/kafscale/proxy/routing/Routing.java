@@ -8,7 +8,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.apis.ProxiedApis;
@@ -27,9 +26,9 @@ import org.kafscale.proxy.core.server.RequestHandler;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
 import org.kafscale.proxy.core.topology.Topology;
+import org.kafscale.proxy.routing.admin.AdminApis;
 import org.kafscale.proxy.routing.coordinator.CoordinatorFanOut;
 import org.kafscale.proxy.routing.coordinator.CoordinatorRouter;
-import org.kafscale.proxy.routing.coordinator.ListGroupsFanOut;
 import org.kafscale.proxy.routing.coordinator.RoutingKeys;
 import org.kafscale.proxy.routing.engine.LeaderHints;
 import org.kafscale.proxy.routing.engine.PartitionExchange;
@@ -51,7 +50,7 @@ public final class Routing {
     private final PartitionApis partitionApis;
     private final CoordinatorRouter coordinators;
     private final CoordinatorFanOut coordinatorFanOut;
-    private final ListGroupsFanOut listGroups;
+    private final AdminApis admin;
 
     /**
      * @param anyBrokerConnect connection attempts for requests any broker can answer
@@ -67,7 +66,7 @@ public final class Routing {
         this.partitionApis = new PartitionApis(services);
         this.coordinators = new CoordinatorRouter(services);
         this.coordinatorFanOut = new CoordinatorFanOut(topology, coordinators);
-        this.listGroups = new ListGroupsFanOut(services);
+        this.admin = new AdminApis(services, advertised, anyBrokerConnect);
     }
 
     /** The router of one client connection, made as it opens. */
@@ -85,7 +84,8 @@ public final class Routing {
      *       ({@link PartitionExchange}), fanned out and merged.</li>
      *   <li>Group and transaction APIs go to the coordinator of their key; those that name several
      *       keys are split per coordinator and merged in request order.</li>
-     *   <li>ListGroups goes to every broker and the lists are merged.</li>
+     *   <li>Admin APIs whose resources or answers are a broker's own (broker configs, ListGroups,
+     *       ListTransactions, DescribeQuorum) go through {@link AdminApis}.</li>
      *   <li>Everything else, including keys kafka-clients does not know, goes to a live broker.</li>
      * </ul>
      *
@@ -100,9 +100,6 @@ public final class Routing {
         @Override
         public Future<Reply> handle(ConnectionContext context, RequestFrame request) {
             RouteKind route = request.knownApi().flatMap(ProxiedApis::routeOf).orElse(RouteKind.ANY_BROKER);
-            if (request.isApi(ApiKeys.LIST_GROUPS)) {
-                return listGroups.handle(context, request);
-            }
             if (route == RouteKind.ANY_BROKER) {
                 return toAnyBroker(context, request);
             }
@@ -135,6 +132,9 @@ public final class Routing {
                     Optional<String> txnId = RoutingKeys.transactionalId(body);
                     return txnId.isEmpty() ? toAnyBroker(context, request)
                             : coordinators.route(context, request, CoordinatorKind.TRANSACTION, Set.of(txnId.get()));
+                case ADMIN:
+                    return admin.handle(context, request, body, () -> toAnyBroker(context, request))
+                            .orElseGet(() -> toAnyBroker(context, request));
                 default:
                     throw new IllegalStateException(request.describe() + " should have been answered locally");
             }

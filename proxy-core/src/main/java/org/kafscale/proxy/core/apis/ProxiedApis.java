@@ -11,7 +11,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
  * exactly these (intersected with the brokers); anything else a client sends is forwarded opaque
  * to a live broker, which decides.
  *
- * <p>Left out on purpose: SASL (the proxy does not authenticate), inter-broker and controller APIs,
+ * <p>Left out on purpose: SASL (the proxy does not authenticate), inter-broker and controller APIs
+ * (but WriteTxnMarkers, which {@code kafka-transactions abort} sends to partition leaders),
  * and APIs whose answers name brokers and would need address rewriting not yet built
  * (DescribeCluster, DescribeTopicPartitions, DescribeLogDirs), and client telemetry, which a
  * broker ties to the connection it was subscribed on.
@@ -31,6 +32,7 @@ public final class ProxiedApis {
         routes.put(ApiKeys.OFFSET_FOR_LEADER_EPOCH, RouteKind.PARTITIONS);
         routes.put(ApiKeys.DELETE_RECORDS, RouteKind.PARTITIONS);
         routes.put(ApiKeys.DESCRIBE_PRODUCERS, RouteKind.PARTITIONS);
+        routes.put(ApiKeys.WRITE_TXN_MARKERS, RouteKind.PARTITIONS);
 
         routes.put(ApiKeys.JOIN_GROUP, RouteKind.GROUP_COORDINATOR);
         routes.put(ApiKeys.SYNC_GROUP, RouteKind.GROUP_COORDINATOR);
@@ -51,17 +53,29 @@ public final class ProxiedApis {
         routes.put(ApiKeys.END_TXN, RouteKind.TRANSACTION_COORDINATOR);
         routes.put(ApiKeys.DESCRIBE_TRANSACTIONS, RouteKind.TRANSACTION_COORDINATOR);
 
-        routes.put(ApiKeys.LIST_GROUPS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.LIST_GROUPS, RouteKind.ADMIN);
+        routes.put(ApiKeys.LIST_TRANSACTIONS, RouteKind.ADMIN);
+        routes.put(ApiKeys.DESCRIBE_CONFIGS, RouteKind.ADMIN);
+        routes.put(ApiKeys.ALTER_CONFIGS, RouteKind.ADMIN);
+        routes.put(ApiKeys.INCREMENTAL_ALTER_CONFIGS, RouteKind.ADMIN);
+        routes.put(ApiKeys.DESCRIBE_QUORUM, RouteKind.ADMIN);
+
         routes.put(ApiKeys.CREATE_TOPICS, RouteKind.ANY_BROKER);
         routes.put(ApiKeys.DELETE_TOPICS, RouteKind.ANY_BROKER);
         routes.put(ApiKeys.CREATE_PARTITIONS, RouteKind.ANY_BROKER);
-        routes.put(ApiKeys.DESCRIBE_CONFIGS, RouteKind.ANY_BROKER);
-        routes.put(ApiKeys.ALTER_CONFIGS, RouteKind.ANY_BROKER);
-        routes.put(ApiKeys.INCREMENTAL_ALTER_CONFIGS, RouteKind.ANY_BROKER);
         routes.put(ApiKeys.DESCRIBE_ACLS, RouteKind.ANY_BROKER);
         routes.put(ApiKeys.CREATE_ACLS, RouteKind.ANY_BROKER);
         routes.put(ApiKeys.DELETE_ACLS, RouteKind.ANY_BROKER);
         routes.put(ApiKeys.DESCRIBE_CLIENT_QUOTAS, RouteKind.ANY_BROKER);
+        // Answered by any broker (it forwards writes to the controller); their answers name no broker.
+        routes.put(ApiKeys.ALTER_CLIENT_QUOTAS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.ELECT_LEADERS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.LIST_PARTITION_REASSIGNMENTS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.UPDATE_FEATURES, RouteKind.ANY_BROKER);
+        routes.put(ApiKeys.LIST_CONFIG_RESOURCES, RouteKind.ANY_BROKER);
         ROUTES = Collections.unmodifiableMap(routes);
     }
 

@@ -10,6 +10,12 @@ public enum RouteKind {
     GROUP_COORDINATOR,
     /** Goes to the coordinator of the transactional id it names. */
     TRANSACTION_COORDINATOR,
+    /**
+     * An admin API whose resources or answer are a broker's own: broker config resources go to the
+     * broker they name, per-broker listings to every broker, quorum endpoints are rewritten
+     * ({@code routing.admin}).
+     */
+    ADMIN,
     /** Any live broker can answer it. */
     ANY_BROKER
 }

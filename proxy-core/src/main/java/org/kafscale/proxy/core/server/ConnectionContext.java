@@ -3,6 +3,7 @@ package org.kafscale.proxy.core.server;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Promise;
 import java.net.SocketAddress;
+import java.util.OptionalInt;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +36,16 @@ public final class ConnectionContext {
     /** The client connection's broker channels. */
     public BackendChannelPool backends() {
         return backends;
+    }
+
+    /**
+     * The broker this connection addresses, when the listener it came in on stands for one broker
+     * (a port per broker id); empty while every broker shares the one advertised address. Routes
+     * whose answer depends on which broker the client asked (per-broker listings, broker config
+     * resources) consult it first.
+     */
+    public OptionalInt addressedBroker() {
+        return OptionalInt.empty();
     }
 
     /** The client's address, for log lines. */

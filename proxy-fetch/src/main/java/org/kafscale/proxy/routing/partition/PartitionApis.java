@@ -29,10 +29,15 @@ import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.EpochEndOffset;
 import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult;
 import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResultCollection;
+import org.apache.kafka.common.message.WriteTxnMarkersResponseData;
+import org.apache.kafka.common.message.WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult;
+import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.server.ConnectionContext;
+import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.routing.engine.PartitionApi;
 import org.kafscale.proxy.routing.engine.PartitionExchange;
@@ -41,7 +46,8 @@ import org.kafscale.proxy.routing.engine.RoutingServices;
 import org.kafscale.proxy.routing.engine.TopicGroups.Shape;
 
 /**
- * The partition APIs besides Produce and Fetch, each split by owner through the partition engine
+ * The partition APIs besides Produce and Fetch (ListOffsets, OffsetForLeaderEpoch, DeleteRecords,
+ * DescribeProducers, WriteTxnMarkers), each split by owner through the partition engine
  * with the defaults of a read that is safe to repeat (DeleteRecords too: moving a low watermark
  * to a given offset is idempotent). A new such API is one {@link PartitionShape} and one line in
  * {@link #handle}. Made-up results carry Kafka's defaults (-1), never 0.
@@ -106,6 +112,9 @@ public final class PartitionApis {
             result -> result, (topics, throttle) -> new DescribeProducersResponseData().setThrottleTimeMs(throttle)
                     .setTopics(topics));
 
+    static final PartitionApi<WriteTxnMarkersRequestData, Integer, WriteTxnMarkersResponseData,
+            WritableTxnMarkerPartitionResult> WRITE_TXN_MARKERS = new WriteTxnMarkersApi();
+
     private final RoutingServices services;
 
     public PartitionApis(RoutingServices services) {
@@ -125,6 +134,12 @@ public final class PartitionApis {
         }
         if (body instanceof DescribeProducersRequestData data) {
             return Optional.of(route(context, request, data, DESCRIBE_PRODUCERS));
+        }
+        if (body instanceof WriteTxnMarkersRequestData data) {
+            // Clients write one producer's marker; several markers (a transaction coordinator's
+            // batch) would need a split per marker that no client needs.
+            return Optional.of(data.markers().size() == 1 ? route(context, request, data, WRITE_TXN_MARKERS)
+                    : Replies.now(context.loop(), Replies.error(request, Errors.INVALID_REQUEST)));
         }
         return Optional.empty();
     }
