@@ -21,6 +21,8 @@ import org.kafscale.proxy.core.backend.KafkaRequestClient;
 import org.kafscale.proxy.core.local.AdvertisedListener;
 import org.kafscale.proxy.core.local.ApiVersionsResponder;
 import org.kafscale.proxy.core.local.BrokerApiVersions;
+import org.kafscale.proxy.core.local.DescribeClusterResponder;
+import org.kafscale.proxy.core.local.DescribeTopicPartitionsResponder;
 import org.kafscale.proxy.core.local.FindCoordinatorResponder;
 import org.kafscale.proxy.core.local.MetadataResponder;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
@@ -92,7 +94,7 @@ public final class ProxyRuntime implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        housekeeping.scheduleWithFixedDelay(probe::probeNewBrokers, 0, PROBE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        housekeeping.scheduleWithFixedDelay(probe::probeBrokers, 0, PROBE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
 
         AdvertisedListener advertised = new AdvertisedListener(config.advertisedHost(), config.advertisedPort(),
                 config.advertiseMode());
@@ -107,11 +109,14 @@ public final class ProxyRuntime implements AutoCloseable {
         ApiVersionsResponder apiVersions = new ApiVersionsResponder(brokerVersions);
         MetadataResponder metadata = new MetadataResponder(topology, advertised);
         FindCoordinatorResponder findCoordinator = new FindCoordinatorResponder(topology, advertised);
+        DescribeClusterResponder describeCluster = new DescribeClusterResponder(topology, advertised);
+        DescribeTopicPartitionsResponder describeTopicPartitions = new DescribeTopicPartitionsResponder(topology,
+                advertised);
         Routing routing = new Routing(topology, advertised, config.requestTimeout().toMillis(), config.anyBrokerConnect(),
                 proxyMetrics, lfs == null ? ProduceRewriter.NONE : lfs.produceRewriter());
         // Each connection gets its own router (for what it keeps per connection) behind the shared answers.
-        RequestHandlers handlers = connection -> new RequestDispatcher(apiVersions, metadata, findCoordinator, gate,
-                routing.newRouter(connection));
+        RequestHandlers handlers = connection -> new RequestDispatcher(apiVersions, metadata, findCoordinator,
+                describeCluster, describeTopicPartitions, gate, routing.newRouter(connection));
         KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector,
                 proxyMetrics);
 

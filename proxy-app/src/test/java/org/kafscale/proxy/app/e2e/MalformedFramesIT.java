@@ -90,7 +90,7 @@ class MalformedFramesIT {
     }
 
     @Test
-    void unknownApiKeyIsForwardedOpaqueAndItsConnectionClosedWhenNoAnswerExists() throws Exception {
+    void unknownApiKeyIsRefusedAndItsConnectionClosedWithTheKeyInTheLogLine() throws Exception {
         try (Socket socket = connect()) {
             // When: a well-formed header with an API key no Kafka version defines
             byte[] clientId = "raw".getBytes(StandardCharsets.UTF_8);
@@ -103,7 +103,7 @@ class MalformedFramesIT {
             out.write(clientId);
             out.writeInt(0xCAFE);
             out.flush();
-            // Then: the broker rejects it; no error answer exists for an unknown key, so the proxy closes
+            // Then: the proxy does not advertise it, so it refuses it (never forwarded): the connection closes
             assertClosedByProxy(socket);
             logs.awaitLine(Duration.ofSeconds(10), "key 32000");
         }

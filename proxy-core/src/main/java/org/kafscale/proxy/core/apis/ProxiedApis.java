@@ -8,14 +8,15 @@ import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
  * The one table of the APIs the proxy serves and how each is routed. ApiVersions advertises
- * exactly these (intersected with the brokers); anything else a client sends is forwarded opaque
- * to a live broker, which decides.
+ * exactly these (intersected with the brokers); any other key a client sends is refused by
+ * {@code RequestDispatcher} (the connection closes with a log line, as a broker does), never
+ * forwarded.
  *
- * <p>Left out on purpose: SASL (the proxy does not authenticate), inter-broker and controller APIs
- * (but WriteTxnMarkers, which {@code kafka-transactions abort} sends to partition leaders),
- * and APIs whose answers name brokers and would need address rewriting not yet built
- * (DescribeCluster, DescribeTopicPartitions, DescribeLogDirs), and client telemetry, which a
- * broker ties to the connection it was subscribed on.
+ * <p>Left out on purpose (each with its reason in {@link ApiTable}): SASL (the proxy does not
+ * authenticate), inter-broker and controller APIs (but WriteTxnMarkers, which
+ * {@code kafka-transactions abort} sends to partition leaders), APIs about one broker's disks,
+ * which no connection can name while every broker id shares one address (DescribeLogDirs), and
+ * client telemetry, which a broker ties to the connection it was subscribed on.
  */
 public final class ProxiedApis {
     private static final Map<ApiKeys, RouteKind> ROUTES;
@@ -25,6 +26,8 @@ public final class ProxiedApis {
         routes.put(ApiKeys.API_VERSIONS, RouteKind.LOCAL);
         routes.put(ApiKeys.METADATA, RouteKind.LOCAL);
         routes.put(ApiKeys.FIND_COORDINATOR, RouteKind.LOCAL);
+        routes.put(ApiKeys.DESCRIBE_CLUSTER, RouteKind.LOCAL);
+        routes.put(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, RouteKind.LOCAL);
 
         routes.put(ApiKeys.PRODUCE, RouteKind.PARTITIONS);
         routes.put(ApiKeys.FETCH, RouteKind.PARTITIONS);

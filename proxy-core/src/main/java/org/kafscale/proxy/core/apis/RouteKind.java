@@ -2,7 +2,10 @@ package org.kafscale.proxy.core.apis;
 
 /** How the proxy serves one API. */
 public enum RouteKind {
-    /** Answered by the proxy from its topology (ApiVersions, Metadata, FindCoordinator). */
+    /**
+     * Answered by the proxy from its topology (ApiVersions, Metadata, FindCoordinator,
+     * DescribeCluster, DescribeTopicPartitions).
+     */
     LOCAL,
     /** Goes to the owners of the partitions it names. */
     PARTITIONS,

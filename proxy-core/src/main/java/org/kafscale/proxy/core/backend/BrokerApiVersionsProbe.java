@@ -1,5 +1,14 @@
 package org.kafscale.proxy.core.backend;
 
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.kafscale.proxy.core.codec.OutboundRequests;
 import org.kafscale.proxy.core.local.BrokerApiVersions;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.Topology;
@@ -8,15 +17,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Asks each broker the topology lists for its ApiVersions, once, and records the answers so the
- * proxy advertises only versions every broker serves. Brokers that leave are forgotten.
+ * Asks each broker the topology lists for its ApiVersions and records the answers, so the proxy
+ * advertises only versions and features every broker serves.
+ *
+ * <p>A broker is probed again when it may have changed: when it appears (or reappears after it
+ * left the topology, as a restarting broker does), when its address changes, after a failed probe
+ * (a broker that does not answer is probed on every pass until it does: it is likely restarting,
+ * maybe upgraded), and every {@link #REFRESH} regardless, which catches a restart the topology did
+ * not show and features finalized since (UpdateFeatures). A broker that leaves is forgotten.
  */
 public final class BrokerApiVersionsProbe {
     private static final Logger LOGGER = LoggerFactory.getLogger(BrokerApiVersionsProbe.class);
+    /** Longest time a broker's report is trusted without asking again. */
+    public static final Duration REFRESH = Duration.ofSeconds(30);
+
+    /** When a broker, at that address, last answered. */
+    private record Probed(BrokerEndpoint endpoint, long atNanos) {
+    }
 
     private final Topology topology;
     private final KafkaRequestClient client;
     private final BrokerApiVersions versions;
+    private final Map<Integer, Probed> probed = new ConcurrentHashMap<>();
+    private final Set<Integer> inFlight = ConcurrentHashMap.newKeySet();
 
     public BrokerApiVersionsProbe(Topology topology, KafkaRequestClient client, BrokerApiVersions versions) {
         this.topology = topology;
@@ -24,21 +47,53 @@ public final class BrokerApiVersionsProbe {
         this.versions = versions;
     }
 
-    /** Probes every listed broker not yet probed; call periodically. Never blocks. */
-    public void probeNewBrokers() {
+    /** Probes every listed broker that is due (see the class comment); call periodically. Never blocks. */
+    public void probeBrokers() {
         TopologySnapshot snapshot = topology.snapshot();
-        versions.retainOnly(snapshot.brokers().keySet());
+        Set<Integer> listed = snapshot.brokers().keySet();
+        probed.keySet().retainAll(listed);
+        Set<Integer> left = versions.reporting().stream().filter(id -> !listed.contains(id))
+                .collect(Collectors.toCollection(TreeSet::new));
+        if (!left.isEmpty()) {
+            versions.retainOnly(listed);
+            LOGGER.info("Brokers {} left the topology; their ApiVersions are forgotten", left);
+        }
+        long now = System.nanoTime();
         for (BrokerEndpoint broker : snapshot.brokers().values()) {
-            if (!versions.knows(broker.id())) {
-                client.apiVersions(broker).whenComplete((data, error) -> {
+            if (due(broker, now) && inFlight.add(broker.id())) {
+                // A fresh ApiVersions at the newest version each time: the connection's own handshake
+                // answer is cached with the connection, and below v4 a broker leaves out every
+                // feature whose range starts at 0 (KIP-1022).
+                client.send(broker, OutboundRequests.apiVersions()).whenComplete((data, failure) -> {
+                    inFlight.remove(broker.id());
+                    Throwable error = failure != null ? failure
+                            : data.errorCode() != Errors.NONE.code() ? Errors.forCode(data.errorCode()).exception() : null;
                     if (error != null) {
+                        // Due again on the next pass: an unreachable broker is probably restarting.
+                        probed.remove(broker.id());
                         LOGGER.debug("ApiVersions probe of {} failed: {}", broker, error.toString());
                     } else {
-                        versions.update(broker.id(), data);
-                        LOGGER.info("{} supports {} APIs", broker, data.apiKeys().size());
+                        record(broker, data, now);
                     }
                 });
             }
+        }
+    }
+
+    private boolean due(BrokerEndpoint broker, long now) {
+        Probed last = probed.get(broker.id());
+        return last == null || !last.endpoint().equals(broker) || !versions.knows(broker.id())
+                || now - last.atNanos() >= REFRESH.toNanos();
+    }
+
+    private void record(BrokerEndpoint broker, ApiVersionsResponseData data, long now) {
+        boolean changed = versions.differs(broker.id(), data);
+        versions.update(broker.id(), data);
+        probed.put(broker.id(), new Probed(broker, now));
+        if (changed) {
+            LOGGER.info("Probed {}: {} APIs, finalized features {} (epoch {})", broker, data.apiKeys().size(),
+                    data.finalizedFeatures().stream().map(f -> f.name() + "=" + f.maxVersionLevel()).sorted().toList(),
+                    data.finalizedFeaturesEpoch());
         }
     }
 }

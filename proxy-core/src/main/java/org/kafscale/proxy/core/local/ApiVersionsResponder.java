@@ -3,6 +3,7 @@ package org.kafscale.proxy.core.local;
 import io.netty.buffer.ByteBuf;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersionCollection;
@@ -17,12 +18,32 @@ import org.kafscale.proxy.core.apis.RouteKind;
  * Answers ApiVersions: each API the proxy serves, at the versions both kafka-clients (our codec)
  * and every known broker support. A request newer than the proxy knows gets the KIP-511 answer:
  * version 0, UNSUPPORTED_VERSION, and the ApiVersions range, so the client retries lower.
+ * From v3 the answer carries the features every broker supports and has finalized
+ * ({@link ClusterFeatures}).
  */
 public final class ApiVersionsResponder {
+    /** The first ApiVersions version that carries features (KIP-584). */
+    private static final short FEATURES_VERSION = 3;
+    /**
+     * The first version shown a supported feature whose range starts at 0; older clients cannot
+     * read one (KIP-1022), so brokers leave those out below it, and so does the proxy.
+     */
+    private static final short ZERO_MINIMUM_VERSION = 4;
+
     private final BrokerApiVersions brokers;
 
     public ApiVersionsResponder(BrokerApiVersions brokers) {
         this.brokers = brokers;
+    }
+
+    /** Whether a broker has reported, so an answer now advertises nothing a broker lacks. */
+    public boolean brokersKnown() {
+        return brokers.anyReported();
+    }
+
+    /** Completes when the first broker report is in. */
+    public CompletionStage<Void> brokersReported() {
+        return brokers.firstReport();
     }
 
     public ByteBuf answer(RequestFrame request) {
@@ -39,6 +60,12 @@ public final class ApiVersionsResponder {
                 .setErrorCode(Errors.NONE.code())
                 .setThrottleTimeMs(0)
                 .setApiKeys(advertised());
+        if (request.apiVersion() >= FEATURES_VERSION) {
+            ClusterFeatures features = brokers.features();
+            data.setSupportedFeatures(features.supportedKeys(request.apiVersion() >= ZERO_MINIMUM_VERSION))
+                    .setFinalizedFeatures(features.finalizedKeys())
+                    .setFinalizedFeaturesEpoch(features.epoch());
+        }
         return ResponseFrames.encode(request, data);
     }
 

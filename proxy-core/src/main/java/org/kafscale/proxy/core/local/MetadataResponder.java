@@ -17,7 +17,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.codec.MetadataRequests;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.ResponseFrames;
-import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.kafscale.proxy.core.codec.TopicNames;
 import org.kafscale.proxy.core.topology.PartitionLayout;
 import org.kafscale.proxy.core.topology.TopicLayout;
 import org.kafscale.proxy.core.topology.Topology;
@@ -27,9 +27,11 @@ import org.kafscale.proxy.core.topology.TopologySnapshot;
  * Answers Metadata from the topology, with every broker at the proxy's advertised address.
  *
  * <p>Topic selection follows Kafka, not the original proxy: a null topic list means all topics,
- * an empty one means none from v1 on (spec pitfall P13). Unknown names get UNKNOWN_TOPIC_OR_PARTITION,
- * unknown ids UNKNOWN_TOPIC_ID. A partition without an owner gets LEADER_NOT_AVAILABLE, which
- * clients retry.
+ * an empty one means none from v1 on (spec pitfall P13). A topic named by id is looked up by id
+ * and the name ignored, as Kafka does (the Admin's {@code describeTopics} by id sends the name at
+ * its default ""). Unknown names get UNKNOWN_TOPIC_OR_PARTITION, names Kafka would refuse
+ * INVALID_TOPIC_EXCEPTION (never auto-created), unknown ids UNKNOWN_TOPIC_ID. A partition without
+ * an owner gets LEADER_NOT_AVAILABLE, which clients retry.
  */
 public final class MetadataResponder {
     /** Kafka's value for "authorized operations were not requested". */
@@ -45,7 +47,7 @@ public final class MetadataResponder {
 
     /**
      * Completes with the answer. Named topics the snapshot lacks are looked up first (the source
-     * may create them when the client allows auto-creation).
+     * may create them when the client allows auto-creation); invalid names never are.
      */
     public CompletionStage<ByteBuf> answer(RequestFrame request) {
         MetadataRequestData data = request.decodeBody(MetadataRequestData.class);
@@ -54,7 +56,8 @@ public final class MetadataResponder {
         TopologySnapshot current = topology.snapshot();
         if (!allTopics) {
             for (MetadataRequestTopic t : data.topics()) {
-                if (t.name() != null && current.topic(t.name()).isEmpty()) {
+                if (!namesById(t) && t.name() != null && TopicNames.isValid(t.name())
+                        && current.topic(t.name()).isEmpty()) {
                     missing.add(t.name());
                 }
             }
@@ -70,93 +73,73 @@ public final class MetadataResponder {
         return version >= 12 ? null : "";
     }
 
+    /** Whether the request names this topic by id (Kafka then ignores its name). */
+    private static boolean namesById(MetadataRequestTopic topic) {
+        return topic.topicId() != null && !Uuid.ZERO_UUID.equals(topic.topicId());
+    }
+
     MetadataResponseData build(MetadataRequestData request, boolean allTopics, TopologySnapshot snapshot, short version) {
+        AdvertisedCluster cluster = new AdvertisedCluster(advertised, snapshot);
         MetadataResponseData response = new MetadataResponseData()
                 .setThrottleTimeMs(0)
                 .setClusterId(snapshot.clusterId())
-                .setControllerId(controllerId(snapshot))
+                .setControllerId(cluster.controllerId())
                 .setClusterAuthorizedOperations(OPERATIONS_NOT_REQUESTED);
-        addBrokers(response, snapshot);
-        for (MetadataResponseTopic topic : selectTopics(request, allTopics, snapshot, version)) {
+        for (AdvertisedCluster.Node node : cluster.nodes()) {
+            response.brokers().add(new MetadataResponseBroker().setNodeId(node.id())
+                    .setHost(node.host()).setPort(node.port()).setRack(node.rack()));
+        }
+        for (MetadataResponseTopic topic : selectTopics(request, allTopics, cluster, version)) {
             response.topics().add(topic);
         }
         return response;
     }
 
-    private void addBrokers(MetadataResponseData response, TopologySnapshot snapshot) {
-        if (advertised.mode() == AdvertiseMode.SINGLE) {
-            if (snapshot.hasBrokers()) {
-                response.brokers().add(new MetadataResponseBroker().setNodeId(AdvertisedListener.SINGLE_NODE_ID)
-                        .setHost(advertised.host()).setPort(advertised.port()));
-            }
-            return;
-        }
-        for (BrokerEndpoint broker : snapshot.brokers().values()) {
-            response.brokers().add(new MetadataResponseBroker().setNodeId(broker.id())
-                    .setHost(advertised.host()).setPort(advertised.port()).setRack(broker.rack()));
-        }
-    }
-
-    private int controllerId(TopologySnapshot snapshot) {
-        if (!snapshot.hasBrokers()) {
-            return -1;
-        }
-        if (advertised.mode() == AdvertiseMode.SINGLE) {
-            return AdvertisedListener.SINGLE_NODE_ID;
-        }
-        return snapshot.brokers().containsKey(snapshot.controllerId())
-                ? snapshot.controllerId() : snapshot.brokerIds().get(0);
-    }
-
     private List<MetadataResponseTopic> selectTopics(MetadataRequestData request, boolean allTopics,
-                                                     TopologySnapshot snapshot, short version) {
+                                                     AdvertisedCluster cluster, short version) {
+        TopologySnapshot snapshot = cluster.snapshot();
         List<MetadataResponseTopic> topics = new ArrayList<>();
         if (allTopics) {
-            snapshot.topics().values().forEach(t -> topics.add(describe(t, snapshot)));
+            snapshot.topics().values().forEach(t -> topics.add(describe(t, cluster)));
             return topics;
         }
         for (MetadataRequestTopic requested : request.topics()) {
-            if (requested.name() != null) {
-                topics.add(snapshot.topic(requested.name()).map(t -> describe(t, snapshot))
-                        .orElseGet(() -> new MetadataResponseTopic().setName(requested.name())
-                                .setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())));
-            } else if (requested.topicId() != null && !Uuid.ZERO_UUID.equals(requested.topicId())) {
-                topics.add(snapshot.topic(requested.topicId()).map(t -> describe(t, snapshot))
+            if (namesById(requested)) {
+                topics.add(snapshot.topic(requested.topicId()).map(t -> describe(t, cluster))
                         .orElseGet(() -> new MetadataResponseTopic().setName(nameForUnknownId(version))
                                 .setTopicId(requested.topicId())
                                 .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code())));
+            } else if (requested.name() != null) {
+                topics.add(snapshot.topic(requested.name()).map(t -> describe(t, cluster))
+                        .orElseGet(() -> new MetadataResponseTopic().setName(requested.name())
+                                .setErrorCode(unknownNameError(requested.name()).code())));
             }
         }
         return topics;
     }
 
-    private MetadataResponseTopic describe(TopicLayout topic, TopologySnapshot snapshot) {
+    /** What a broker answers for a name it does not know: invalid names are told so. */
+    static Errors unknownNameError(String name) {
+        return TopicNames.isValid(name) ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.INVALID_TOPIC_EXCEPTION;
+    }
+
+    private MetadataResponseTopic describe(TopicLayout topic, AdvertisedCluster cluster) {
         MetadataResponseTopic out = new MetadataResponseTopic()
                 .setName(topic.name())
                 .setTopicId(topic.id())
                 .setIsInternal(topic.internal())
                 .setTopicAuthorizedOperations(OPERATIONS_NOT_REQUESTED);
         for (PartitionLayout p : topic.partitions().values()) {
-            out.partitions().add(describe(topic.name(), p, snapshot));
+            AdvertisedCluster.Partition shown = cluster.partition(topic.name(), p);
+            out.partitions().add(new MetadataResponsePartition()
+                    .setPartitionIndex(p.partition())
+                    .setLeaderEpoch(p.leaderEpoch())
+                    .setErrorCode(shown.error().code())
+                    .setLeaderId(shown.leaderId())
+                    .setReplicaNodes(shown.replicas())
+                    .setIsrNodes(shown.isr())
+                    .setOfflineReplicas(shown.offlineReplicas()));
         }
         return out;
-    }
-
-    private MetadataResponsePartition describe(String topic, PartitionLayout p, TopologySnapshot snapshot) {
-        MetadataResponsePartition out = new MetadataResponsePartition()
-                .setPartitionIndex(p.partition())
-                .setLeaderEpoch(p.leaderEpoch());
-        boolean owned = snapshot.owner(topic, p.partition()).isPresent();
-        if (advertised.mode() == AdvertiseMode.SINGLE) {
-            List<Integer> single = List.of(AdvertisedListener.SINGLE_NODE_ID);
-            return out.setErrorCode(owned ? Errors.NONE.code() : Errors.LEADER_NOT_AVAILABLE.code())
-                    .setLeaderId(owned ? AdvertisedListener.SINGLE_NODE_ID : -1)
-                    .setReplicaNodes(single).setIsrNodes(owned ? single : List.of()).setOfflineReplicas(List.of());
-        }
-        List<Integer> replicas = p.replicas().isEmpty() && owned ? List.of(p.owner()) : p.replicas();
-        List<Integer> isr = p.isr().isEmpty() && owned ? List.of(p.owner()) : p.isr();
-        return out.setErrorCode(owned ? Errors.NONE.code() : Errors.LEADER_NOT_AVAILABLE.code())
-                .setLeaderId(owned ? p.owner() : -1)
-                .setReplicaNodes(replicas).setIsrNodes(isr).setOfflineReplicas(p.offlineReplicas());
     }
 }

@@ -2,16 +2,20 @@ package org.kafscale.proxy.core.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.kafscale.proxy.core.local.BrokerApiVersionsTest.range;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
+import org.apache.kafka.common.message.ApiVersionsResponseData.FinalizedFeatureKey;
+import org.apache.kafka.common.message.ApiVersionsResponseData.SupportedFeatureKey;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
@@ -141,16 +145,78 @@ class ApiVersionsResponderTest {
                 data.apiKeys().find(ApiKeys.API_VERSIONS.id));
     }
 
+    @Test
+    void featuresCommonToEveryBrokerAreAdvertisedWithTheirEpoch() {
+        // Given two brokers that agree on transaction.version 2 but differ in what group.version they support
+        ApiVersionsResponseData one = everyProxiedApiExcept(Set.of(), Map.of());
+        ApiVersionsResponseData two = one.duplicate();
+        one.setFinalizedFeaturesEpoch(20);
+        two.setFinalizedFeaturesEpoch(20);
+        for (ApiVersionsResponseData report : List.of(one, two)) {
+            report.finalizedFeatures().add(new FinalizedFeatureKey().setName("transaction.version")
+                    .setMinVersionLevel((short) 2).setMaxVersionLevel((short) 2));
+            report.supportedFeatures().add(new SupportedFeatureKey().setName("transaction.version")
+                    .setMinVersion((short) 0).setMaxVersion((short) 2));
+        }
+        one.supportedFeatures().add(new SupportedFeatureKey().setName("group.version")
+                .setMinVersion((short) 0).setMaxVersion((short) 1));
+        brokers.update(1, one);
+        brokers.update(2, two);
+
+        // When a client asks (v4: features whose range starts at 0 are shown from v4 on)
+        ApiVersionsResponseData answer = ask((short) 4);
+
+        // Then what both share: transaction.version supported 0-2, finalized at 2, epoch 20; no group.version
+        assertEquals(List.of("transaction.version"), answer.supportedFeatures().stream().map(SupportedFeatureKey::name).toList());
+        assertEquals(2, answer.supportedFeatures().find("transaction.version").maxVersion());
+        assertEquals(2, answer.finalizedFeatures().find("transaction.version").maxVersionLevel());
+        assertEquals(20, answer.finalizedFeaturesEpoch());
+    }
+
+    @Test
+    void belowVersionFourFeaturesWhoseRangeStartsAtZeroAreLeftOutAsBrokersDo() {
+        // Given brokers supporting metadata.version 7-31 and group.version 0-1
+        ApiVersionsResponseData report = everyProxiedApiExcept(Set.of(), Map.of());
+        report.supportedFeatures().add(new SupportedFeatureKey().setName("metadata.version")
+                .setMinVersion((short) 7).setMaxVersion((short) 31));
+        report.supportedFeatures().add(new SupportedFeatureKey().setName("group.version")
+                .setMinVersion((short) 0).setMaxVersion((short) 1));
+        brokers.update(1, report);
+
+        // When a v3 client asks (KIP-1022: it cannot read a range starting at 0)
+        ApiVersionsResponseData answer = ask((short) 3);
+
+        // Then group.version is left out, metadata.version shown
+        assertEquals(List.of("metadata.version"), answer.supportedFeatures().stream().map(SupportedFeatureKey::name).toList());
+    }
+
+    @Test
+    void beforeAnyBrokerReportsNoFeatureIsAdvertised() {
+        // Given no broker has reported
+
+        // When a client asks
+        ApiVersionsResponseData answer = ask();
+
+        // Then no feature is supported or finalized, and the epoch is Kafka's "none"
+        assertTrue(answer.supportedFeatures().isEmpty());
+        assertTrue(answer.finalizedFeatures().isEmpty());
+        assertEquals(-1, answer.finalizedFeaturesEpoch());
+    }
+
     /** Asks the responder at {@link #VERSION} and parses the answer with kafka-clients. */
     private ApiVersionsResponseData ask() {
-        RequestFrame request = KafkaWire.requestFrame(new ApiVersionsRequest.Builder().build(VERSION), 3, "client");
+        return ask(VERSION);
+    }
+
+    private ApiVersionsResponseData ask(short version) {
+        RequestFrame request = KafkaWire.requestFrame(new ApiVersionsRequest.Builder().build(version), 3, "client");
         ByteBuf answer;
         try {
             answer = responder.answer(request);
         } finally {
             request.frame().release();
         }
-        KafkaWire.Response parsed = KafkaWire.parseResponseAndRelease(answer, ApiKeys.API_VERSIONS, VERSION);
+        KafkaWire.Response parsed = KafkaWire.parseResponseAndRelease(answer, ApiKeys.API_VERSIONS, version);
         assertEquals(3, parsed.correlationId());
         return parsed.as(ApiVersionsResponse.class).data();
     }

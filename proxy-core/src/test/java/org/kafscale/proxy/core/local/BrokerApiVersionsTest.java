@@ -55,6 +55,25 @@ class BrokerApiVersionsTest {
     }
 
     @Test
+    void aNewFinalizedEpochAloneIsNoNewsButANewLevelIs() {
+        // Given broker 1 reported transaction.version 1 at epoch 10
+        ApiVersionsResponseData first = report(range(ApiKeys.FETCH, 4, 17)).setFinalizedFeaturesEpoch(10);
+        first.finalizedFeatures().add(new ApiVersionsResponseData.FinalizedFeatureKey().setName("transaction.version")
+                .setMinVersionLevel((short) 1).setMaxVersionLevel((short) 1));
+        versions.update(1, first);
+
+        // When the next probe sees only a later epoch, or a new level
+        ApiVersionsResponseData laterEpoch = first.duplicate().setFinalizedFeaturesEpoch(99);
+        ApiVersionsResponseData newLevel = laterEpoch.duplicate();
+        newLevel.finalizedFeatures().find("transaction.version").setMinVersionLevel((short) 2).setMaxVersionLevel((short) 2);
+
+        // Then only the new level differs
+        assertFalse(versions.differs(1, laterEpoch));
+        assertTrue(versions.differs(1, newLevel));
+        assertTrue(versions.differs(2, first), "a broker not yet reported");
+    }
+
+    @Test
     void retainOnlyForgetsBrokersThatLeft() {
         // Given a narrow broker 2 next to a wide broker 1
         versions.update(1, report(range(ApiKeys.FETCH, 4, 17)));

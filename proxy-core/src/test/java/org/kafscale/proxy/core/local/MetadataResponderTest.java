@@ -353,6 +353,54 @@ class MetadataResponderTest {
         assertEquals(List.of(new StubTopology.Lookup(List.of("new-a"), true)), topology.lookups());
     }
 
+    @Test
+    void topicIdWithTheDefaultEmptyNameIsLookedUpByIdAsKafkaDoes() {
+        // Given the request the Admin's describeTopics(TopicCollection.ofTopicIds) sends: the id, and the name at ""
+        MetadataRequestData request = new MetadataRequestData().setAllowAutoTopicCreation(false).setTopics(List.of(
+                new MetadataRequestTopic().setName("").setTopicId(PAYMENTS_ID)));
+
+        // When the proxy answers it
+        MetadataResponseData answer = ask(AdvertiseMode.BROKERS, request, LATEST);
+
+        // Then the topic is found by its id and named, and the empty name is not looked up
+        MetadataResponseTopic topic = answer.topics().iterator().next();
+        assertEquals(Errors.NONE.code(), topic.errorCode());
+        assertEquals("payments", topic.name());
+        assertEquals(PAYMENTS_ID, topic.topicId());
+        assertEquals(List.of(), topology.lookups());
+    }
+
+    @Test
+    void unknownTopicIdWithTheDefaultEmptyNameGetsUnknownTopicId() {
+        // Given an unknown id with the name at ""
+        Uuid unknown = Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAQ");
+        MetadataRequestData request = new MetadataRequestData().setTopics(List.of(
+                new MetadataRequestTopic().setName("").setTopicId(unknown)));
+
+        // When the proxy answers it
+        MetadataResponseData answer = ask(AdvertiseMode.BROKERS, request, LATEST);
+
+        // Then UNKNOWN_TOPIC_ID for that id, as from a broker
+        MetadataResponseTopic topic = answer.topics().iterator().next();
+        assertEquals(Errors.UNKNOWN_TOPIC_ID.code(), topic.errorCode());
+        assertEquals(unknown, topic.topicId());
+    }
+
+    @ParameterizedTest(name = "topic name \"{0}\"")
+    @ValueSource(strings = {"has space", "..", "bad/slash", ""})
+    void invalidTopicNameGetsInvalidTopicExceptionAndIsNeverCreated(String name) {
+        // Given a request naming an invalid topic, auto-creation allowed
+        MetadataRequestData request = topics(name).setAllowAutoTopicCreation(true);
+
+        // When the proxy answers it
+        MetadataResponseData answer = ask(AdvertiseMode.BROKERS, request, LATEST);
+
+        // Then INVALID_TOPIC_EXCEPTION, as a broker answers, and the source is not asked to create it
+        MetadataResponseTopic topic = answer.topics().iterator().next();
+        assertEquals(Errors.INVALID_TOPIC_EXCEPTION.code(), topic.errorCode());
+        assertEquals(List.of(), topology.lookups());
+    }
+
     private MetadataResponseData ask(AdvertiseMode mode, MetadataRequestData data, short version) {
         RequestFrame request = KafkaWire.requestFrame(new MetadataRequest.Builder(data).build(version), 61, "client");
         return answer(mode, request, version);
