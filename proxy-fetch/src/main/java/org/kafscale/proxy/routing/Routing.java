@@ -86,7 +86,8 @@ public final class Routing {
      *       keys are split per coordinator and merged in request order.</li>
      *   <li>Admin APIs whose resources or answers are a broker's own (broker configs, ListGroups,
      *       ListTransactions, DescribeQuorum) go through {@link AdminApis}.</li>
-     *   <li>Everything else, including keys kafka-clients does not know, goes to a live broker.</li>
+     *   <li>Every other key {@link ProxiedApis} lists goes to a live broker. Keys it does not list
+     *       never get here: the dispatcher refuses them.</li>
      * </ul>
      *
      * <p>What the connection accumulates (the Fetch parts still long-polling when the client was
