@@ -9,6 +9,8 @@ import java.util.Set;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ShareAcknowledgeRequestData;
+import org.apache.kafka.common.message.ShareFetchRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
@@ -39,6 +41,8 @@ import org.kafscale.proxy.routing.engine.StaleRoutes;
 import org.kafscale.proxy.routing.fetch.FetchRoute;
 import org.kafscale.proxy.routing.partition.PartitionApis;
 import org.kafscale.proxy.routing.produce.ProduceRoute;
+import org.kafscale.proxy.routing.share.ShareAnswers;
+import org.kafscale.proxy.routing.share.ShareRoute;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -53,6 +57,7 @@ public final class Routing {
     private final CoordinatorRouter coordinators;
     private final CoordinatorFanOut coordinatorFanOut;
     private final ListGroupsFanOut listGroups;
+    private final ShareAnswers shareAnswers;
 
     /**
      * @param anyBrokerConnect connection attempts for requests any broker can answer
@@ -69,6 +74,7 @@ public final class Routing {
         this.coordinators = new CoordinatorRouter(services);
         this.coordinatorFanOut = new CoordinatorFanOut(topology, coordinators);
         this.listGroups = new ListGroupsFanOut(services);
+        this.shareAnswers = new ShareAnswers(topology, services.hints(), advertised, services.staleRoutes());
     }
 
     /** The router of one client connection, made as it opens. */
@@ -95,6 +101,7 @@ public final class Routing {
      */
     private final class ConnectionRouter implements RequestHandler {
         private final FetchRoute fetch = new FetchRoute(services);
+        private final ShareRoute share = new ShareRoute(services, shareAnswers);
         private int anyBrokerCursor;
 
         @Override
@@ -122,6 +129,12 @@ public final class Routing {
                     if (body instanceof FetchRequestData fetchData) {
                         return fetch.handle(context, request, fetchData);
                     }
+                    if (body instanceof ShareFetchRequestData shareFetch) {
+                        return share.handle(context, request, shareFetch);
+                    }
+                    if (body instanceof ShareAcknowledgeRequestData shareAcknowledge) {
+                        return share.handle(context, request, shareAcknowledge);
+                    }
                     return partitionApis.handle(context, request, body).orElseGet(() -> toAnyBroker(context, request));
                 case GROUP_COORDINATOR:
                     return coordinatorFanOut.handle(context, request, body)
@@ -143,11 +156,15 @@ public final class Routing {
         /**
          * How long a broker may legitimately hold this request beyond the request timeout, so the
          * connection's deadline for it waits that much longer: a Fetch its max wait, a JoinGroup
-         * until the rebalance completes (its rebalance timeout; v0 has only the session timeout).
+         * until the rebalance completes (its rebalance timeout; v0 has only the session timeout), a
+         * ShareFetch its max wait.
          */
         private long brokerHoldMillis(ApiMessage body) {
             if (body instanceof FetchRequestData fetchData) {
                 return Math.max(0, fetchData.maxWaitMs());
+            }
+            if (body instanceof ShareFetchRequestData shareFetch) {
+                return Math.max(0, shareFetch.maxWaitMs());
             }
             if (body instanceof JoinGroupRequestData join) {
                 return Math.max(0, Math.max(join.rebalanceTimeoutMs(), join.sessionTimeoutMs()));
