@@ -4,13 +4,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.JoinGroupRequestData;
+import org.apache.kafka.common.message.ShareFetchRequestData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.protocol.ApiMessage;
 
 /**
  * How long a broker may legitimately hold a request of one client connection beyond the request
  * timeout, so neither the connection's deadline nor the broker channel gives up on it early:
- * a Fetch its max wait; a JoinGroup until the rebalance completes (its rebalance timeout; v0 has
+ * a Fetch or ShareFetch its max wait; a JoinGroup until the rebalance completes (its rebalance timeout; v0 has
  * only the session timeout); a SyncGroup while the leader computes the assignment, which the
  * coordinator bounds by the same rebalance timeout. SyncGroup does not carry that timeout, so it
  * is remembered from the member's JoinGroup, which a client sends on the same connection.
@@ -39,6 +40,9 @@ final class BrokerHolds {
     long holdMillis(ApiMessage body) {
         if (body instanceof FetchRequestData fetch) {
             return Math.max(0, fetch.maxWaitMs());
+        }
+        if (body instanceof ShareFetchRequestData shareFetch) {
+            return Math.max(0, shareFetch.maxWaitMs());
         }
         if (body instanceof JoinGroupRequestData join) {
             long rebalance = Math.max(0, Math.max(join.rebalanceTimeoutMs(), join.sessionTimeoutMs()));

@@ -8,6 +8,8 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ShareAcknowledgeRequestData;
+import org.apache.kafka.common.message.ShareFetchRequestData;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.apis.ProxiedApis;
@@ -37,6 +39,8 @@ import org.kafscale.proxy.routing.engine.StaleRoutes;
 import org.kafscale.proxy.routing.fetch.FetchRoute;
 import org.kafscale.proxy.routing.partition.PartitionApis;
 import org.kafscale.proxy.routing.produce.ProduceRoute;
+import org.kafscale.proxy.routing.share.ShareAnswers;
+import org.kafscale.proxy.routing.share.ShareRoute;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -51,6 +55,7 @@ public final class Routing {
     private final CoordinatorRouter coordinators;
     private final CoordinatorFanOut coordinatorFanOut;
     private final AdminApis admin;
+    private final ShareAnswers shareAnswers;
 
     /**
      * @param anyBrokerConnect connection attempts for requests any broker can answer
@@ -67,6 +72,7 @@ public final class Routing {
         this.coordinators = new CoordinatorRouter(services);
         this.coordinatorFanOut = new CoordinatorFanOut(topology, coordinators);
         this.admin = new AdminApis(services, advertised, anyBrokerConnect);
+        this.shareAnswers = new ShareAnswers(topology, services.hints(), advertised, services.staleRoutes());
     }
 
     /** The router of one client connection, made as it opens. */
@@ -96,6 +102,7 @@ public final class Routing {
     private final class ConnectionRouter implements RequestHandler {
         private final FetchRoute fetch = new FetchRoute(services);
         private final BrokerHolds holds = new BrokerHolds();
+        private final ShareRoute share = new ShareRoute(services, shareAnswers);
         private int anyBrokerCursor;
 
         @Override
@@ -119,6 +126,12 @@ public final class Routing {
                     }
                     if (body instanceof FetchRequestData fetchData) {
                         return fetch.handle(context, request, fetchData);
+                    }
+                    if (body instanceof ShareFetchRequestData shareFetch) {
+                        return share.handle(context, request, shareFetch);
+                    }
+                    if (body instanceof ShareAcknowledgeRequestData shareAcknowledge) {
+                        return share.handle(context, request, shareAcknowledge);
                     }
                     return partitionApis.handle(context, request, body).orElseGet(() -> toAnyBroker(context, request));
                 case GROUP_COORDINATOR:

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.HeartbeatRequestData;
 import org.apache.kafka.common.message.JoinGroupRequestData;
+import org.apache.kafka.common.message.ShareFetchRequestData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.junit.jupiter.api.Test;
 
@@ -41,9 +42,10 @@ class BrokerHoldsTest {
     }
 
     @Test
-    void aFetchIsHeldItsMaxWaitAndAHeartbeatNotAtAll() {
+    void aFetchOrShareFetchIsHeldItsMaxWaitAndAHeartbeatNotAtAll() {
         BrokerHolds holds = new BrokerHolds();
         assertEquals(500, holds.holdMillis(new FetchRequestData().setMaxWaitMs(500)));
+        assertEquals(400, holds.holdMillis(new ShareFetchRequestData().setMaxWaitMs(400)));
         assertEquals(0, holds.holdMillis(new HeartbeatRequestData().setGroupId("g")));
     }
 

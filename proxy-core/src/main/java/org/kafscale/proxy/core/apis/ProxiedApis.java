@@ -36,6 +36,8 @@ public final class ProxiedApis {
         routes.put(ApiKeys.DELETE_RECORDS, RouteKind.PARTITIONS);
         routes.put(ApiKeys.DESCRIBE_PRODUCERS, RouteKind.PARTITIONS);
         routes.put(ApiKeys.WRITE_TXN_MARKERS, RouteKind.PARTITIONS);
+        routes.put(ApiKeys.SHARE_FETCH, RouteKind.PARTITIONS);
+        routes.put(ApiKeys.SHARE_ACKNOWLEDGE, RouteKind.PARTITIONS);
 
         routes.put(ApiKeys.JOIN_GROUP, RouteKind.GROUP_COORDINATOR);
         routes.put(ApiKeys.SYNC_GROUP, RouteKind.GROUP_COORDINATOR);
@@ -49,6 +51,13 @@ public final class ProxiedApis {
         routes.put(ApiKeys.CONSUMER_GROUP_HEARTBEAT, RouteKind.GROUP_COORDINATOR);
         routes.put(ApiKeys.CONSUMER_GROUP_DESCRIBE, RouteKind.GROUP_COORDINATOR);
         routes.put(ApiKeys.TXN_OFFSET_COMMIT, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.SHARE_GROUP_HEARTBEAT, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.SHARE_GROUP_DESCRIBE, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.DESCRIBE_SHARE_GROUP_OFFSETS, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.ALTER_SHARE_GROUP_OFFSETS, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.DELETE_SHARE_GROUP_OFFSETS, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.STREAMS_GROUP_HEARTBEAT, RouteKind.GROUP_COORDINATOR);
+        routes.put(ApiKeys.STREAMS_GROUP_DESCRIBE, RouteKind.GROUP_COORDINATOR);
 
         routes.put(ApiKeys.INIT_PRODUCER_ID, RouteKind.TRANSACTION_COORDINATOR);
         routes.put(ApiKeys.ADD_PARTITIONS_TO_TXN, RouteKind.TRANSACTION_COORDINATOR);

@@ -22,6 +22,14 @@ import org.apache.kafka.common.message.DescribeGroupsResponseData;
 import org.apache.kafka.common.message.DescribeTransactionsRequestData;
 import org.apache.kafka.common.message.DescribeTransactionsResponseData;
 import org.apache.kafka.common.message.DescribeTransactionsResponseData.TransactionState;
+import org.apache.kafka.common.message.DescribeShareGroupOffsetsRequestData;
+import org.apache.kafka.common.message.DescribeShareGroupOffsetsRequestData.DescribeShareGroupOffsetsRequestGroup;
+import org.apache.kafka.common.message.DescribeShareGroupOffsetsResponseData;
+import org.apache.kafka.common.message.DescribeShareGroupOffsetsResponseData.DescribeShareGroupOffsetsResponseGroup;
+import org.apache.kafka.common.message.ShareGroupDescribeRequestData;
+import org.apache.kafka.common.message.ShareGroupDescribeResponseData;
+import org.apache.kafka.common.message.StreamsGroupDescribeRequestData;
+import org.apache.kafka.common.message.StreamsGroupDescribeResponseData;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetFetchRequestData.OffsetFetchRequestGroup;
 import org.apache.kafka.common.message.OffsetFetchResponseData;
@@ -97,6 +105,42 @@ public final class CoordinatorFanOut {
                     (key, error) -> new TransactionState().setTransactionalId(key).setErrorCode(error.code()),
                     (states, throttle) -> new DescribeTransactionsResponseData().setThrottleTimeMs(throttle)
                             .setTransactionStates(states));
+    private static final KeyedApi<ShareGroupDescribeRequestData, ShareGroupDescribeResponseData,
+            ShareGroupDescribeResponseData.DescribedGroup> SHARE_GROUP_DESCRIBE =
+            new KeyedApi<>(ApiKeys.SHARE_GROUP_DESCRIBE, CoordinatorKind.GROUP, ShareGroupDescribeRequestData::groupIds,
+                    (q, keys) -> new ShareGroupDescribeRequestData().setGroupIds(keys)
+                            .setIncludeAuthorizedOperations(q.includeAuthorizedOperations()),
+                    ShareGroupDescribeResponseData::new, ShareGroupDescribeResponseData::groups,
+                    ShareGroupDescribeResponseData.DescribedGroup::groupId, ShareGroupDescribeResponseData::throttleTimeMs,
+                    (key, error) -> new ShareGroupDescribeResponseData.DescribedGroup().setGroupId(key)
+                            .setErrorCode(error.code()).setErrorMessage(error.message()),
+                    (groups, throttle) -> new ShareGroupDescribeResponseData().setThrottleTimeMs(throttle).setGroups(groups));
+    /** Members' user endpoints are the application's own (application.server), not brokers: left as they are. */
+    private static final KeyedApi<StreamsGroupDescribeRequestData, StreamsGroupDescribeResponseData,
+            StreamsGroupDescribeResponseData.DescribedGroup> STREAMS_GROUP_DESCRIBE =
+            new KeyedApi<>(ApiKeys.STREAMS_GROUP_DESCRIBE, CoordinatorKind.GROUP, StreamsGroupDescribeRequestData::groupIds,
+                    (q, keys) -> new StreamsGroupDescribeRequestData().setGroupIds(keys)
+                            .setIncludeAuthorizedOperations(q.includeAuthorizedOperations()),
+                    StreamsGroupDescribeResponseData::new, StreamsGroupDescribeResponseData::groups,
+                    StreamsGroupDescribeResponseData.DescribedGroup::groupId, StreamsGroupDescribeResponseData::throttleTimeMs,
+                    (key, error) -> new StreamsGroupDescribeResponseData.DescribedGroup().setGroupId(key)
+                            .setErrorCode(error.code()).setErrorMessage(error.message()),
+                    (groups, throttle) -> new StreamsGroupDescribeResponseData().setThrottleTimeMs(throttle).setGroups(groups));
+    private static final KeyedApi<DescribeShareGroupOffsetsRequestData, DescribeShareGroupOffsetsResponseData,
+            DescribeShareGroupOffsetsResponseGroup> DESCRIBE_SHARE_GROUP_OFFSETS =
+            new KeyedApi<>(ApiKeys.DESCRIBE_SHARE_GROUP_OFFSETS, CoordinatorKind.GROUP,
+                    q -> q.groups().stream().map(DescribeShareGroupOffsetsRequestGroup::groupId).toList(),
+                    (q, keys) -> {
+                        Set<String> wanted = Set.copyOf(keys);
+                        return new DescribeShareGroupOffsetsRequestData()
+                                .setGroups(q.groups().stream().filter(g -> wanted.contains(g.groupId())).toList());
+                    },
+                    DescribeShareGroupOffsetsResponseData::new, DescribeShareGroupOffsetsResponseData::groups,
+                    DescribeShareGroupOffsetsResponseGroup::groupId, DescribeShareGroupOffsetsResponseData::throttleTimeMs,
+                    (key, error) -> new DescribeShareGroupOffsetsResponseGroup().setGroupId(key)
+                            .setErrorCode(error.code()).setErrorMessage(error.message()),
+                    (groups, throttle) -> new DescribeShareGroupOffsetsResponseData().setThrottleTimeMs(throttle)
+                            .setGroups(groups));
 
     private final Topology topology;
     private final CoordinatorRouter router;
@@ -122,6 +166,15 @@ public final class CoordinatorFanOut {
         }
         if (body instanceof DescribeTransactionsRequestData data) {
             return Optional.of(route(context, request, data, DESCRIBE_TRANSACTIONS));
+        }
+        if (body instanceof ShareGroupDescribeRequestData data) {
+            return Optional.of(route(context, request, data, SHARE_GROUP_DESCRIBE));
+        }
+        if (body instanceof StreamsGroupDescribeRequestData data) {
+            return Optional.of(route(context, request, data, STREAMS_GROUP_DESCRIBE));
+        }
+        if (body instanceof DescribeShareGroupOffsetsRequestData data) {
+            return Optional.of(route(context, request, data, DESCRIBE_SHARE_GROUP_OFFSETS));
         }
         return Optional.empty();
     }

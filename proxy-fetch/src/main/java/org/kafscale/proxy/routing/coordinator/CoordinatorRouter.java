@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
 public final class CoordinatorRouter {
     private static final Logger LOGGER = LoggerFactory.getLogger(CoordinatorRouter.class);
     private static final Set<ApiKeys> READS = EnumSet.of(ApiKeys.OFFSET_FETCH, ApiKeys.HEARTBEAT,
-            ApiKeys.DESCRIBE_GROUPS, ApiKeys.CONSUMER_GROUP_DESCRIBE);
+            ApiKeys.DESCRIBE_GROUPS, ApiKeys.CONSUMER_GROUP_DESCRIBE, ApiKeys.SHARE_GROUP_DESCRIBE,
+            ApiKeys.STREAMS_GROUP_DESCRIBE, ApiKeys.DESCRIBE_SHARE_GROUP_OFFSETS);
 
     private final RateLimitedLog failures = RateLimitedLog.every10Seconds(LOGGER);
     private final RateLimitedLog moved = RateLimitedLog.every10Seconds(LOGGER);

@@ -17,6 +17,13 @@ import org.apache.kafka.common.message.LeaveGroupRequestData;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetDeleteRequestData;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
+import org.apache.kafka.common.message.AlterShareGroupOffsetsRequestData;
+import org.apache.kafka.common.message.DeleteShareGroupOffsetsRequestData;
+import org.apache.kafka.common.message.DescribeShareGroupOffsetsRequestData;
+import org.apache.kafka.common.message.ShareGroupDescribeRequestData;
+import org.apache.kafka.common.message.ShareGroupHeartbeatRequestData;
+import org.apache.kafka.common.message.StreamsGroupDescribeRequestData;
+import org.apache.kafka.common.message.StreamsGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -48,6 +55,14 @@ public final class RoutingKeys {
             groups.add(r.groupId());
         } else if (request instanceof ConsumerGroupHeartbeatRequestData r) {
             groups.add(r.groupId());
+        } else if (request instanceof ShareGroupHeartbeatRequestData r) {
+            groups.add(r.groupId());
+        } else if (request instanceof StreamsGroupHeartbeatRequestData r) {
+            groups.add(r.groupId());
+        } else if (request instanceof AlterShareGroupOffsetsRequestData r) {
+            groups.add(r.groupId());
+        } else if (request instanceof DeleteShareGroupOffsetsRequestData r) {
+            groups.add(r.groupId());
         } else if (request instanceof OffsetFetchRequestData r) {
             if (r.groups().isEmpty()) {
                 groups.add(r.groupId());
@@ -60,6 +75,12 @@ public final class RoutingKeys {
             groups.addAll(r.groupsNames());
         } else if (request instanceof ConsumerGroupDescribeRequestData r) {
             groups.addAll(r.groupIds());
+        } else if (request instanceof ShareGroupDescribeRequestData r) {
+            groups.addAll(r.groupIds());
+        } else if (request instanceof StreamsGroupDescribeRequestData r) {
+            groups.addAll(r.groupIds());
+        } else if (request instanceof DescribeShareGroupOffsetsRequestData r) {
+            r.groups().forEach(g -> groups.add(g.groupId()));
         } else {
             throw new IllegalArgumentException(request.apiKey() + " is not keyed by group");
         }
