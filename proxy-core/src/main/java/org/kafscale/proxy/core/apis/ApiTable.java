@@ -102,7 +102,7 @@ public final class ApiTable {
         served(ApiKeys.STREAMS_GROUP_HEARTBEAT, "to the streams group's coordinator");
         served(ApiKeys.STREAMS_GROUP_DESCRIBE, "split per coordinator, merged in request order");
 
-        refused("SaslHandshake: answered UNSUPPORTED_SASL_MECHANISM with no mechanisms (this listener "
+        refused("answered UNSUPPORTED_SASL_MECHANISM with no mechanisms, then closed (this listener "
                 + "does not authenticate)", ApiKeys.SASL_HANDSHAKE);
         refused("closed: no SASL on this listener", ApiKeys.SASL_AUTHENTICATE);
         refused("closed: removed from Kafka, no version exists", ApiKeys.LEADER_AND_ISR, ApiKeys.STOP_REPLICA,
