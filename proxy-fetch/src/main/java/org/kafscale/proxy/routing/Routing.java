@@ -53,6 +53,7 @@ public final class Routing {
     private final CoordinatorRouter coordinators;
     private final CoordinatorFanOut coordinatorFanOut;
     private final ListGroupsFanOut listGroups;
+    private final TopologyChangingApis topologyChanges;
 
     /**
      * @param anyBrokerConnect connection attempts for requests any broker can answer
@@ -69,6 +70,7 @@ public final class Routing {
         this.coordinators = new CoordinatorRouter(services);
         this.coordinatorFanOut = new CoordinatorFanOut(topology, coordinators);
         this.listGroups = new ListGroupsFanOut(services);
+        this.topologyChanges = new TopologyChangingApis(topology);
     }
 
     /** The router of one client connection, made as it opens. */
@@ -162,8 +164,9 @@ public final class Routing {
             }
             // Round robin: each request starts at the next broker, and a retry moves on to the one after.
             Collections.rotate(brokers, -Math.floorMod(anyBrokerCursor++, brokers.size()));
-            return services.forwarder().forwardToFirstReachable(context, request, brokers,
-                    anyBrokerConnect, request.frame().retainedDuplicate(), 0, Errors.REQUEST_TIMED_OUT);
+            return topologyChanges.afterChangeVisible(context, request, services.forwarder().forwardToFirstReachable(
+                    context, request, brokers, anyBrokerConnect, request.frame().retainedDuplicate(), 0,
+                    Errors.REQUEST_TIMED_OUT));
         }
     }
 }
