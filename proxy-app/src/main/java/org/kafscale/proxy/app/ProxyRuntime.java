@@ -146,7 +146,7 @@ public final class ProxyRuntime implements AutoCloseable {
         if (config.etcd().isPresent()) {
             LOGGER.info("Topology from etcd {} (cache TTL {} s)", config.etcd().get().endpoints(),
                     config.backendCacheTtl().toSeconds());
-            return new EtcdTopology(config.etcd().get().connect(), backends, config.backendCacheTtl(),
+            return new EtcdTopology(config.etcd().get().connect(), kafkaClient, backends, config.backendCacheTtl(),
                     config.etcdResync(), ETCD_READ_TIMEOUT, metrics);
         }
         LOGGER.info("Topology from the Kafka cluster at {}", config.backends());

@@ -56,6 +56,7 @@ public final class Routing {
     private final CoordinatorFanOut coordinatorFanOut;
     private final AdminApis admin;
     private final ShareAnswers shareAnswers;
+    private final TopologyChangingApis topologyChanges;
 
     /**
      * @param anyBrokerConnect connection attempts for requests any broker can answer
@@ -73,6 +74,7 @@ public final class Routing {
         this.coordinatorFanOut = new CoordinatorFanOut(topology, coordinators);
         this.admin = new AdminApis(services, advertised, anyBrokerConnect);
         this.shareAnswers = new ShareAnswers(topology, services.hints(), advertised, services.staleRoutes());
+        this.topologyChanges = new TopologyChangingApis(topology);
     }
 
     /** The router of one client connection, made as it opens. */
@@ -161,8 +163,9 @@ public final class Routing {
             }
             // Round robin: each request starts at the next broker, and a retry moves on to the one after.
             Collections.rotate(brokers, -Math.floorMod(anyBrokerCursor++, brokers.size()));
-            return services.forwarder().forwardToFirstReachable(context, request, brokers,
-                    anyBrokerConnect, request.frame().retainedDuplicate(), 0, Errors.REQUEST_TIMED_OUT);
+            return topologyChanges.afterChangeVisible(context, request, services.forwarder().forwardToFirstReachable(
+                    context, request, brokers, anyBrokerConnect, request.frame().retainedDuplicate(), 0,
+                    Errors.REQUEST_TIMED_OUT));
         }
     }
 }

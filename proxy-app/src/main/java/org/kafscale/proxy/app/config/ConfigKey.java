@@ -62,8 +62,10 @@ public enum ConfigKey {
             "Milliseconds a broker has to answer (a Fetch adds its own max wait)."),
     DIAL_TIMEOUT_MS("KAFSCALE_PROXY_DIAL_TIMEOUT_MS", "5000", null, Range.of(100, 600_000),
             "Broker connect timeout in milliseconds."),
-    METADATA_REFRESH_MS("KAFSCALE_PROXY_METADATA_REFRESH_MS", "10000", null, Range.of(100, 3_600_000),
-            "Milliseconds between re-reads of the cluster's Metadata."),
+    METADATA_REFRESH_MS("KAFSCALE_PROXY_METADATA_REFRESH_MS", "1000", null, Range.of(100, 3_600_000),
+            "Milliseconds between re-reads of the plain Kafka cluster's Metadata: how soon partitions added or "
+                    + "topics deleted by others show through the proxy (one all-topics Metadata to one broker per read; "
+                    + "changes made through the proxy show at once)."),
     IO_THREADS("KAFSCALE_PROXY_IO_THREADS", "0", "`0` (Netty: 2 × cores)", Range.of(0, 1024),
             "Netty event loop threads."),
     // ---- Kafka listener limits (what clients may make the proxy hold) ----

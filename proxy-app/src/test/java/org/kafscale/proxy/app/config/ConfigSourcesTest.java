@@ -38,7 +38,7 @@ class ConfigSourcesTest {
         assertEquals(30, config.maxInFlightPerConnection(), "flag beats environment and file");
         assertEquals(Duration.ofMillis(3000), config.connectTimeout(), "environment beats file");
         assertEquals(Duration.ofMillis(2000), config.requestTimeout(), "file beats default");
-        assertEquals(Duration.ofMillis(10_000), config.metadataRefresh(), "default when no source sets it");
+        assertEquals(Duration.ofMillis(1_000), config.metadataRefresh(), "default when no source sets it");
     }
 
     @Test

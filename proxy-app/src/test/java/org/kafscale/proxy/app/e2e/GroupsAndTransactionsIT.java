@@ -18,16 +18,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -115,20 +110,22 @@ class GroupsAndTransactionsIT {
             // When: one transaction of 100 records commits, and a second one of 100 records aborts
             Map<Integer, List<String>> committed;
             Map<Integer, List<String>> aborted;
-            try (KafkaProducer<String, String> producer = transactionalProducer(proxy.bootstrap(), "txn-" + mode)) {
+            try (KafkaProducer<String, String> producer = TransactionalRecords.producer(proxy.bootstrap(), "txn-" + mode)) {
                 producer.initTransactions();
                 producer.beginTransaction();
-                committed = sendAll(producer, topic, 3, "committed-", 100);
+                committed = TransactionalRecords.sendAll(producer, topic, 3, "committed-", 100);
                 producer.commitTransaction();
                 producer.beginTransaction();
-                aborted = sendAll(producer, topic, 3, "aborted-", 100);
+                aborted = TransactionalRecords.sendAll(producer, topic, 3, "aborted-", 100);
                 producer.abortTransaction();
             }
             // When: once the markers are written, a read_committed and a read_uncommitted consumer read to the end
-            awaitTransactionMarkers(topic, 3);
-            Map<Integer, List<String>> readCommitted = readToEnd(proxy.bootstrap(), topic, 3, IsolationLevel.READ_COMMITTED);
+            TransactionalRecords.awaitMarkers(KAFKA.cluster(), topic, 3);
+            Map<Integer, List<String>> readCommitted =
+                    TransactionalRecords.readToEnd(KAFKA.cluster(), proxy.bootstrap(), topic, 3, IsolationLevel.READ_COMMITTED);
             Map<Integer, List<String>> readUncommitted =
-                    readToEnd(proxy.bootstrap(), topic, 3, IsolationLevel.READ_UNCOMMITTED);
+                    TransactionalRecords.readToEnd(KAFKA.cluster(), proxy.bootstrap(), topic, 3,
+                            IsolationLevel.READ_UNCOMMITTED);
 
             // Then
             RecordRoundTrip.assertExactlyOnceInOrder(committed, readCommitted);
@@ -224,77 +221,5 @@ class GroupsAndTransactionsIT {
         return members.stream()
                 .map(m -> "member owning " + m.progress.positions().keySet() + " read " + m.received.size() + " records")
                 .collect(Collectors.joining("; "));
-    }
-
-    // ---- transactions ----
-
-    private static KafkaProducer<String, String> transactionalProducer(String bootstrap, String transactionalId) {
-        Properties props = RecordRoundTrip.idempotentProducerProperties(bootstrap);
-        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-        return new KafkaProducer<>(props);
-    }
-
-    /** Sends {@code count} records round-robin over the partitions and waits until all are acknowledged. */
-    private static Map<Integer, List<String>> sendAll(KafkaProducer<String, String> producer, String topic, int partitions,
-                                                      String prefix, int count) throws Exception {
-        Map<Integer, List<String>> sent = new HashMap<>();
-        List<Future<?>> acks = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            int partition = i % partitions;
-            String value = prefix + i;
-            sent.computeIfAbsent(partition, p -> new ArrayList<>()).add(value);
-            acks.add(producer.send(new ProducerRecord<>(topic, partition, "k" + i, value)));
-        }
-        for (Future<?> ack : acks) {
-            ack.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
-        }
-        return sent;
-    }
-
-    /**
-     * Waits until the coordinator has written the commit and abort markers: then no transaction is
-     * open, and the last stable offset of every partition is its high watermark.
-     */
-    private static void awaitTransactionMarkers(String topic, int partitions) {
-        List<TopicPartition> all = RecordRoundTrip.partitionsOf(topic, partitions);
-        Eventually.await(DEADLINE, "last stable offsets to reach the high watermarks of " + topic, () -> {
-            Map<TopicPartition, Long> stable = endOffsets(all, IsolationLevel.READ_COMMITTED);
-            Map<TopicPartition, Long> high = endOffsets(all, IsolationLevel.READ_UNCOMMITTED);
-            assertEquals(high, stable, "last stable offsets vs high watermarks");
-        });
-    }
-
-    /** End offsets straight from the cluster (not through the proxy). */
-    private static Map<TopicPartition, Long> endOffsets(List<TopicPartition> partitions, IsolationLevel isolation)
-            throws Exception {
-        Map<TopicPartition, OffsetSpec> latest = partitions.stream()
-                .collect(Collectors.toMap(Function.identity(), tp -> OffsetSpec.latest()));
-        return KAFKA.cluster().admin().listOffsets(latest, new ListOffsetsOptions(isolation)).all()
-                .get(DEADLINE.toSeconds(), TimeUnit.SECONDS).entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
-    }
-
-    /** Reads every partition from the start at {@code isolation} until the position is the end of the log. */
-    private static Map<Integer, List<String>> readToEnd(String bootstrap, String topic, int partitions,
-                                                        IsolationLevel isolation) throws Exception {
-        List<TopicPartition> all = RecordRoundTrip.partitionsOf(topic, partitions);
-        Map<TopicPartition, Long> ends = endOffsets(all, IsolationLevel.READ_UNCOMMITTED);
-        Properties props = RecordRoundTrip.consumerProperties(bootstrap);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                isolation == IsolationLevel.READ_COMMITTED ? "read_committed" : "read_uncommitted");
-        Map<Integer, List<String>> received = new HashMap<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
-            consumer.assign(all);
-            consumer.seekToBeginning(all);
-            Eventually.await(DEADLINE, isolation + " consumer to reach the end of " + all, () -> {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
-                    received.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r.value());
-                }
-                for (TopicPartition tp : all) {
-                    assertEquals(ends.get(tp), consumer.position(tp), "position in " + tp);
-                }
-            });
-        }
-        return received;
     }
 }

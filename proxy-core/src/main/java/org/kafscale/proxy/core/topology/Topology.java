@@ -34,6 +34,16 @@ public interface Topology {
     }
 
     /**
+     * A snapshot from a read of the source that starts after this call, for a caller that just
+     * changed the cluster (created a topic, added partitions) and must not be answered from a read
+     * that began before the change. Callers while such a read is queued share it. The default
+     * answers from memory, for sources that have nothing to re-read.
+     */
+    default CompletionStage<TopologySnapshot> refresh() {
+        return CompletableFuture.completedFuture(snapshot());
+    }
+
+    /**
      * The broker id coordinating a group or transactional id, or -1 when no live broker can be
      * named (the caller answers COORDINATOR_NOT_AVAILABLE).
      */

@@ -53,6 +53,8 @@ public final class StubTopology implements Topology {
     private final Map<String, CompletionStage<Integer>> coordinators = new HashMap<>();
     private final Map<PartitionKey, Queue<Integer>> nextOwners = new HashMap<>();
     private final Map<String, Queue<Integer>> nextCoordinators = new HashMap<>();
+    private final Queue<CompletionStage<TopologySnapshot>> refreshAnswers = new ArrayDeque<>();
+    private int refreshes;
     private final List<Lookup> lookups = new CopyOnWriteArrayList<>();
     private final List<CoordinatorKey> coordinatorQueries = new CopyOnWriteArrayList<>();
     private final List<PartitionKey> invalidatedPartitions = new CopyOnWriteArrayList<>();
@@ -128,6 +130,28 @@ public final class StubTopology implements Topology {
     public synchronized StubTopology afterCoordinatorInvalidation(String key, int... brokerIds) {
         nextCoordinators.computeIfAbsent(key, k -> new ArrayDeque<>()).addAll(Arrays.stream(brokerIds).boxed().toList());
         return this;
+    }
+
+    /**
+     * What fresh reads ({@link #refresh()}) answer: each the next of {@code answers} (a stage the
+     * test may complete later, or never); once they are used up, the current snapshot.
+     */
+    @SafeVarargs
+    public final synchronized StubTopology refreshingWith(CompletionStage<TopologySnapshot>... answers) {
+        refreshAnswers.addAll(Arrays.asList(answers));
+        return this;
+    }
+
+    /** How many fresh reads were asked for. */
+    public synchronized int refreshes() {
+        return refreshes;
+    }
+
+    @Override
+    public synchronized CompletionStage<TopologySnapshot> refresh() {
+        refreshes++;
+        CompletionStage<TopologySnapshot> next = refreshAnswers.poll();
+        return next != null ? next : CompletableFuture.completedFuture(snapshot);
     }
 
     /** The id the topology gave {@code topic}. */

@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.kafscale.proxy.core.backend.KafkaRequestClient;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
@@ -35,6 +36,7 @@ import org.kafscale.proxy.core.topology.PartitionLayout;
 import org.kafscale.proxy.core.topology.RoutingGate;
 import org.kafscale.proxy.core.topology.TopicLayout;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.discovery.CoordinatorLookup;
 import org.kafscale.proxy.discovery.SingleFlight;
 import org.kafscale.proxy.discovery.TopologySource;
 import org.slf4j.Logger;
@@ -44,6 +46,8 @@ import org.slf4j.LoggerFactory;
  * KafScale's topology from etcd: brokers and topics from {@code /kafscale/metadata/snapshot},
  * partition owners from {@code /kafscale/partition-leases/}, group coordinators from
  * {@code /kafscale/group-leases/} (the snapshot's {@code Leader} is ignored, as in the original).
+ * A group without a lease, and every transactional id (KafScale leases none), gets its coordinator
+ * from a broker's FindCoordinator ({@link CoordinatorLookup}).
  *
  * <p>Freshness: a full read at start, prefix watches that trigger a full read on any change, a
  * watch that breaks is re-opened with backoff, and a periodic full read as a backstop. A read
@@ -89,24 +93,55 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
     private final List<Watch.Watcher> watchers = new ArrayList<>();
     private final Counter readErrors;
     private final MeterRegistry metrics;
+    private final CoordinatorLookup lookup;
     private volatile boolean closed;
 
-    /** Everything one read produced, replaced as a whole. */
-    private record State(TopologySnapshot snapshot, KafscaleSnapshot document, Map<String, Integer> groupOwners) {
-        static final State INITIAL = new State(TopologySnapshot.EMPTY, KafscaleSnapshot.NONE, Map.of());
+    /**
+     * Everything one read produced, replaced as a whole. {@code refusedLeases} is the one mutable
+     * part: the groups whose leased broker refused the role, with that broker (O(1) to add on an
+     * event loop; bounded by the leases listed). A refusal outlives reads for as long as etcd
+     * still names the broker that refused, so a stale lease cannot win again at every read; once
+     * the lease moves or goes, the refusal is dropped and etcd's word wins.
+     */
+    private record State(TopologySnapshot snapshot, KafscaleSnapshot document, Map<String, Integer> groupOwners,
+                         Map<String, Integer> refusedLeases) {
+        /** No leases, so nothing to refuse: its empty refusals are never added to. */
+        static final State INITIAL = new State(TopologySnapshot.EMPTY, KafscaleSnapshot.NONE, Map.of(), Map.of());
+
+        /** The refusals of this state that still hold under {@code owners}, the leases of a new read. */
+        Map<String, Integer> refusalsStillNaming(Map<String, Integer> owners) {
+            Map<String, Integer> kept = new ConcurrentHashMap<>();
+            refusedLeases.forEach((group, refusedBy) -> {
+                if (refusedBy.equals(owners.get(group))) {
+                    kept.put(group, refusedBy);
+                }
+            });
+            return kept;
+        }
+    }
+
+    /**
+     * A topology without a Kafka client, for tests and tools that never route a coordinator: a
+     * group without a lease, and any transactional id, then has no coordinator (-1).
+     */
+    public EtcdTopology(Client etcd, List<BrokerEndpoint> staticBrokers, Duration ttl, Duration resyncInterval,
+                        Duration readTimeout, MeterRegistry metrics) {
+        this(etcd, null, staticBrokers, ttl, resyncInterval, readTimeout, metrics);
     }
 
     /**
      * @param etcd the etcd client (closed with this topology)
+     * @param kafka the proxy's own Kafka client, which asks brokers for coordinators that have no lease
      * @param staticBrokers KAFSCALE_PROXY_BACKENDS: when not empty, the TTL does not apply and,
      *                      if the snapshot lists no broker, these are the brokers (ids 0..n-1)
      * @param ttl KAFSCALE_PROXY_BACKEND_CACHE_TTL_SEC
      * @param resyncInterval the periodic full read
      * @param readTimeout how long one etcd read may take
      */
-    public EtcdTopology(Client etcd, List<BrokerEndpoint> staticBrokers, Duration ttl, Duration resyncInterval,
-                        Duration readTimeout, MeterRegistry metrics) {
+    public EtcdTopology(Client etcd, KafkaRequestClient kafka, List<BrokerEndpoint> staticBrokers, Duration ttl,
+                        Duration resyncInterval, Duration readTimeout, MeterRegistry metrics) {
         this.etcd = etcd;
+        this.lookup = kafka == null ? null : new CoordinatorLookup(kafka, this::snapshot, List.of(), metrics);
         this.staticBrokers = List.copyOf(staticBrokers);
         this.resyncInterval = resyncInterval;
         this.readTimeout = readTimeout;
@@ -191,20 +226,33 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         return read();
     }
 
+    /** A full read that starts now (after a topic was created through the proxy, say). */
+    @Override
+    public CompletionStage<TopologySnapshot> refresh() {
+        return reads.fresh();
+    }
+
+    /**
+     * A group's lease wins while its owner has not refused the role; otherwise (no lease, a
+     * refused lease, any transactional id) a broker is asked.
+     */
     @Override
     public CompletionStage<Integer> coordinator(CoordinatorKind kind, String key) {
         State current = state.get();
-        List<Integer> brokers = current.snapshot().brokerIds();
-        if (brokers.isEmpty()) {
+        if (!current.snapshot().hasBrokers()) {
             return CompletableFuture.completedFuture(-1);
         }
-        Integer owner = kind == CoordinatorKind.GROUP ? current.groupOwners().get(key) : null;
-        if (owner != null && current.snapshot().brokers().containsKey(owner)) {
+        Integer owner = leasedOwner(current, kind, key);
+        if (owner != null && !owner.equals(current.refusedLeases().get(key))) {
             return CompletableFuture.completedFuture(owner);
         }
-        // No lease yet: KafScale's first broker to see the group takes the lease. A stable choice
-        // keeps every proxy replica sending a new group to the same broker.
-        return CompletableFuture.completedFuture(brokers.get(Math.floorMod(key.hashCode(), brokers.size())));
+        return lookup == null ? CompletableFuture.completedFuture(-1) : lookup.coordinator(kind, key);
+    }
+
+    /** The live broker holding {@code key}'s group lease, or null (transactional ids have no lease in KafScale). */
+    private static Integer leasedOwner(State state, CoordinatorKind kind, String key) {
+        Integer owner = kind == CoordinatorKind.GROUP ? state.groupOwners().get(key) : null;
+        return owner != null && state.snapshot().brokers().containsKey(owner) ? owner : null;
     }
 
     /** O(1) on the caller's event loop; only the first refusal of a route per snapshot asks etcd again. */
@@ -215,14 +263,21 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         }
     }
 
+    /**
+     * O(1) on the caller's event loop. A refused lease is set aside until etcd names another
+     * broker (its first refusal asks etcd again, which may already know the new owner); a
+     * looked-up coordinator is looked up again, that broker asked last.
+     */
     @Override
     public void invalidateCoordinator(CoordinatorKind kind, String key) {
-        state.updateAndGet(s -> {
-            Map<String, Integer> owners = new HashMap<>(s.groupOwners());
-            owners.remove(key);
-            return new State(s.snapshot(), s.document(), Map.copyOf(owners));
-        });
-        rereadQuietly();
+        State current = state.get();
+        Integer owner = leasedOwner(current, kind, key);
+        if (owner != null && current.refusedLeases().put(key, owner) == null) {
+            rereadQuietly();
+        }
+        if (lookup != null) {
+            lookup.invalidate(kind, key, owner == null ? -1 : owner);
+        }
     }
 
     // ---- reading ----
@@ -284,7 +339,8 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
             topics.add(TopicLayout.of(t.name(), t.id(), t.internal(), partitions));
         }
         TopologySnapshot snapshot = TopologySnapshot.of(document.clusterId(), document.controllerId(), brokers, topics);
-        state.set(new State(snapshot, document, groupOwners(groupLeases, brokerIds)));
+        Map<String, Integer> groupOwners = groupOwners(groupLeases, brokerIds);
+        state.set(new State(snapshot, document, groupOwners, previous.refusalsStillNaming(groupOwners)));
         if (documentGood && !brokers.isEmpty()) {
             ttlGate.healthyRead();
             watchBackoffMillis.set(FIRST_WATCH_BACKOFF_MILLIS);

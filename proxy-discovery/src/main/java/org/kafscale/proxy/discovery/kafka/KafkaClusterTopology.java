@@ -1,7 +1,5 @@
 package org.kafscale.proxy.discovery.kafka;
 
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,9 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.message.MetadataResponseData;
-import org.apache.kafka.common.message.FindCoordinatorRequestData;
-import org.apache.kafka.common.message.FindCoordinatorResponseData.Coordinator;
-import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
 import org.kafscale.proxy.core.codec.OutboundRequest;
 import org.kafscale.proxy.core.codec.OutboundRequests;
@@ -27,6 +22,7 @@ import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.discovery.CoordinatorLookup;
 import org.kafscale.proxy.discovery.SingleFlight;
 import org.kafscale.proxy.discovery.TopologySource;
 import org.kafscale.proxy.core.topology.RoutingGate;
@@ -41,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * a partition clears that route (in the current snapshot, O(1)) and triggers an early read, one
  * that starts after the refusal ({@link SingleFlight#fresh()}) so that a read already under way
  * cannot put the old leader back. Coordinators are looked up on first use and cached until a
- * broker says otherwise, for a bounded number of ids ({@link CoordinatorCache}). Failures of
- * either are logged at WARN once per 10 s per kind.
+ * broker says otherwise, for a bounded number of ids ({@link CoordinatorLookup}). Failed reads are
+ * logged at WARN once per 10 s.
  */
 public final class KafkaClusterTopology implements TopologySource {
     private static final Logger LOGGER = LoggerFactory.getLogger(KafkaClusterTopology.class);
@@ -52,10 +48,9 @@ public final class KafkaClusterTopology implements TopologySource {
     private final Duration refreshInterval;
     private final ScheduledExecutorService scheduler;
     private final AtomicReference<TopologySnapshot> current = new AtomicReference<>(TopologySnapshot.EMPTY);
-    private final CoordinatorCache coordinators = new CoordinatorCache();
+    private final CoordinatorLookup coordinators;
     private final SingleFlight<TopologySnapshot> reads = new SingleFlight<>(this::readCluster);
     private final RateLimitedLog refreshFailures = RateLimitedLog.every10Seconds(LOGGER);
-    private final RateLimitedLog coordinatorFailures = RateLimitedLog.every10Seconds(LOGGER);
     private final AtomicBoolean earlyRefreshQueued = new AtomicBoolean();
     private volatile long lastGoodReadNanos;
     private volatile boolean everRead;
@@ -84,15 +79,7 @@ public final class KafkaClusterTopology implements TopologySource {
             t.setDaemon(true);
             return t;
         });
-        if (metrics != null) {
-            Gauge.builder("kafscale_proxy_coordinator_cache_entries", coordinators, CoordinatorCache::size)
-                    .description("Group and transactional ids whose coordinator is cached (at most "
-                            + CoordinatorCache.MAX_ENTRIES + ")").register(metrics);
-            FunctionCounter.builder("kafscale_proxy_coordinator_cache_evictions_total", coordinators,
-                            CoordinatorCache::evictions)
-                    .description("Cached coordinators dropped, least recently used first, to stay within the bound")
-                    .register(metrics);
-        }
+        this.coordinators = new CoordinatorLookup(client, current::get, this.bootstrap, metrics);
     }
 
     /** Reads the cluster once and then keeps reading it; completes with the first snapshot. */
@@ -100,7 +87,7 @@ public final class KafkaClusterTopology implements TopologySource {
     public CompletableFuture<TopologySnapshot> start() {
         scheduler.scheduleWithFixedDelay(this::refreshQuietly, refreshInterval.toMillis(), refreshInterval.toMillis(),
                 TimeUnit.MILLISECONDS);
-        return refresh();
+        return reads.current();
     }
 
     /** A plain Kafka cluster is routable whenever it lists brokers: its answers are never stale data. */
@@ -119,9 +106,10 @@ public final class KafkaClusterTopology implements TopologySource {
         return everRead ? (System.nanoTime() - lastGoodReadNanos) / 1_000_000 : -1;
     }
 
-    /** Reads the full Metadata now; callers while one runs share it. */
+    /** A full Metadata read that starts now (after a topic was created, say); callers meanwhile share it. */
+    @Override
     public CompletableFuture<TopologySnapshot> refresh() {
-        return reads.current();
+        return reads.fresh();
     }
 
     private CompletableFuture<TopologySnapshot> readCluster() {
@@ -153,23 +141,7 @@ public final class KafkaClusterTopology implements TopologySource {
 
     @Override
     public CompletionStage<Integer> coordinator(CoordinatorKind kind, String key) {
-        Integer cached = coordinators.get(kind, key);
-        if (cached != null && current.get().brokers().containsKey(cached)) {
-            return CompletableFuture.completedFuture(cached);
-        }
-        List<BrokerEndpoint> brokers = candidates();
-        return client.send(brokers.get(0), OutboundRequests.findCoordinator(kind.keyType(), key)).thenApply(found -> {
-            Coordinator c = found.get(0);
-            if (c.errorCode() != Errors.NONE.code()) {
-                LOGGER.debug("FindCoordinator {} {}: {}", kind, key, Errors.forCode(c.errorCode()));
-                return -1;
-            }
-            coordinators.put(kind, key, c.nodeId());
-            return c.nodeId();
-        }).exceptionally(e -> {
-            coordinatorFailures.warn("FindCoordinator {} {} failed at {}: {}", kind, key, brokers.get(0), e.toString());
-            return -1;
-        });
+        return coordinators.coordinator(kind, key);
     }
 
     /** O(1) on the caller's event loop; the early read runs on this topology's own thread. */
@@ -185,7 +157,7 @@ public final class KafkaClusterTopology implements TopologySource {
 
     @Override
     public void invalidateCoordinator(CoordinatorKind kind, String key) {
-        coordinators.remove(kind, key);
+        coordinators.invalidate(kind, key);
     }
 
     private void publish(TopologySnapshot snapshot) {
@@ -196,7 +168,7 @@ public final class KafkaClusterTopology implements TopologySource {
     }
 
     private void refreshQuietly() {
-        quietly(refresh());
+        quietly(reads.current());
     }
 
     private void quietly(CompletableFuture<TopologySnapshot> read) {

@@ -1,4 +1,4 @@
-package org.kafscale.proxy.discovery.kafka;
+package org.kafscale.proxy.discovery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -48,5 +48,21 @@ class CoordinatorCacheTest {
         // Then
         assertEquals(1, cache.get(CoordinatorKind.GROUP, "same"));
         assertEquals(2, cache.get(CoordinatorKind.TRANSACTION, "same"));
+    }
+
+    @Test
+    void aRefusalForgetsTheCoordinatorAndRemembersWhoRefused() {
+        // Given a group whose coordinator was found
+        CoordinatorCache cache = new CoordinatorCache();
+        cache.put(CoordinatorKind.GROUP, "moved", 1);
+        // When that broker refuses the role
+        cache.refused(CoordinatorKind.GROUP, "moved", CoordinatorCache.NONE);
+        // Then the group must be looked up again, with broker 1 named as the one that refused
+        assertNull(cache.get(CoordinatorKind.GROUP, "moved"));
+        assertEquals(1, cache.refusedBy(CoordinatorKind.GROUP, "moved"));
+        // and a new answer replaces the refusal
+        cache.put(CoordinatorKind.GROUP, "moved", 2);
+        assertEquals(2, cache.get(CoordinatorKind.GROUP, "moved"));
+        assertEquals(CoordinatorCache.NONE, cache.refusedBy(CoordinatorKind.GROUP, "moved"));
     }
 }
