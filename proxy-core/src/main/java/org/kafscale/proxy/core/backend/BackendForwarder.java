@@ -66,27 +66,22 @@ public final class BackendForwarder {
                     return;
                 }
                 frame.release();
-                settle(reply, failed(context, request, broker, acquired.cause(), failureError));
+                Replies.settle(reply, failed(context, request, broker, acquired.cause(), failureError));
                 return;
             }
             BackendChannel channel = (BackendChannel) acquired.getNow();
             Future<ByteBuf> answer = channel.request(frame, requestTimeoutMillis + extraWaitMillis);
             answer.addListener(done -> {
                 if (done.isSuccess()) {
-                    settle(reply, Reply.send(answer.getNow()));
+                    Replies.settle(reply, Reply.send(answer.getNow()));
                 } else {
-                    settle(reply, failed(context, request, broker, done.cause(), failureError));
+                    Replies.settle(reply, failed(context, request, broker, done.cause(), failureError));
                 }
             });
         });
     }
 
     /** Completes the reply unless it already is (the client went away); a reply not taken is released. */
-    private static void settle(Promise<Reply> reply, Reply result) {
-        if (!reply.trySuccess(result)) {
-            result.discard();
-        }
-    }
 
     /**
      * Sends one frame to one broker and completes with its answer, parsed; or fails with the

@@ -45,7 +45,17 @@ public final class Replies {
     private static void settle(Promise<Reply> promise, Reply reply, Throwable error) {
         if (error != null) {
             promise.setSuccess(new Reply.Close(String.valueOf(error)));
-        } else if (!promise.trySuccess(reply)) {
+        } else {
+            settle(promise, reply);
+        }
+    }
+
+    /**
+     * Completes {@code promise} with {@code reply}, or releases the reply when the promise was
+     * completed already (the connection's deadline answered first, or the connection closed).
+     */
+    public static void settle(Promise<Reply> promise, Reply reply) {
+        if (!promise.trySuccess(reply)) {
             reply.discard();
         }
     }

@@ -21,6 +21,7 @@ import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.codec.ResponseFrames;
 import org.kafscale.proxy.core.server.ConnectionContext;
+import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
@@ -105,16 +106,16 @@ final class ConfigResourceRoute {
         });
         Promise<Reply> reply = context.newReply();
         if (parts.isEmpty()) {
-            settle(reply, merge(request, data, api, parts, partKeys, refused, shown));
+            Replies.settle(reply, merge(request, data, api, parts, partKeys, refused, shown));
             return reply;
         }
         int[] outstanding = {parts.size()};
         parts.forEach(p -> p.addListener(f -> {
             if (--outstanding[0] == 0) {
                 try {
-                    settle(reply, merge(request, data, api, parts, partKeys, refused, shown));
+                    Replies.settle(reply, merge(request, data, api, parts, partKeys, refused, shown));
                 } catch (RuntimeException e) {
-                    settle(reply, new Reply.Close("merging " + request.describe() + " failed: " + e));
+                    Replies.settle(reply, new Reply.Close("merging " + request.describe() + " failed: " + e));
                 }
             }
         }));
@@ -167,9 +168,4 @@ final class ConfigResourceRoute {
         }
     }
 
-    private static void settle(Promise<Reply> reply, Reply result) {
-        if (!reply.trySuccess(result)) {
-            result.discard();
-        }
-    }
 }

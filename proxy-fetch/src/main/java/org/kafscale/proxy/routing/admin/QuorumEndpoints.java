@@ -10,6 +10,7 @@ import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.ResponseFrames;
 import org.kafscale.proxy.core.local.AdvertisedListener;
 import org.kafscale.proxy.core.server.ConnectionContext;
+import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
 
 /**
@@ -32,7 +33,7 @@ final class QuorumEndpoints {
         forwarded.addListener(f -> {
             Reply answer = (Reply) f.getNow();
             if (!(answer instanceof Reply.Send send)) {
-                settle(reply, answer);
+                Replies.settle(reply, answer);
                 return;
             }
             try {
@@ -43,10 +44,10 @@ final class QuorumEndpoints {
                         listener.setHost(advertised.host()).setPort(advertised.port());
                     }
                 }
-                settle(reply, Reply.send(ResponseFrames.encode(ApiKeys.DESCRIBE_QUORUM, request.apiVersion(),
+                Replies.settle(reply, Reply.send(ResponseFrames.encode(ApiKeys.DESCRIBE_QUORUM, request.apiVersion(),
                         request.correlationId(), data)));
             } catch (RuntimeException e) {
-                settle(reply, new Reply.Close(request.describe() + " answer does not parse: " + e));
+                Replies.settle(reply, new Reply.Close(request.describe() + " answer does not parse: " + e));
             } finally {
                 send.frame().release();
             }
@@ -54,9 +55,4 @@ final class QuorumEndpoints {
         return reply;
     }
 
-    private static void settle(Promise<Reply> reply, Reply result) {
-        if (!reply.trySuccess(result)) {
-            result.discard();
-        }
-    }
 }

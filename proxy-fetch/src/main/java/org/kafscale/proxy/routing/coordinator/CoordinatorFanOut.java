@@ -41,6 +41,7 @@ import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.codec.ResponseFrames;
 import org.kafscale.proxy.core.server.ConnectionContext;
+import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
 import org.kafscale.proxy.core.topology.Topology;
@@ -208,7 +209,7 @@ public final class CoordinatorFanOut {
         if (byCoordinator.size() == 1) {
             // One coordinator after all: the client's bytes, and its answer unchanged.
             router.route(context, request, api.kind(), new LinkedHashSet<>(lookups.keySet()))
-                    .addListener(f -> settle(reply, f.isSuccess() ? (Reply) f.getNow() : new Reply.Close(String.valueOf(f.cause()))));
+                    .addListener(f -> Replies.settle(reply, f.isSuccess() ? (Reply) f.getNow() : new Reply.Close(String.valueOf(f.cause()))));
             return;
         }
         List<Future<Reply>> parts = new ArrayList<>();
@@ -221,9 +222,9 @@ public final class CoordinatorFanOut {
         parts.forEach(p -> p.addListener(f -> {
             if (--outstanding[0] == 0) {
                 try {
-                    settle(reply, merge(request, data, api, parts, partKeys));
+                    Replies.settle(reply, merge(request, data, api, parts, partKeys));
                 } catch (RuntimeException e) {
-                    settle(reply, new Reply.Close("merging " + request.describe() + " failed: " + e));
+                    Replies.settle(reply, new Reply.Close("merging " + request.describe() + " failed: " + e));
                 }
             }
         }));
@@ -254,9 +255,4 @@ public final class CoordinatorFanOut {
         }
     }
 
-    private static void settle(Promise<Reply> reply, Reply result) {
-        if (!reply.trySuccess(result)) {
-            result.discard();
-        }
-    }
 }
