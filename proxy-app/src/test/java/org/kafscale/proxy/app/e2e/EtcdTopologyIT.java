@@ -9,11 +9,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.message.DescribeConfigsRequestData;
-import org.apache.kafka.common.message.DescribeConfigsRequestData.DescribeConfigsResource;
-import org.apache.kafka.common.requests.DescribeConfigsRequest;
-import org.apache.kafka.common.requests.DescribeConfigsResponse;
+import org.apache.kafka.common.message.DescribeClientQuotasRequestData;
+import org.apache.kafka.common.message.DescribeClientQuotasResponseData;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.kafscale.proxy.app.config.ProxyConfig;
@@ -200,11 +197,9 @@ class EtcdTopologyIT {
             // When: three requests that any broker answers, one starting at each broker in turn
             int refusedCount = 0;
             for (int i = 0; i < 3; i++) {
-                DescribeConfigsResponse answer = client.send(new DescribeConfigsRequest.Builder(
-                        new DescribeConfigsRequestData().setResources(List.of(new DescribeConfigsResource()
-                                .setResourceType(ConfigResource.Type.TOPIC.id())
-                                .setResourceName("any-broker-" + attempts)))).build((short) 4));
-                if (answer.data().results().get(0).errorCode() == Errors.REQUEST_TIMED_OUT.code()) {
+                DescribeClientQuotasResponseData answer = client.send(
+                        new DescribeClientQuotasRequestData().setComponents(List.of()).setStrict(false), (short) 1);
+                if (answer.errorCode() == Errors.REQUEST_TIMED_OUT.code()) {
                     refusedCount++;
                 }
             }
