@@ -142,11 +142,16 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
         return response.throttleTimeMs();
     }
 
-    /** With {@link Errors#NONE}: a partition still waiting on its broker, which clients ignore. */
+    /**
+     * A partition as a broker answers it when it has nothing to say (an error, or with
+     * {@link Errors#NONE} a partition still waiting on its broker, which clients ignore): offsets
+     * unknown, no records, and no aborted-transaction list (null, as Kafka sends with an error).
+     */
     @Override
     public PartitionData synthetic(PartitionRef ref, Errors error) {
         return new PartitionData().setPartitionIndex(ref.partition()).setErrorCode(error.code())
-                .setHighWatermark(-1).setLastStableOffset(-1).setLogStartOffset(-1).setRecords(RecordSets.empty());
+                .setHighWatermark(-1).setLastStableOffset(-1).setLogStartOffset(-1).setAbortedTransactions(null)
+                .setRecords(RecordSets.empty());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.kafscale.proxy.routing.fetch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.kafscale.proxy.core.testing.ScriptedBroker.Response.answer;
 import static org.kafscale.proxy.core.testing.ScriptedBroker.Response.answerWhen;
 import static org.kafscale.proxy.core.testing.ScriptedBroker.Response.silence;
@@ -126,6 +127,9 @@ class FetchRouteTest {
         assertEquals(Map.of("events-0", List.of(), "events-1", List.of()), Fetches.values(topology, answer));
         assertEquals(Map.of("events-0", Errors.NONE, "events-1", Errors.NONE), Fetches.errors(topology, answer));
         assertEquals(0, broker1.answers(ApiKeys.FETCH) + broker2.answers(ApiKeys.FETCH), "no broker answered");
+        // and each as a broker answers a partition it has nothing for: no aborted-transaction list
+        answer.responses().forEach(t -> t.partitions().forEach(p -> assertNull(p.abortedTransactions(),
+                "partition " + p.partitionIndex() + " aborted transactions")));
     }
 
     private static FetchResponseData records(ScriptedBroker.Request request, String value) {
