@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Hands out free TCP ports on the loopback interface.
@@ -31,6 +32,44 @@ public final class FreePorts {
             }
         }
         throw new IllegalStateException("no free loopback port found in 100 attempts");
+    }
+
+    /**
+     * The first of {@code count} consecutive loopback ports that were all free a moment ago and
+     * none handed out before (a proxy listening on one port per broker needs a contiguous range).
+     */
+    public static int range(int count) {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int base = ThreadLocalRandom.current().nextInt(20_000, 60_000 - count);
+            if (allBindable(base, count) && reserve(base, count)) {
+                return base;
+            }
+        }
+        throw new IllegalStateException("no " + count + " consecutive free loopback ports found in 100 attempts");
+    }
+
+    private static boolean allBindable(int base, int count) {
+        for (int port = base; port < base + count; port++) {
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.setReuseAddress(true);
+                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            } catch (IOException e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static synchronized boolean reserve(int base, int count) {
+        for (int port = base; port < base + count; port++) {
+            if (HANDED_OUT.contains(port)) {
+                return false;
+            }
+        }
+        for (int port = base; port < base + count; port++) {
+            HANDED_OUT.add(port);
+        }
+        return true;
     }
 
     private static int probe() {

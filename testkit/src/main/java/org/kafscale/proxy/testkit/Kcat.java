@@ -1,21 +1,10 @@
 package org.kafscale.proxy.testkit;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.Map;
 
 /**
  * Runs librdkafka's {@code kcat} (Debian package kcat) as a non-Java Kafka client.
@@ -25,7 +14,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Kcat {
 
-    private static final Logger LOGGER = LoggerFactory.getLogger(Kcat.class);
     private static final String HOW_TO_INSTALL = "run scripts/ensure-test-tools.sh or apt-get install kcat";
     private static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(30);
 
@@ -84,67 +72,7 @@ public final class Kcat {
         List<String> command = new ArrayList<>();
         command.add(kcat.toString());
         command.addAll(args);
-        LOGGER.debug("running {}", command);
-        Process process = startProcess(command);
-        // Drain both pipes concurrently: a child blocked on a full pipe never exits.
-        CompletableFuture<String> out = readAsync(process.getInputStream());
-        CompletableFuture<String> err = readAsync(process.getErrorStream());
-        writeStdin(process, stdin);
-        try {
-            if (!process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                throw new IllegalStateException("kcat " + args + " did not finish within " + deadline
-                        + "\nstdout: " + collected(out) + "\nstderr: " + collected(err));
-            }
-            return new Result(process.exitValue(), out.get(5, TimeUnit.SECONDS), err.get(5, TimeUnit.SECONDS));
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running kcat " + args, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot read kcat output for " + args, e);
-        }
-    }
-
-    private static Process startProcess(List<String> command) {
-        try {
-            return new ProcessBuilder(command).start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + command, e);
-        }
-    }
-
-    private static void writeStdin(Process process, String stdin) {
-        try (OutputStream in = process.getOutputStream()) {
-            if (stdin != null) {
-                in.write(stdin.getBytes(StandardCharsets.UTF_8));
-            }
-        } catch (IOException e) {
-            // kcat exited early (bad arguments); its stderr says why, so let the caller see that.
-            LOGGER.debug("kcat closed stdin early", e);
-        }
-    }
-
-    /** Reads a pipe on its own daemon thread (the common pool has one thread on 2 cores). */
-    private static CompletableFuture<String> readAsync(InputStream stream) {
-        CompletableFuture<String> result = new CompletableFuture<>();
-        Thread reader = new Thread(() -> {
-            try (stream) {
-                result.complete(new String(stream.readAllBytes(), StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                result.completeExceptionally(e);
-            }
-        }, "kcat-output-reader");
-        reader.setDaemon(true);
-        reader.start();
-        return result;
-    }
-
-    private static String collected(CompletableFuture<String> output) {
-        try {
-            return output.get(5, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            return "<unavailable: " + e + ">";
-        }
+        ChildProcess.Output output = ChildProcess.run(command, Map.of(), stdin, deadline);
+        return new Result(output.exitCode(), output.stdout(), output.stderr());
     }
 }
