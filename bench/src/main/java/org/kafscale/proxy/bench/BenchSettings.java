@@ -13,7 +13,7 @@ import java.util.Map;
 record BenchSettings(int rounds, int produceSeconds, int recordBytes, int partitions, int latencyWarmupSeconds,
                      int latencySeconds, int latencyRounds, int e2eSeconds, double e2eRecordsPerSecond, int e2eRounds,
                      int lfsRounds, int lfsMib, List<String> proxyJvmOptions, List<String> workloads, Path resultsDir, Path document,
-                     String commit, String command) {
+                     String commit, String command, String kroxyliciousClasspath) {
 
     static BenchSettings fromSystemProperties() {
         String jvmOptions = System.getProperty("bench.proxyJvmOptions", "").trim();
@@ -35,7 +35,9 @@ record BenchSettings(int rounds, int produceSeconds, int recordBytes, int partit
                 Path.of(System.getProperty("bench.resultsDir", "bench/results")),
                 Path.of(System.getProperty("bench.document", "docs/benchmarks.md")),
                 System.getProperty("bench.commit", "unknown"),
-                System.getProperty("bench.command", "scripts/bench.sh"));
+                System.getProperty("bench.command", "scripts/bench.sh"),
+                // Written by scripts/bench.sh from bench/kroxylicious; without it the run has no peer.
+                System.getProperty("bench.kroxyliciousClasspath", "").trim());
     }
 
     /**
@@ -45,6 +47,11 @@ record BenchSettings(int rounds, int produceSeconds, int recordBytes, int partit
      */
     boolean runs(String group) {
         return workloads.contains(group);
+    }
+
+    /** Whether this run has the peer proxy (Kroxylicious): scripts/bench.sh built its launcher. */
+    boolean hasPeer() {
+        return !kroxyliciousClasspath.isEmpty();
     }
 
     /** The settings a reader needs to interpret the table. */

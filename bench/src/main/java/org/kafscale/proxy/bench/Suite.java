@@ -2,9 +2,11 @@ package org.kafscale.proxy.bench;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.ToDoubleFunction;
 import org.kafscale.proxy.bench.proxy.ProxyCounters;
@@ -18,10 +20,10 @@ import org.kafscale.proxy.bench.workload.ProduceLatency;
 import org.kafscale.proxy.bench.workload.ProduceThroughput;
 
 /**
- * The workloads of issue 7, each run directly and through the proxy in alternating rounds, turned
- * into rows of the report. Throughput runs go through both advertise modes; the single-mode proxy's
- * CPU and allocations are read around its throughput runs (single mode is the default and the one
- * that splits and merges).
+ * The workloads of issue 7, each run directly, through our proxy in each advertise mode and
+ * through the peer proxy (Kroxylicious, issue 15) in alternating rounds, turned into rows of the
+ * report: one row per mode of ours, each carrying the peer's values from the same rounds. Every
+ * proxy's CPU and allocations are read around its throughput runs.
  */
 final class Suite {
     static final String THROUGHPUT_TOPIC = "bench-throughput";
@@ -36,23 +38,37 @@ final class Suite {
 
     private final BenchSettings settings;
     private final Route direct;
-    private final Route single;
-    private final Route brokers;
-    private final ProxyCounters counters;
+    private final List<Route> ours;
+    private final Optional<Route> peer;
+    private final List<Route> routes = new ArrayList<>();
+    private final Map<Route, ProxyCounters> counters;
     private final LfsUpload lfs;
     private final List<Row> rows = new ArrayList<>();
-    private final List<ProxyCounters.Cost> produceCosts = new ArrayList<>();
-    private final List<ProxyCounters.Cost> consumeCosts = new ArrayList<>();
+    private final Map<Route, List<ProxyCounters.Cost>> produceCosts = new LinkedHashMap<>();
+    private final Map<Route, List<ProxyCounters.Cost>> consumeCosts = new LinkedHashMap<>();
     private int records;
     private double directRecordsPerSecond;
 
-    Suite(BenchSettings settings, Route direct, Route single, Route brokers, ProxyCounters counters, LfsUpload lfs) {
+    /**
+     * @param ours our proxy, one route per advertise mode, the default ({@code single}) first
+     * @param peer Kroxylicious, when this run has it
+     * @param counters every proxy's counters, by route
+     */
+    Suite(BenchSettings settings, Route direct, List<Route> ours, Optional<Route> peer,
+          Map<Route, ProxyCounters> counters, LfsUpload lfs) {
         this.settings = settings;
         this.direct = direct;
-        this.single = single;
-        this.brokers = brokers;
-        this.counters = counters;
+        this.ours = List.copyOf(ours);
+        this.peer = peer;
+        this.counters = Map.copyOf(counters);
         this.lfs = lfs;
+        routes.add(direct);
+        routes.addAll(ours);
+        peer.ifPresent(routes::add);
+        counters.keySet().forEach(r -> {
+            produceCosts.put(r, new ArrayList<>());
+            consumeCosts.put(r, new ArrayList<>());
+        });
     }
 
     List<Row> run() throws Exception {
@@ -79,7 +95,10 @@ final class Suite {
      * severalfold.
      */
     private void warmUp() {
-        for (Route route : List.of(single, brokers, single, direct)) {
+        List<Route> warmUps = new ArrayList<>(routes.subList(1, routes.size()));
+        warmUps.add(ours.get(0));
+        warmUps.add(direct);
+        for (Route route : warmUps) {
             ProduceThroughput.run(route.bootstrap(), THROUGHPUT_TOPIC, WARMUP_RECORDS, settings.recordBytes());
             ConsumeThroughput.run(route.bootstrap(), THROUGHPUT_TOPIC, WARMUP_RECORDS);
         }
@@ -89,51 +108,83 @@ final class Suite {
     }
 
     private void produceThroughput() throws Exception {
-        Map<Route, List<Double>> rates = Alternation.run(settings.rounds(), List.of(direct, single, brokers), (route, round) -> {
-            ProxyCounters.Snapshot before = route == single ? counters.begin() : null;
-            double rate = ProduceThroughput.run(route.bootstrap(), THROUGHPUT_TOPIC, records, settings.recordBytes());
-            if (before != null) {
-                produceCosts.add(before.costUntil(counters.end()));
-            }
+        Map<Route, List<Double>> rates = Alternation.run(settings.rounds(), routes, (route, round) -> {
+            double rate = costed(route, produceCosts,
+                    () -> ProduceThroughput.run(route.bootstrap(), THROUGHPUT_TOPIC, records, settings.recordBytes()));
             log("produce round %d %s: %.0f records/s (%.1f MiB/s)", round, route.name(), rate,
                     rate * settings.recordBytes() / MIB);
             return rate;
         });
         directRecordsPerSecond = Row.median(rates.get(direct));
-        for (Route proxied : List.of(single, brokers)) {
+        for (Route proxied : ours) {
             rows.add(Row.compared("Produce throughput (1 KiB, acks=all, 12 partitions), " + proxied.name(), "throughput",
-                    "MiB/s", mib(rates.get(direct)), mib(rates.get(proxied)), new Target.RatioAtLeast(0.97)));
+                    "MiB/s", mib(rates.get(direct)), mib(rates.get(proxied)), mib(ofPeer(rates)),
+                    new Target.RatioAtLeast(0.97)));
         }
     }
 
     private void consumeThroughput() throws Exception {
-        Map<Route, List<Double>> rates = Alternation.run(settings.rounds(), List.of(direct, single, brokers), (route, round) -> {
-            ProxyCounters.Snapshot before = route == single ? counters.begin() : null;
-            double rate = ConsumeThroughput.run(route.bootstrap(), THROUGHPUT_TOPIC, records);
-            if (before != null) {
-                consumeCosts.add(before.costUntil(counters.end()));
-            }
+        Map<Route, List<Double>> rates = Alternation.run(settings.rounds(), routes, (route, round) -> {
+            double rate = costed(route, consumeCosts,
+                    () -> ConsumeThroughput.run(route.bootstrap(), THROUGHPUT_TOPIC, records));
             log("consume round %d %s: %.1f MiB/s", round, route.name(), rate / MIB);
             return rate / MIB;
         });
-        for (Route proxied : List.of(single, brokers)) {
+        for (Route proxied : ours) {
             rows.add(Row.compared("Consume throughput (same data, from the start), " + proxied.name(), "throughput",
-                    "MiB/s", rates.get(direct), rates.get(proxied), new Target.RatioAtLeast(0.95)));
+                    "MiB/s", rates.get(direct), rates.get(proxied), ofPeer(rates), new Target.RatioAtLeast(0.95)));
         }
     }
 
+    /**
+     * Runs a throughput workload on {@code route}, and when the route is a proxy, adds what the
+     * proxy spent on it to {@code costs}. Logs the MiB its clients counted (what the cost is per)
+     * next to the proxy's own count where it has one, so that a reader sees how far they differ.
+     */
+    private double costed(Route route, Map<Route, List<ProxyCounters.Cost>> costs, Callable<Double> workload)
+            throws Exception {
+        ProxyCounters proxy = counters.get(route);
+        if (proxy == null) {
+            return workload.call();
+        }
+        ProxyCounters.Snapshot before = proxy.begin();
+        double result = workload.call();
+        ProxyCounters.Cost cost = before.costUntil(proxy.end());
+        costs.get(route).add(cost);
+        log("%s: clients moved %.1f MiB through it (its own count: %s)", route.name(), cost.mib(),
+                Double.isNaN(cost.ownMib()) ? "none" : String.format(java.util.Locale.ROOT, "%.1f MiB", cost.ownMib()));
+        return result;
+    }
+
+    /**
+     * CPU and allocation per MiB moved for clients, for each mode of ours with the peer's beside
+     * it (the same rounds as the throughput rows; the peer's MiB as its clients counted them, see
+     * ClientTraffic).
+     */
     private void proxyCost() {
         for (String workload : List.of("produce", "consume")) {
-            List<ProxyCounters.Cost> costs = workload.equals("produce") ? produceCosts : consumeCosts;
-            rows.add(Row.proxyOnly("Proxy CPU, " + workload + " (single mode), whole process", "CPU per MiB proxied",
-                    "ms/MiB", each(costs, c -> c.cpuSecondsPerMib() * 1000), null));
-            rows.add(Row.proxyOnly("Proxy CPU, " + workload + " (single mode), proxy threads (no JIT, no GC)",
-                    "CPU per MiB proxied", "ms/MiB", each(costs, c -> c.threadCpuSecondsPerMib() * 1000), null));
+            Map<Route, List<ProxyCounters.Cost>> costs = workload.equals("produce") ? produceCosts : consumeCosts;
+            for (Route proxied : ours) {
+                String mode = proxied.name().substring(proxied.name().indexOf(", ") + 2);
+                rows.add(costRow("Proxy CPU, " + workload + " (" + mode + "), whole process", "CPU per MiB proxied",
+                        "ms/MiB", costs, proxied, c -> c.cpuSecondsPerMib() * 1000, null));
+                rows.add(costRow("Proxy CPU, " + workload + " (" + mode + "), proxy threads (no JIT, no GC)",
+                        "CPU per MiB proxied", "ms/MiB", costs, proxied, c -> c.threadCpuSecondsPerMib() * 1000, null));
+                rows.add(costRow("Proxy allocation, " + workload + " (" + mode + ")", "heap allocated per MiB proxied",
+                        "KiB/MiB", costs, proxied, c -> c.allocatedBytesPerMib() / 1024, new Target.AtMost(64)));
+            }
         }
-        rows.add(Row.proxyOnly("Proxy allocation, produce (single mode)", "heap allocated per MiB proxied", "KiB/MiB",
-                each(produceCosts, c -> c.allocatedBytesPerMib() / 1024), new Target.AtMost(64)));
-        rows.add(Row.proxyOnly("Proxy allocation, consume (single mode)", "heap allocated per MiB proxied", "KiB/MiB",
-                each(consumeCosts, c -> c.allocatedBytesPerMib() / 1024), new Target.AtMost(64)));
+    }
+
+    private Row costRow(String workload, String metric, String unit, Map<Route, List<ProxyCounters.Cost>> costs,
+                        Route proxied, ToDoubleFunction<ProxyCounters.Cost> pick, Target target) {
+        List<Double> peerCosts = peer.map(p -> each(costs.get(p), pick)).orElse(List.of());
+        return Row.proxyOnly(workload, metric, unit, each(costs.get(proxied), pick), peerCosts, target);
+    }
+
+    /** The peer's values of a measurement, or none when this run has no peer. */
+    private <T> List<T> ofPeer(Map<Route, List<T>> byRoute) {
+        return peer.map(byRoute::get).orElse(List.of());
     }
 
     private void produceLatency() throws Exception {
@@ -141,21 +192,20 @@ final class Suite {
         log("produce latency at %.0f records/s (half the direct saturation rate)", rate);
         // One unmeasured run per proxy at this rate: the first proxied runs of a benchmark each held
         // one 60-270 ms stall (warm-up at a rate the throughput runs had not reached), later ones none.
-        for (Route proxied : List.of(single, brokers)) {
+        for (Route proxied : routes.subList(1, routes.size())) {
             log("produce latency warm-up %s: %s", proxied.name(), produceLatencyRun(proxied, rate));
         }
-        Map<Route, List<LatencyStats>> stats = Alternation.run(settings.latencyRounds(), List.of(direct, single, brokers),
+        Map<Route, List<LatencyStats>> stats = Alternation.run(settings.latencyRounds(), routes,
                 (route, round) -> {
                     LatencyStats s = produceLatencyRun(route, rate);
                     log("produce latency round %d %s: %s", round, route.name(), s);
                     return s;
                 });
-        for (Route proxied : List.of(single, brokers)) {
+        for (Route proxied : ours) {
             String workload = String.format("Produce latency at %.0f records/s, open loop, %s", rate, proxied.name());
-            rows.add(latencyRow(workload, "p50", stats.get(direct), stats.get(proxied), LatencyStats::p50, null));
-            rows.add(latencyRow(workload, "p99", stats.get(direct), stats.get(proxied), LatencyStats::p99,
-                    new Target.AddedAtMost(1.0)));
-            rows.add(latencyRow(workload, "p99.9", stats.get(direct), stats.get(proxied), LatencyStats::p999, null));
+            rows.add(latencyRow(workload, "p50", stats, proxied, LatencyStats::p50, null));
+            rows.add(latencyRow(workload, "p99", stats, proxied, LatencyStats::p99, new Target.AddedAtMost(1.0)));
+            rows.add(latencyRow(workload, "p99.9", stats, proxied, LatencyStats::p999, null));
         }
     }
 
@@ -165,18 +215,17 @@ final class Suite {
     }
 
     private void endToEnd() throws Exception {
-        Map<Route, List<LatencyStats>> stats = Alternation.run(settings.e2eRounds(), List.of(direct, single, brokers),
+        Map<Route, List<LatencyStats>> stats = Alternation.run(settings.e2eRounds(), routes,
                 (route, round) -> {
                     LatencyStats s = EndToEndLatency.run(route.bootstrap(), E2E_TOPIC, settings.e2eRecordsPerSecond(),
                             Duration.ofSeconds(settings.latencyWarmupSeconds()), Duration.ofSeconds(settings.e2eSeconds()));
                     log("end-to-end round %d %s: %s", round, route.name(), s);
                     return s;
                 });
-        for (Route proxied : List.of(single, brokers)) {
+        for (Route proxied : ours) {
             String workload = "End-to-end latency, " + proxied.name();
-            rows.add(latencyRow(workload, "p50", stats.get(direct), stats.get(proxied), LatencyStats::p50, null));
-            rows.add(latencyRow(workload, "p99", stats.get(direct), stats.get(proxied), LatencyStats::p99,
-                    new Target.AddedAtMost(5.0)));
+            rows.add(latencyRow(workload, "p50", stats, proxied, LatencyStats::p50, null));
+            rows.add(latencyRow(workload, "p99", stats, proxied, LatencyStats::p99, new Target.AddedAtMost(5.0)));
         }
     }
 
@@ -204,13 +253,14 @@ final class Suite {
             log("LFS round %d %s: %.1f MiB/s", round, route.name(), rate / MIB);
             return rate / MIB;
         });
-        rows.add(Row.compared(workload, "throughput", "MiB/s", rates.get(s3), rates.get(lfsRoute), target));
+        rows.add(Row.compared(workload, "throughput", "MiB/s", rates.get(s3), rates.get(lfsRoute), List.of(), target));
     }
 
-    private static Row latencyRow(String workload, String percentile, List<LatencyStats> direct,
-                                  List<LatencyStats> proxied, ToDoubleFunction<LatencyStats> pick, Target target) {
-        return Row.compared(workload, percentile, "ms", direct.stream().map(pick::applyAsDouble).toList(),
-                proxied.stream().map(pick::applyAsDouble).toList(), target);
+    private Row latencyRow(String workload, String percentile, Map<Route, List<LatencyStats>> stats, Route proxied,
+                           ToDoubleFunction<LatencyStats> pick, Target target) {
+        return Row.compared(workload, percentile, "ms", stats.get(direct).stream().map(pick::applyAsDouble).toList(),
+                stats.get(proxied).stream().map(pick::applyAsDouble).toList(),
+                ofPeer(stats).stream().map(pick::applyAsDouble).toList(), target);
     }
 
     private List<Double> mib(List<Double> recordsPerSecond) {

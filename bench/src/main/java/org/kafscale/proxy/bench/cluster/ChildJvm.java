@@ -44,11 +44,23 @@ public final class ChildJvm implements AutoCloseable {
     public static ChildJvm start(String name, List<String> jvmOptions, String mainClass, List<String> args,
                                  Map<String, String> env, Path log, Predicate<String> isReadyLine,
                                  boolean endsOnEndOfInput) throws IOException {
+        return start(name, jvmOptions, System.getProperty("java.class.path"), mainClass, args, env, log, isReadyLine,
+                endsOnEndOfInput);
+    }
+
+    /**
+     * As {@link #start(String, List, String, List, Map, Path, Predicate, boolean)}, with a
+     * classpath of its own instead of the benchmark's (the peer proxy, whose Netty and
+     * kafka-clients versions differ from ours).
+     */
+    public static ChildJvm start(String name, List<String> jvmOptions, String classpath, String mainClass,
+                                 List<String> args, Map<String, String> env, Path log, Predicate<String> isReadyLine,
+                                 boolean endsOnEndOfInput) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(classpath);
         command.add(mainClass);
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);

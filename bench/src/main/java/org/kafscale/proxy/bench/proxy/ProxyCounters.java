@@ -13,11 +13,19 @@ import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
+import org.kafscale.proxy.bench.workload.ClientTraffic;
 
 /**
- * Reads the proxy JVM's own counters: CPU time and bytes allocated on the heap (from its platform
+ * Reads a proxy JVM's own counters: CPU time and bytes allocated on the heap (from its platform
  * MXBeans, reached through the JDK's attach API, so no port is opened), and the bytes it moved for
- * clients (from its Prometheus endpoint).
+ * clients.
+ *
+ * <p>Those bytes are counted the same way for every proxy, ours and the peer: as the bench's
+ * throughput clients counted them ({@link ClientTraffic}). Kroxylicious has no counter for the
+ * frames it passes through undecoded, and one meter for both keeps their costs per MiB
+ * comparable. Our proxy's own count ({@code kafscale_proxy_client_bytes_*}) is read as well, for
+ * the log: it runs a few percent higher on consume, where the last Fetch answers the proxy sends
+ * arrive after the consumer stopped reading.
  *
  * <p>CPU comes twice: the whole process, and only the proxy's own threads (event loops and the
  * rest that Java can see). The difference is the JVM's work: the JIT compiler and the garbage
@@ -32,44 +40,59 @@ import javax.management.remote.JMXServiceURL;
 public final class ProxyCounters implements AutoCloseable {
     private static final ObjectName OPERATING_SYSTEM = name("java.lang:type=OperatingSystem");
     private static final ObjectName THREADING = name("java.lang:type=Threading");
+    /** The own count of a proxy that keeps none. */
+    private static final ByteCount NONE = () -> -1;
 
     private final JMXConnector connector;
     private final MBeanServerConnection mbeans;
     private final ThreadMXBean threads;
-    private final URI metrics;
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final ByteCount clientBytes;
+    private final ByteCount ownCount;
 
-    private ProxyCounters(JMXConnector connector, URI metrics) throws IOException {
+    private ProxyCounters(JMXConnector connector, ByteCount clientBytes, ByteCount ownCount) throws IOException {
         this.connector = connector;
         this.mbeans = connector.getMBeanServerConnection();
         this.threads = ManagementFactory.newPlatformMXBeanProxy(mbeans, ManagementFactory.THREAD_MXBEAN_NAME,
                 ThreadMXBean.class);
-        this.metrics = metrics;
+        this.clientBytes = clientBytes;
+        this.ownCount = ownCount;
+    }
+
+    /** Bytes moved for clients so far, in and out together. */
+    private interface ByteCount {
+        long total() throws Exception;
     }
 
     public static ProxyCounters attach(ProxyProcess proxy) throws Exception {
-        VirtualMachine vm = VirtualMachine.attach(Long.toString(proxy.pid()));
+        return attach(proxy.pid(), proxy.bootstrap(), new PrometheusClientBytes(proxy.metrics()));
+    }
+
+    public static ProxyCounters attach(KroxyliciousProcess peer) throws Exception {
+        return attach(peer.pid(), peer.bootstrap(), NONE);
+    }
+
+    private static ProxyCounters attach(long pid, String bootstrap, ByteCount ownCount) throws Exception {
+        VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
         try {
             String address = vm.startLocalManagementAgent();
-            return new ProxyCounters(JMXConnectorFactory.connect(new JMXServiceURL(address)), proxy.metrics());
+            return new ProxyCounters(JMXConnectorFactory.connect(new JMXServiceURL(address)),
+                    () -> ClientTraffic.total(bootstrap), ownCount);
         } finally {
             vm.detach();
         }
     }
 
     public Snapshot begin() throws Exception {
-        long[] clientBytes = clientBytes();
-        return new Snapshot(cpuNanos(), threadCpuNanos(), allocatedBytes(), clientBytes[0], clientBytes[1]);
+        long own = ownCount.total();
+        return new Snapshot(cpuNanos(), threadCpuNanos(), allocatedBytes(), clientBytes.total(), own);
     }
 
     public Snapshot end() throws Exception {
         long cpu = cpuNanos();
         long threadCpu = threadCpuNanos();
         long allocated = allocatedBytes();
-        long[] clientBytes = clientBytes();
-        return new Snapshot(cpu, threadCpu, allocated, clientBytes[0], clientBytes[1]);
+        return new Snapshot(cpu, threadCpu, allocated, clientBytes.total(), ownCount.total());
     }
-
     /** CPU time of every live thread Java can see (the JIT's and GC's threads are hidden from it). */
     private long threadCpuNanos() {
         long total = 0;
@@ -87,18 +110,24 @@ public final class ProxyCounters implements AutoCloseable {
         return (Long) mbeans.getAttribute(THREADING, "TotalThreadAllocatedBytes");
     }
 
-    /** Client bytes in and out, as the proxy counts them (kafscale_proxy_client_bytes_*). */
-    private long[] clientBytes() throws IOException, InterruptedException {
-        String text = http.send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString()).body();
-        long[] inOut = new long[2];
-        for (String line : text.split("\n")) {
-            if (line.startsWith("kafscale_proxy_client_bytes_in_bytes_total")) {
-                inOut[0] += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            } else if (line.startsWith("kafscale_proxy_client_bytes_out_bytes_total")) {
-                inOut[1] += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            }
+    /** Client bytes in and out, as our proxy counts them (kafscale_proxy_client_bytes_*). */
+    private record PrometheusClientBytes(URI metrics, HttpClient http) implements ByteCount {
+        PrometheusClientBytes(URI metrics) {
+            this(metrics, HttpClient.newHttpClient());
         }
-        return inOut;
+
+        @Override
+        public long total() throws IOException, InterruptedException {
+            String text = http.send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString()).body();
+            long total = 0;
+            for (String line : text.split("\n")) {
+                if (line.startsWith("kafscale_proxy_client_bytes_in_bytes_total")
+                        || line.startsWith("kafscale_proxy_client_bytes_out_bytes_total")) {
+                    total += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+            return total;
+        }
     }
 
     @Override
@@ -114,23 +143,27 @@ public final class ProxyCounters implements AutoCloseable {
         }
     }
 
-    /** The proxy's counters at one moment. */
-    public record Snapshot(long cpuNanos, long threadCpuNanos, long allocatedBytes, long clientBytesIn,
-                           long clientBytesOut) {
+    /**
+     * The proxy's counters at one moment; {@code clientBytes} as its clients counted them,
+     * {@code ownBytes} as the proxy did (-1 for a proxy that keeps no such counter).
+     */
+    public record Snapshot(long cpuNanos, long threadCpuNanos, long allocatedBytes, long clientBytes, long ownBytes) {
         /** What the proxy spent between {@code this} (earlier) and {@code later}, per MiB it moved for clients. */
         public Cost costUntil(Snapshot later) {
-            long moved = (later.clientBytesIn - clientBytesIn) + (later.clientBytesOut - clientBytesOut);
-            double mib = moved / (1024.0 * 1024.0);
-            return new Cost(mib, (later.cpuNanos - cpuNanos) / 1e9 / mib,
+            double mib = (later.clientBytes - clientBytes) / (1024.0 * 1024.0);
+            double ownMib = ownBytes < 0 ? Double.NaN : (later.ownBytes - ownBytes) / (1024.0 * 1024.0);
+            return new Cost(mib, ownMib, (later.cpuNanos - cpuNanos) / 1e9 / mib,
                     (later.threadCpuNanos - threadCpuNanos) / 1e9 / mib,
                     (later.allocatedBytes - allocatedBytes) / mib);
         }
     }
 
     /**
-     * Per MiB proxied, over {@code mib} MiB: CPU seconds of the whole process and of the proxy's
+     * Per MiB proxied, over {@code mib} MiB (as the clients counted them; {@code ownMib} as the
+     * proxy did, NaN if it does not count): CPU seconds of the whole process and of the proxy's
      * own threads, and heap bytes allocated.
      */
-    public record Cost(double mib, double cpuSecondsPerMib, double threadCpuSecondsPerMib, double allocatedBytesPerMib) {
+    public record Cost(double mib, double ownMib, double cpuSecondsPerMib, double threadCpuSecondsPerMib,
+                       double allocatedBytesPerMib) {
     }
 }

@@ -11,7 +11,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.bench.cluster.ChildJvm;
+import org.kafscale.proxy.bench.cluster.ClusterMain;
 import org.kafscale.proxy.testkit.FreePorts;
 
 /**
@@ -39,7 +42,8 @@ public final class ProxyProcess implements AutoCloseable {
     /**
      * Starts a proxy in front of {@code backends} and returns once {@code /readyz} answers 200.
      *
-     * @param advertiseMode {@code single} or {@code brokers}
+     * @param advertiseMode {@code single}, {@code brokers} or {@code ports} (broker N on a port of
+     *                      its own, base + N; see {@link #rejects})
      * @param s3 where the LFS module (when this build has one) stores payloads
      * @param jvmOptions extra options for the proxy's JVM (a JFR recording, say); {@code {mode}} in
      *                   them becomes the advertise mode, so that each proxy writes its own file
@@ -49,12 +53,7 @@ public final class ProxyProcess implements AutoCloseable {
         int kafkaPort = FreePorts.next();
         int healthPort = FreePorts.next();
         int lfsPort = FreePorts.next();
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("KAFSCALE_PROXY_ADDR", "127.0.0.1:" + kafkaPort);
-        env.put("KAFSCALE_PROXY_ADVERTISED_HOST", "127.0.0.1");
-        env.put("KAFSCALE_PROXY_ADVERTISE_MODE", advertiseMode);
-        env.put("KAFSCALE_PROXY_BACKENDS", backends);
-        env.put("KAFSCALE_PROXY_HEALTH_ADDR", "127.0.0.1:" + healthPort);
+        Map<String, String> env = settings(advertiseMode, backends, kafkaPort, healthPort);
         env.putAll(s3.lfsSettings("127.0.0.1:" + lfsPort));
         List<String> options = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseG1GC"));
         jvmOptions.forEach(option -> options.add(option.replace("{mode}", advertiseMode)));
@@ -65,6 +64,36 @@ public final class ProxyProcess implements AutoCloseable {
                 URI.create("http://127.0.0.1:" + healthPort), URI.create("http://127.0.0.1:" + lfsPort));
         proxy.awaitReady();
         return proxy;
+    }
+
+    /**
+     * Why this build's proxy would refuse to start in {@code advertiseMode}, asked of its own
+     * configuration parser with the settings {@link #start} gives it; empty when it accepts them.
+     * The bench runs the {@code ports} route only on a build that has that mode.
+     */
+    public static Optional<String> rejects(String advertiseMode, String backends) {
+        try {
+            ProxyConfig.from(settings(advertiseMode, backends, FreePorts.next(), FreePorts.next()));
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.of(String.valueOf(e.getMessage()));
+        }
+    }
+
+    private static Map<String, String> settings(String advertiseMode, String backends, int kafkaPort, int healthPort) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("KAFSCALE_PROXY_ADDR", "127.0.0.1:" + kafkaPort);
+        env.put("KAFSCALE_PROXY_ADVERTISED_HOST", "127.0.0.1");
+        env.put("KAFSCALE_PROXY_ADVERTISE_MODE", advertiseMode);
+        env.put("KAFSCALE_PROXY_BACKENDS", backends);
+        env.put("KAFSCALE_PROXY_HEALTH_ADDR", "127.0.0.1:" + healthPort);
+        if (advertiseMode.equals("ports")) {
+            // Broker id N (0..BROKERS-1) on base + N: as many ports as the cluster has brokers,
+            // not the default 64, so that the bench needs only a short run of free ports.
+            env.put("KAFSCALE_PROXY_BROKER_PORT_BASE", Integer.toString(PortBlock.free(ClusterMain.BROKERS)));
+            env.put("KAFSCALE_PROXY_BROKER_PORT_COUNT", Integer.toString(ClusterMain.BROKERS));
+        }
+        return env;
     }
 
     public String mode() {

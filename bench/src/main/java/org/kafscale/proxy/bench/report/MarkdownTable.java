@@ -23,16 +23,19 @@ public final class MarkdownTable {
         md.append("Date: ").append(report.date()).append(", commit `").append(report.commit()).append("`  \n");
         md.append("Machine: ").append(describe(report.environment())).append("  \n");
         md.append("Settings: ").append(describe(report.settings())).append("\n\n");
-        md.append("| Workload | Metric | Unit | Direct (median) | Proxy (median) | Proxy/direct (median of rounds) | Proxy − direct (median of rounds) | Target | Met |\n");
-        md.append("|---|---|---|---:|---:|---:|---:|---|---|\n");
+        md.append("| Workload | Metric | Unit | Direct (median) | Proxy (median) | Proxy/direct (median of rounds)"
+                + " | Proxy − direct (median of rounds) | Kroxylicious (median) | Kroxylicious/direct (median of rounds)"
+                + " | Kroxylicious − direct (median of rounds) | Target | Met |\n");
+        md.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (Row row : report.rows()) {
             if (row.unavailable() != null) {
                 md.append("| ").append(row.workload()).append(" | ").append(row.metric()).append(" | | ")
-                        .append(row.unavailable()).append(" | | | | ")
+                        .append(row.unavailable()).append(" | | | | | | | ")
                         .append(row.target() == null ? "" : row.target().describe()).append(" | – |\n");
                 continue;
             }
             boolean compared = !row.direct().isEmpty();
+            boolean peer = !row.peer().isEmpty();
             md.append("| ").append(row.workload())
                     .append(" | ").append(row.metric())
                     .append(" | ").append(row.unit())
@@ -40,6 +43,9 @@ public final class MarkdownTable {
                     .append(" | ").append(Format.number(row.proxyMedian()))
                     .append(" | ").append(compared ? Format.number(row.ratio()) : "")
                     .append(" | ").append(compared ? Format.number(row.added()) : "")
+                    .append(" | ").append(peer ? Format.number(row.peerMedian()) : "")
+                    .append(" | ").append(peer && compared ? Format.number(row.peerRatio()) : "")
+                    .append(" | ").append(peer && compared ? Format.number(row.peerAdded()) : "")
                     .append(" | ").append(row.target() == null ? "" : row.target().describe())
                     .append(" | ").append(row.met() == null ? "" : row.met() ? "yes" : "**no**")
                     .append(" |\n");

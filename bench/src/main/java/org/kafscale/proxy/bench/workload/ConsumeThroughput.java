@@ -36,7 +36,9 @@ public final class ConsumeThroughput {
                     bytes += record.serializedValueSize();
                 }
             }
-            return bytes / ((System.nanoTime() - start) / 1e9);
+            double rate = bytes / ((System.nanoTime() - start) / 1e9);
+            ClientTraffic.add(bootstrap, consumer.metrics());
+            return rate;
         }
     }
 }

@@ -28,6 +28,7 @@ public final class ProduceThroughput {
             }
             producer.flush();
             long elapsed = System.nanoTime() - start;
+            ClientTraffic.add(bootstrap, producer.metrics());
             if (failure.get() != null) {
                 throw new IllegalStateException("produce failed", failure.get());
             }
