@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Hands out free TCP ports on the loopback interface.
@@ -31,6 +32,37 @@ public final class FreePorts {
             }
         }
         throw new IllegalStateException("no free loopback port found in 100 attempts");
+    }
+
+    /**
+     * The first of {@code count} consecutive loopback ports that were all free a moment ago, none
+     * handed out before (a proxy's per-broker ports: base + broker id).
+     */
+    public static int block(int count) {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int first = ThreadLocalRandom.current().nextInt(20_000, 60_000 - count);
+            if (allFree(first, count)) {
+                boolean fresh = true;
+                for (int port = first; port < first + count; port++) {
+                    fresh &= HANDED_OUT.add(port);
+                }
+                if (fresh) {
+                    return first;
+                }
+            }
+        }
+        throw new IllegalStateException("no block of " + count + " free loopback ports found in 200 attempts");
+    }
+
+    private static boolean allFree(int first, int count) {
+        for (int port = first; port < first + count; port++) {
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            } catch (IOException e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int probe() {
