@@ -72,6 +72,10 @@ addresses from the ports, so probes and Service agree), then the first-class val
 {{- $_ := set $s "KAFSCALE_PROXY_ADVERTISED_HOST" (include "kafscale-proxy.advertisedHost" .) -}}
 {{- $_ := set $s "KAFSCALE_PROXY_ADVERTISED_PORT" (include "kafscale-proxy.envValue" ($v.advertisedPort | default $v.service.ports.kafka)) -}}
 {{- $_ := set $s "KAFSCALE_PROXY_ADVERTISE_MODE" $v.advertiseMode -}}
+{{- if eq $v.advertiseMode "ports" -}}
+{{- $_ := set $s "KAFSCALE_PROXY_BROKER_PORT_BASE" (include "kafscale-proxy.envValue" $v.brokerPorts.base) -}}
+{{- $_ := set $s "KAFSCALE_PROXY_BROKER_PORT_COUNT" (include "kafscale-proxy.envValue" $v.brokerPorts.count) -}}
+{{- end -}}
 {{- $_ := set $s "KAFSCALE_PROXY_BACKEND_CACHE_TTL_SEC" (include "kafscale-proxy.envValue" $v.backendCacheTTLSeconds) -}}
 {{- with $v.etcd.endpoints }}{{ $_ := set $s "KAFSCALE_PROXY_ETCD_ENDPOINTS" (join "," .) }}{{ end -}}
 {{- with $v.etcd.username }}{{ $_ := set $s "KAFSCALE_PROXY_ETCD_USERNAME" . }}{{ end -}}

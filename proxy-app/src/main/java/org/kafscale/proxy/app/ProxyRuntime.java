@@ -4,6 +4,7 @@ import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -18,6 +19,7 @@ import org.kafscale.proxy.app.metrics.ProxyMetrics;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.BrokerApiVersionsProbe;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
+import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.AdvertisedListener;
 import org.kafscale.proxy.core.local.ApiVersionsResponder;
 import org.kafscale.proxy.core.local.BrokerApiVersions;
@@ -50,6 +52,8 @@ public final class ProxyRuntime implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyRuntime.class);
     private static final Duration FIRST_READ_WAIT = Duration.ofSeconds(10);
     private static final Duration PROBE_INTERVAL = Duration.ofSeconds(2);
+    /** How often the broker ports follow the topology: a new broker's port opens within this. */
+    private static final Duration BROKER_PORTS_INTERVAL = Duration.ofSeconds(1);
     private static final Duration ETCD_READ_TIMEOUT = Duration.ofSeconds(5);
 
     private final EventLoopGroup workers;
@@ -97,7 +101,7 @@ public final class ProxyRuntime implements AutoCloseable {
         housekeeping.scheduleWithFixedDelay(probe::probeBrokers, 0, PROBE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
 
         AdvertisedListener advertised = new AdvertisedListener(config.advertisedHost(), config.advertisedPort(),
-                config.advertiseMode());
+                config.advertiseMode(), config.brokerPorts());
         LfsRuntime lfs = null;
         if (config.lfs().isPresent()) {
             // LFS and the health listener run on event loops of their own, not the Kafka workers.
@@ -119,6 +123,12 @@ public final class ProxyRuntime implements AutoCloseable {
                 describeCluster, describeTopicPartitions, gate, routing.newRouter(connection));
         KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector,
                 proxyMetrics);
+        if (config.advertiseMode() == AdvertiseMode.PORTS) {
+            // Ports of the brokers known now before the first client; then the topology is followed.
+            kafkaServer.followBrokers(topology.snapshot().brokerIds());
+            housekeeping.scheduleWithFixedDelay(() -> kafkaServer.followBrokers(topology.snapshot().brokerIds()),
+                    BROKER_PORTS_INTERVAL.toMillis(), BROKER_PORTS_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        }
 
         // The probe is a client of the proxy's own listener, so it proves the path clients take.
         ReadPathProbe readProbe = new ReadPathProbe(kafkaClient, kafkaServer.localAddress(), topology,
@@ -130,8 +140,9 @@ public final class ProxyRuntime implements AutoCloseable {
         if (config.health().isPresent()) {
             health = HealthServer.start(config.health().get().toBindAddress(), readiness::status, metrics::scrape);
         }
-        LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {})", kafkaServer.localAddress(),
-                advertised.host(), advertised.port(), advertised.mode());
+        LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {}{})", kafkaServer.localAddress(),
+                advertised.host(), advertised.port(), advertised.mode(),
+                config.advertiseMode() == AdvertiseMode.PORTS ? ", broker ports " + config.brokerPorts() : "");
         return new ProxyRuntime(workers, kafkaClient, topology, housekeeping, kafkaServer, readiness, health, lfs);
     }
 
@@ -165,6 +176,11 @@ public final class ProxyRuntime implements AutoCloseable {
 
     public InetSocketAddress kafkaAddress() {
         return kafkaServer.localAddress();
+    }
+
+    /** Advertise mode ports: the broker ports open now, by broker id. */
+    public Map<Integer, InetSocketAddress> brokerPortAddresses() {
+        return kafkaServer.brokerPortAddresses();
     }
 
     public Optional<InetSocketAddress> healthAddress() {

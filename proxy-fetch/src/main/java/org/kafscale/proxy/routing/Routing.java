@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.kafka.common.message.DescribeProducersRequestData;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ShareAcknowledgeRequestData;
@@ -28,6 +29,7 @@ import org.kafscale.proxy.core.server.RequestHandler;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
 import org.kafscale.proxy.core.topology.Topology;
+import org.kafscale.proxy.routing.admin.AddressedBrokerRoute;
 import org.kafscale.proxy.routing.admin.AdminApis;
 import org.kafscale.proxy.routing.coordinator.CoordinatorFanOut;
 import org.kafscale.proxy.routing.coordinator.CoordinatorRouter;
@@ -57,6 +59,7 @@ public final class Routing {
     private final AdminApis admin;
     private final ShareAnswers shareAnswers;
     private final TopologyChangingApis topologyChanges;
+    private final AddressedBrokerRoute addressedBroker;
 
     /**
      * @param anyBrokerConnect connection attempts for requests any broker can answer
@@ -75,6 +78,7 @@ public final class Routing {
         this.admin = new AdminApis(services, advertised, anyBrokerConnect);
         this.shareAnswers = new ShareAnswers(topology, services.hints(), advertised, services.staleRoutes());
         this.topologyChanges = new TopologyChangingApis(topology);
+        this.addressedBroker = new AddressedBrokerRoute(services, anyBrokerConnect);
     }
 
     /** The router of one client connection, made as it opens. */
@@ -94,6 +98,8 @@ public final class Routing {
      *       keys are split per coordinator and merged in request order.</li>
      *   <li>Admin APIs whose resources or answers are a broker's own (broker configs, ListGroups,
      *       ListTransactions, DescribeQuorum) go through {@link AdminApis}.</li>
+     *   <li>DescribeLogDirs and AlterReplicaLogDirs (served only on a broker's own port), and
+     *       DescribeProducers on such a port, go to the broker the port stands for.</li>
      *   <li>Every other key {@link ProxiedApis} lists goes to a live broker. Keys it does not list
      *       never get here: the dispatcher refuses them.</li>
      * </ul>
@@ -112,6 +118,11 @@ public final class Routing {
             RouteKind route = request.knownApi().flatMap(ProxiedApis::routeOf).orElse(RouteKind.ANY_BROKER);
             if (route == RouteKind.ANY_BROKER) {
                 return toAnyBroker(context, request);
+            }
+            if (route == RouteKind.ADDRESSED_BROKER) {
+                // The dispatcher refuses these on a connection that addresses no broker; closed here too.
+                return addressedBroker.route(context, request).orElseGet(() -> Replies.now(context.loop(),
+                        new Reply.Close(request.describe() + " is served only on a broker's own port")));
             }
             ApiMessage body;
             try {
@@ -134,6 +145,14 @@ public final class Routing {
                     }
                     if (body instanceof ShareAcknowledgeRequestData shareAcknowledge) {
                         return share.handle(context, request, shareAcknowledge);
+                    }
+                    if (body instanceof DescribeProducersRequestData) {
+                        // On a broker's own port it asks that broker (the Admin's brokerId option:
+                        // a follower's view); elsewhere each partition's leader.
+                        Optional<Future<Reply>> toAddressed = addressedBroker.route(context, request);
+                        if (toAddressed.isPresent()) {
+                            return toAddressed.get();
+                        }
                     }
                     return partitionApis.handle(context, request, body).orElseGet(() -> toAnyBroker(context, request));
                 case GROUP_COORDINATOR:

@@ -19,8 +19,10 @@ import org.kafscale.proxy.core.hooks.ProduceRewriter;
 import org.kafscale.proxy.core.hooks.RoutingObserver;
 import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.AdvertisedListener;
+import org.kafscale.proxy.core.local.BrokerPorts;
 import org.kafscale.proxy.core.server.ClientConnectionHandler;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
+import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.server.Reply;
@@ -29,6 +31,7 @@ import org.kafscale.proxy.core.server.RequestHandlers;
 import org.kafscale.proxy.core.testing.RawKafkaConnection;
 import org.kafscale.proxy.core.testing.ScriptedBroker;
 import org.kafscale.proxy.core.testing.StubTopology;
+import org.kafscale.proxy.testkit.FreePorts;
 
 /**
  * The routing of proxy-fetch behind a real listener, with scripted brokers behind it: proxy-core's
@@ -62,6 +65,7 @@ public final class RoutingHarness implements AutoCloseable {
     private final List<String> offLoopReplies = new CopyOnWriteArrayList<>();
     private RoutingObserver alsoObserve = RoutingObserver.NONE;
     private ProduceRewriter rewriter = ProduceRewriter.NONE;
+    private BrokerPorts brokerPorts = BrokerPorts.NONE;
     private EventLoopGroup workers;
     private KafkaProxyServer server;
 
@@ -87,6 +91,28 @@ public final class RoutingHarness implements AutoCloseable {
     public RoutingHarness rewriteWith(ProduceRewriter rewriter) {
         this.rewriter = rewriter;
         return this;
+    }
+
+    /**
+     * Advertise mode ports: the proxy also listens on a port per broker id (ids below 16), and
+     * {@link #connectToBrokerPort} opens a connection that addresses one broker.
+     */
+    public RoutingHarness withBrokerPorts() {
+        this.brokerPorts = new BrokerPorts(FreePorts.block(16), 16);
+        return this;
+    }
+
+    /** A new client connection on broker {@code id}'s own port (needs {@link #withBrokerPorts}). */
+    public RawKafkaConnection connectToBrokerPort(int id) {
+        connect();
+        server.followBrokers(topology.snapshot().brokerIds());
+        try {
+            RawKafkaConnection client = new RawKafkaConnection(server.brokerPortAddresses().get(id).getPort());
+            clients.add(client);
+            return client;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A new client connection to the proxy (started on the first call). */
@@ -121,11 +147,14 @@ public final class RoutingHarness implements AutoCloseable {
     }
 
     private void start() throws InterruptedException {
-        Routing routing = new Routing(topology, new AdvertisedListener("proxy.test", 9092, AdvertiseMode.BROKERS),
+        AdvertisedListener advertised = brokerPorts.count() == 0
+                ? new AdvertisedListener("proxy.test", 9092, AdvertiseMode.BROKERS)
+                : new AdvertisedListener("proxy.test", 9092, AdvertiseMode.PORTS, brokerPorts);
+        Routing routing = new Routing(topology, advertised,
                 REQUEST_TIMEOUT.toMillis(), ConnectAttempts.ONCE, new RecordingObserver(), rewriter);
         RequestHandlers handlers = connection -> onLoopChecked(routing.newRouter(connection));
         ListenerSettings settings = new ListenerSettings(new InetSocketAddress("127.0.0.1", 0), MAX_FRAME_BYTES, 100,
-                REQUEST_TIMEOUT, Duration.ofSeconds(5), 1);
+                REQUEST_TIMEOUT, Duration.ofSeconds(5), 1, ListenerLimits.DEFAULTS, brokerPorts);
         workers = NettyTransport.newEventLoopGroup(1, "routing-test");
         server = KafkaProxyServer.start(settings, workers, handlers,
                 new BackendConnector(MAX_FRAME_BYTES, settings.connectTimeout()), ClientConnectionHandler.ConnectionListener.NONE);

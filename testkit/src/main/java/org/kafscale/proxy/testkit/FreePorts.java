@@ -38,7 +38,7 @@ public final class FreePorts {
      * The first of {@code count} consecutive loopback ports that were all free a moment ago and
      * none handed out before (a proxy listening on one port per broker needs a contiguous range).
      */
-    public static int range(int count) {
+    public static int block(int count) {
         for (int attempt = 0; attempt < 100; attempt++) {
             int base = ThreadLocalRandom.current().nextInt(20_000, 60_000 - count);
             if (allBindable(base, count) && reserve(base, count)) {

@@ -16,8 +16,8 @@ class FreePortsTest {
     @Test
     void rangeHandsOutConsecutivePortsThatCanAllBeBoundAndNeverAgain() throws IOException {
         // When
-        int first = FreePorts.range(4);
-        int second = FreePorts.range(4);
+        int first = FreePorts.block(4);
+        int second = FreePorts.block(4);
 
         // Then: the ranges do not overlap, and every port of one can be bound at once
         assertTrue(first + 4 <= second || second + 4 <= first, first + " and " + second + " overlap");

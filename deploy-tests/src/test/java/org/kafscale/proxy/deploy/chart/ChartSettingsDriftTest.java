@@ -131,6 +131,10 @@ class ChartSettingsDriftTest {
         Map<String, Owned> owned = new LinkedHashMap<>();
         owned.put("KAFSCALE_PROXY_ADDR", new Owned(Map.of("ports.kafka", 19092), ":19092", false));
         owned.put("KAFSCALE_PROXY_HEALTH_ADDR", new Owned(Map.of("ports.health", 19094), ":19094", false));
+        owned.put("KAFSCALE_PROXY_BROKER_PORT_BASE", new Owned(Map.of("advertiseMode", "ports", "brokerPorts.base",
+                19100), "19100", false));
+        owned.put("KAFSCALE_PROXY_BROKER_PORT_COUNT", new Owned(Map.of("advertiseMode", "ports", "brokerPorts.count",
+                7), "7", false));
         owned.put("KAFSCALE_PROXY_DRAIN_TIMEOUT_MS", new Owned(Map.of("drainTimeoutMs", 12345), "12345", false));
         owned.put("KAFSCALE_PROXY_LFS_ENABLED", new Owned(lfsOn, "true", false));
         owned.put("KAFSCALE_LFS_PROXY_HTTP_ADDR", new Owned(with(lfsOn, "ports.lfs", 18080), ":18080", false));

@@ -25,7 +25,16 @@ public enum ConfigKey {
             "`single`: one node 0 that leads every partition (the Go proxy's view); the proxy splits requests "
                     + "by owner. Works with every client. `brokers`: every real broker id, each at the proxy's "
                     + "address, so clients group partitions by owner themselves; for Java clients only, since "
-                    + "librdkafka-based clients merge brokers that share an address and stop fetching from the others."),
+                    + "librdkafka-based clients merge brokers that share an address and stop fetching from the others. "
+                    + "`ports`: every real broker id, each at the advertised host on a port of its own "
+                    + "(`KAFSCALE_PROXY_BROKER_PORT_BASE` + id), the Kafka listener kept as the bootstrap port; "
+                    + "works with every client."),
+    BROKER_PORT_BASE("KAFSCALE_PROXY_BROKER_PORT_BASE", null, "unset; required in `ports` mode", Range.of(1, 65535),
+            "Advertise mode `ports`: broker id N is served and advertised on this port + N. The range must not "
+                    + "include the Kafka, health or LFS listener's port, nor the advertised (bootstrap) port."),
+    BROKER_PORT_COUNT("KAFSCALE_PROXY_BROKER_PORT_COUNT", "64", null, Range.of(1, 65535),
+            "Advertise mode `ports`: how many broker ids (0 to count - 1) get a port; a broker with a higher id "
+                    + "is logged and served through the bootstrap port, listed at it in Metadata."),
     HEALTH_ADDR("KAFSCALE_PROXY_HEALTH_ADDR", null, "unset (off)", null,
             "Address of `/livez`, `/readyz` and `/metrics` (`host:port` or `:port`)."),
     ETCD_ENDPOINTS("KAFSCALE_PROXY_ETCD_ENDPOINTS", null, null, null,

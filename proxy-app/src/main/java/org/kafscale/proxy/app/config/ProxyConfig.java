@@ -1,13 +1,16 @@
 package org.kafscale.proxy.app.config;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.nio.file.Path;
 import org.kafscale.proxy.app.health.ReadProbeSettings;
 import org.kafscale.proxy.core.local.AdvertiseMode;
+import org.kafscale.proxy.core.local.BrokerPorts;
 import org.kafscale.proxy.core.backend.ConnectAttempts;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.server.ListenerLimits;
@@ -23,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * @param listen where the Kafka listener binds (KAFSCALE_PROXY_ADDR)
  * @param advertisedHost the host clients are told to use
  * @param advertisedPort the port clients are told to use
- * @param advertiseMode brokers (every broker id at the proxy's address) or single (node 0)
+ * @param advertiseMode single (node 0), brokers (every broker id at the proxy's address) or ports
+ *     (every broker id at a port of its own)
+ * @param brokerPorts in ports mode, the port of each broker id (KAFSCALE_PROXY_BROKER_PORT_BASE and _COUNT)
  * @param health where /livez and /readyz are served, if anywhere
  * @param backends the static broker list, bootstrap of the plain-Kafka source
  * @param etcd KafScale's etcd, when it is the topology
@@ -43,6 +48,7 @@ import org.slf4j.LoggerFactory;
  * @param lfs the LFS HTTP API, when enabled and given an address ({@link LfsConfig})
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
+                          BrokerPorts brokerPorts,
                           Optional<HostPort> health, List<HostPort> backends, Optional<EtcdSettings> etcd,
                           Duration backendCacheTtl, Duration etcdResync,
                           int maxFrameBytes, int maxInFlightPerConnection, Duration requestTimeout,
@@ -56,6 +62,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String ADVERTISED_HOST = ConfigKey.ADVERTISED_HOST.envName();
     public static final String ADVERTISED_PORT = ConfigKey.ADVERTISED_PORT.envName();
     public static final String ADVERTISE_MODE = ConfigKey.ADVERTISE_MODE.envName();
+    public static final String BROKER_PORT_BASE = ConfigKey.BROKER_PORT_BASE.envName();
+    public static final String BROKER_PORT_COUNT = ConfigKey.BROKER_PORT_COUNT.envName();
     public static final String HEALTH_ADDR = ConfigKey.HEALTH_ADDR.envName();
     public static final String BACKENDS = ConfigKey.BACKENDS.envName();
     public static final String ETCD_ENDPOINTS = ConfigKey.ETCD_ENDPOINTS.envName();
@@ -103,7 +111,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         try {
             advertiseMode = AdvertiseMode.parse(mode);
         } catch (IllegalArgumentException e) {
-            throw ConfigException.invalid(ADVERTISE_MODE, mode, "expected brokers or single");
+            throw ConfigException.invalid(ADVERTISE_MODE, mode, "expected single, brokers or ports");
         }
         Optional<HostPort> health = s.string(ConfigKey.HEALTH_ADDR).map(v -> s.hostPort(HEALTH_ADDR, v));
         List<HostPort> backends = s.hostPorts(BACKENDS);
@@ -130,15 +138,53 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                         .toUpperCase(java.util.Locale.ROOT)),
                 s.oneOf(ConfigKey.LOG_LEVEL, LogSettings.LEVELS));
         Optional<LfsSettings> lfs = LfsConfig.from(s);
+        BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
             String fallback = listen.host().isEmpty() ? "localhost" : listen.host();
             LOGGER.warn("{} is not set; advertising {} to clients", ADVERTISED_HOST, fallback);
             return fallback;
         });
-        return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, health, backends, etcd,
+        return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
                 metadataRefresh, ioThreads, listenerLimits, anyBrokerConnect, readProbe, drainTimeout, logging, lfs);
+    }
+
+    /**
+     * The per-broker ports of advertise mode ports: base and count, checked to fit below 65536 and
+     * to take no port another listener of the proxy binds. Unused (and not checked) in other modes.
+     */
+    private static BrokerPorts brokerPorts(Settings s, AdvertiseMode mode, HostPort listen, int advertisedPort,
+                                           Optional<HostPort> health, Optional<LfsSettings> lfs) {
+        if (mode != AdvertiseMode.PORTS) {
+            return BrokerPorts.NONE;
+        }
+        if (s.string(ConfigKey.BROKER_PORT_BASE).isEmpty()) {
+            throw new ConfigException(BROKER_PORT_BASE + " is required when " + ADVERTISE_MODE
+                    + "=ports: broker id N is served on that port + N");
+        }
+        int base = s.intValue(ConfigKey.BROKER_PORT_BASE, 0);
+        int count = s.intValue(ConfigKey.BROKER_PORT_COUNT);
+        long last = (long) base + count - 1;
+        if (last > 65535) {
+            throw new ConfigException(BROKER_PORT_BASE + "=" + base + " with " + BROKER_PORT_COUNT + "=" + count
+                    + " is invalid: the last broker port would be " + last + ", past 65535");
+        }
+        BrokerPorts ports = new BrokerPorts(base, count);
+        Map<String, Integer> taken = new LinkedHashMap<>();
+        taken.put(ADDR, listen.port());
+        // The bootstrap port clients are told: a broker's port equal to it would make two nodes one address.
+        taken.put(ADVERTISED_PORT, advertisedPort);
+        health.ifPresent(h -> taken.put(HEALTH_ADDR, h.port()));
+        lfs.map(LfsSettings::http).filter(Objects::nonNull)
+                .ifPresent(http -> taken.put(LfsConfig.HTTP_ADDR, http.address().getPort()));
+        taken.forEach((key, port) -> {
+            if (ports.contains(port)) {
+                throw new ConfigException(BROKER_PORT_BASE + "=" + base + " with " + BROKER_PORT_COUNT + "=" + count
+                        + " is invalid: the broker ports " + ports + " include " + key + "'s port " + port);
+            }
+        });
+        return ports;
     }
 
     private static ListenerLimits listenerLimits(Settings s) {
@@ -184,6 +230,6 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
 
     public ListenerSettings listenerSettings() {
         return new ListenerSettings(listen.toBindAddress(), maxFrameBytes, maxInFlightPerConnection, requestTimeout,
-                connectTimeout, ioThreads, listenerLimits);
+                connectTimeout, ioThreads, listenerLimits, brokerPorts);
     }
 }

@@ -81,6 +81,69 @@ class ConfigErrorsTest {
                 failure(withBackends("KAFSCALE_PROXY_BACKENDS", "broker-0:9092,broker-1")));
     }
 
+    private static Map<String, String> portsMode(String base, String count) {
+        Map<String, String> settings = withBackends("KAFSCALE_PROXY_ADVERTISE_MODE", "ports");
+        settings.put("KAFSCALE_PROXY_ADDR", ":9092");
+        if (base != null) {
+            settings.put("KAFSCALE_PROXY_BROKER_PORT_BASE", base);
+        }
+        if (count != null) {
+            settings.put("KAFSCALE_PROXY_BROKER_PORT_COUNT", count);
+        }
+        return settings;
+    }
+
+    @Test
+    void portsModeWithoutABasePortNamesTheMissingSetting() {
+        assertEquals("KAFSCALE_PROXY_BROKER_PORT_BASE is required when KAFSCALE_PROXY_ADVERTISE_MODE=ports: "
+                + "broker id N is served on that port + N", failure(portsMode(null, null)));
+    }
+
+    @Test
+    void brokerPortsPast65535NameBothSettingsAndTheLastPort() {
+        assertEquals("KAFSCALE_PROXY_BROKER_PORT_BASE=65500 with KAFSCALE_PROXY_BROKER_PORT_COUNT=64 is invalid: "
+                + "the last broker port would be 65563, past 65535", failure(portsMode("65500", null)));
+    }
+
+    @Test
+    void brokerPortsOverTheBootstrapPortNameIt() {
+        assertEquals("KAFSCALE_PROXY_BROKER_PORT_BASE=9090 with KAFSCALE_PROXY_BROKER_PORT_COUNT=3 is invalid: "
+                + "the broker ports 9090-9092 include KAFSCALE_PROXY_ADDR's port 9092", failure(portsMode("9090", "3")));
+    }
+
+    @Test
+    void brokerPortsOverTheAdvertisedBootstrapPortNameIt() {
+        Map<String, String> settings = portsMode("30000", "10");
+        settings.put("KAFSCALE_PROXY_ADVERTISED_PORT", "30009");
+        assertEquals("KAFSCALE_PROXY_BROKER_PORT_BASE=30000 with KAFSCALE_PROXY_BROKER_PORT_COUNT=10 is invalid: "
+                + "the broker ports 30000-30009 include KAFSCALE_PROXY_ADVERTISED_PORT's port 30009", failure(settings));
+    }
+
+    @Test
+    void brokerPortsOverTheHealthPortNameIt() {
+        Map<String, String> settings = portsMode("9100", null);
+        settings.put("KAFSCALE_PROXY_HEALTH_ADDR", ":9163");
+        assertEquals("KAFSCALE_PROXY_BROKER_PORT_BASE=9100 with KAFSCALE_PROXY_BROKER_PORT_COUNT=64 is invalid: "
+                + "the broker ports 9100-9163 include KAFSCALE_PROXY_HEALTH_ADDR's port 9163", failure(settings));
+    }
+
+    @Test
+    void brokerPortsOverTheLfsPortNameIt() {
+        Map<String, String> settings = portsMode("8000", "100");
+        settings.put("KAFSCALE_LFS_PROXY_HTTP_ADDR", ":8080");
+        settings.put("KAFSCALE_PROXY_LFS_ENABLED", "true");
+        settings.put("KAFSCALE_LFS_PROXY_S3_BUCKET", "lfs-blobs");
+        settings.put("KAFSCALE_LFS_PROXY_S3_REGION", "us-east-1");
+        assertEquals("KAFSCALE_PROXY_BROKER_PORT_BASE=8000 with KAFSCALE_PROXY_BROKER_PORT_COUNT=100 is invalid: "
+                + "the broker ports 8000-8099 include KAFSCALE_LFS_PROXY_HTTP_ADDR's port 8080", failure(settings));
+    }
+
+    @Test
+    void brokerPortCountOfZeroNamesTheRange() {
+        assertEquals("KAFSCALE_PROXY_BROKER_PORT_COUNT=0 is invalid: expected a whole number from 1 to 65535",
+                failure(portsMode("9100", "0")));
+    }
+
     @Test
     void unknownKeyInTheFileIsNamedWithTheClosestKnownKey() throws Exception {
         // Given

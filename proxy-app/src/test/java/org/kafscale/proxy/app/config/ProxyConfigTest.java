@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.local.AdvertiseMode;
+import org.kafscale.proxy.core.local.BrokerPorts;
 
 class ProxyConfigTest {
 
@@ -45,11 +46,29 @@ class ProxyConfigTest {
     }
 
     @Test
+    void advertiseModePortsGivesEachBrokerIdItsOwnPortFromConfigurationAlone() {
+        Map<String, String> env = minimal();
+        env.put(ProxyConfig.ADVERTISE_MODE, "ports");
+        env.put(ProxyConfig.BROKER_PORT_BASE, "9100");
+        ProxyConfig config = ProxyConfig.from(env);
+        assertEquals(AdvertiseMode.PORTS, config.advertiseMode());
+        assertEquals(new BrokerPorts(9100, 64), config.brokerPorts(), "64 broker ports by default");
+        assertEquals(9100 + 63, config.listenerSettings().brokerBindAddress(63).getPort());
+    }
+
+    @Test
+    void brokerPortsAreIgnoredOutsidePortsMode() {
+        Map<String, String> env = minimal();
+        env.put(ProxyConfig.BROKER_PORT_BASE, "65535");
+        assertEquals(BrokerPorts.NONE, ProxyConfig.from(env).brokerPorts());
+    }
+
+    @Test
     void unknownAdvertiseModeStopsStartUpNamingTheSetting() {
         Map<String, String> env = minimal();
         env.put(ProxyConfig.ADVERTISE_MODE, "mirror");
         ConfigException e = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
-        assertEquals("KAFSCALE_PROXY_ADVERTISE_MODE=mirror is invalid: expected brokers or single", e.getMessage());
+        assertEquals("KAFSCALE_PROXY_ADVERTISE_MODE=mirror is invalid: expected single, brokers or ports", e.getMessage());
     }
 
     @Test

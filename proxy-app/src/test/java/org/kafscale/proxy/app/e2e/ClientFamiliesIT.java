@@ -143,7 +143,7 @@ class ClientFamiliesIT {
             return Map.of();
         }
         int count = KAFKA.cluster().brokerIds().stream().max(Comparator.naturalOrder()).orElseThrow() + 1;
-        return Map.of("KAFSCALE_PROXY_BROKER_PORT_BASE", Integer.toString(FreePorts.range(count)),
+        return Map.of("KAFSCALE_PROXY_BROKER_PORT_BASE", Integer.toString(FreePorts.block(count)),
                 "KAFSCALE_PROXY_BROKER_PORT_COUNT", Integer.toString(count));
     }
 

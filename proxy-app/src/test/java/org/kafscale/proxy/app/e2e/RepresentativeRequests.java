@@ -17,6 +17,7 @@ import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.message.AlterClientQuotasRequestData;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
+import org.apache.kafka.common.message.AlterReplicaLogDirsRequestData;
 import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData;
 import org.apache.kafka.common.message.AlterShareGroupOffsetsRequestData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
@@ -27,6 +28,7 @@ import org.apache.kafka.common.message.CreateAclsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.DeleteAclsRequestData;
+import org.apache.kafka.common.message.DescribeLogDirsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteShareGroupOffsetsRequestData;
@@ -313,6 +315,11 @@ final class RepresentativeRequests {
                 new DeleteAclsRequestData.DeleteAclsFilter().setResourceTypeFilter((byte) 2).setResourceNameFilter(TOPIC)
                         .setPatternTypeFilter((byte) 3).setPrincipalFilter("User:every-api").setHostFilter("*")
                         .setOperation((byte) 3).setPermissionType((byte) 3)))));
+        // About one broker's disks: served only on a broker's own port (advertise mode ports), to that broker
+        r.put(ApiKeys.DESCRIBE_LOG_DIRS, (v, s) -> new Call(new DescribeLogDirsRequestData().setTopics(null),
+                new DirectTarget.Broker(0)));
+        r.put(ApiKeys.ALTER_REPLICA_LOG_DIRS, (v, s) -> new Call(new AlterReplicaLogDirsRequestData(),
+                new DirectTarget.Broker(0)));
         r.put(ApiKeys.DESCRIBE_CLIENT_QUOTAS, (v, s) -> any(new DescribeClientQuotasRequestData()
                 .setComponents(List.of()).setStrict(false)));
         r.put(ApiKeys.ALTER_CLIENT_QUOTAS, (v, s) -> any(new AlterClientQuotasRequestData().setValidateOnly(true)

@@ -17,6 +17,8 @@ import org.kafscale.proxy.testkit.S3Server;
 
 /** A proxy started in the test JVM in front of a test cluster, on free loopback ports. */
 final class RunningProxy implements AutoCloseable {
+    /** Advertise mode ports without a base given: this many broker ports, from a free block. */
+    private static final int DEFAULT_BROKER_PORTS = 16;
     private final ProxyRuntime runtime;
 
     private RunningProxy(ProxyRuntime runtime) {
@@ -44,6 +46,11 @@ final class RunningProxy implements AutoCloseable {
         env.put(ProxyConfig.METADATA_REFRESH_MS, "1000");
         // Tests wait for /readyz; a short probe interval keeps them quick.
         env.put(ProxyConfig.READY_PROBE_INTERVAL_MS, "300");
+        if ("ports".equals(advertiseMode)) {
+            // A port per broker id: ids below 16 (the test clusters' ids start at 0), on free ports.
+            env.put(ProxyConfig.BROKER_PORT_BASE, String.valueOf(FreePorts.block(DEFAULT_BROKER_PORTS)));
+            env.put(ProxyConfig.BROKER_PORT_COUNT, String.valueOf(DEFAULT_BROKER_PORTS));
+        }
         env.putAll(extra);
         try {
             return new RunningProxy(ProxyRuntime.start(ProxyConfig.from(env)));

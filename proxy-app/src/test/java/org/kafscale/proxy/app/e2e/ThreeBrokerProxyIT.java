@@ -24,7 +24,7 @@ class ThreeBrokerProxyIT {
     static final KafkaClusterExtension KAFKA = KafkaClusterExtension.withBrokers(3);
 
     @ParameterizedTest(name = "advertise mode {0}")
-    @ValueSource(strings = {"brokers", "single"})
+    @ValueSource(strings = {"brokers", "single", "ports"})
     void javaProducerAndConsumerGroupMoveTenThousandRecordsAcrossThreeLeaders(String mode) throws Exception {
         // Given: six partitions, two led by each broker
         String topic = "spread-" + mode;
@@ -43,12 +43,12 @@ class ThreeBrokerProxyIT {
     }
 
     /**
-     * Single mode only: librdkafka identifies brokers by address, so in brokers mode (every id at the
-     * proxy's one address) it merges them and fetches from one id only. That is why single is the
-     * default.
+     * Single and ports modes: librdkafka identifies brokers by address, so in brokers mode (every id
+     * at the proxy's one address) it merges them and fetches from one id only. Ports mode gives each
+     * id an address of its own.
      */
     @ParameterizedTest(name = "advertise mode {0}")
-    @ValueSource(strings = {"single"})
+    @ValueSource(strings = {"single", "ports"})
     void kcatProducesAndConsumesAcrossThreeLeaders(String mode) {
         // Given: three partitions, one led by each broker
         String topic = "kcat-spread-" + mode;

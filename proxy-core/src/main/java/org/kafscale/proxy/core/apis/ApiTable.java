@@ -30,7 +30,8 @@ public final class ApiTable {
         served(ApiKeys.API_VERSIONS, "answered here: the versions kafka-clients and every broker support, "
                 + "and the features finalized on every broker");
         served(ApiKeys.METADATA, "answered here from the topology, every node at the proxy's address "
-                + "(single: node 0 leads everything; brokers: the real ids)");
+                + "(single: node 0 leads everything; brokers: the real ids; ports: the real ids, each at its "
+                + "own port)");
         served(ApiKeys.FIND_COORDINATOR, "answered here: the coordinator the topology names (an etcd lease, "
                 + "else a broker's own FindCoordinator), at the proxy's address");
         served(ApiKeys.DESCRIBE_CLUSTER, "answered here from the topology, like Metadata");
@@ -43,7 +44,8 @@ public final class ApiTable {
         served(ApiKeys.LIST_OFFSETS, "split by partition owner and merged");
         served(ApiKeys.OFFSET_FOR_LEADER_EPOCH, "split by partition owner and merged");
         served(ApiKeys.DELETE_RECORDS, "split by partition owner and merged");
-        served(ApiKeys.DESCRIBE_PRODUCERS, "split by partition owner (the leader) and merged");
+        served(ApiKeys.DESCRIBE_PRODUCERS, "split by partition owner (the leader) and merged; on a broker's own "
+                + "port (advertise mode ports) to that broker, so the Admin's brokerId option reaches a follower");
         served(ApiKeys.WRITE_TXN_MARKERS, "split by partition owner and merged (Admin.abortTransaction)");
 
         served(ApiKeys.JOIN_GROUP, "to the group's coordinator; may be held for the rebalance timeout");
@@ -90,6 +92,9 @@ public final class ApiTable {
         served(ApiKeys.UPDATE_FEATURES, "to any broker");
         served(ApiKeys.DESCRIBE_QUORUM, "to any broker; controller endpoints rewritten to the proxy's address");
         served(ApiKeys.LIST_CONFIG_RESOURCES, "to any broker");
+        served(ApiKeys.DESCRIBE_LOG_DIRS, "advertise mode ports only, on a broker's own port: to that broker "
+                + "(about its disks); elsewhere not advertised and closed, since no connection names a broker");
+        served(ApiKeys.ALTER_REPLICA_LOG_DIRS, "as DescribeLogDirs: on a broker's own port, to that broker");
 
         served(ApiKeys.SHARE_GROUP_HEARTBEAT, "to the share group's coordinator");
         served(ApiKeys.SHARE_GROUP_DESCRIBE, "split per coordinator, merged in request order");
@@ -118,8 +123,6 @@ public final class ApiTable {
         refused("closed: a broker refuses delegation tokens on the unauthenticated connections the proxy "
                 + "uses", ApiKeys.CREATE_DELEGATION_TOKEN, ApiKeys.RENEW_DELEGATION_TOKEN,
                 ApiKeys.EXPIRE_DELEGATION_TOKEN, ApiKeys.DESCRIBE_DELEGATION_TOKEN);
-        refused("closed: about one broker's disks, and every broker id shares the proxy's one address "
-                + "(a port per broker will name it)", ApiKeys.DESCRIBE_LOG_DIRS, ApiKeys.ALTER_REPLICA_LOG_DIRS);
         refused("closed: a broker ties telemetry to the connection it subscribed on; clients go on "
                 + "without it", ApiKeys.GET_TELEMETRY_SUBSCRIPTIONS, ApiKeys.PUSH_TELEMETRY);
         refused("closed: quorum membership is changed with --bootstrap-controller, not through brokers",

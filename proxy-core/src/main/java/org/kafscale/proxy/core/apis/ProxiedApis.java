@@ -14,9 +14,10 @@ import org.apache.kafka.common.protocol.ApiKeys;
  *
  * <p>Left out on purpose (each with its reason in {@link ApiTable}): SASL (the proxy does not
  * authenticate), inter-broker and controller APIs (but WriteTxnMarkers, which
- * {@code kafka-transactions abort} sends to partition leaders), APIs about one broker's disks,
- * which no connection can name while every broker id shares one address (DescribeLogDirs), and
- * client telemetry, which a broker ties to the connection it was subscribed on.
+ * {@code kafka-transactions abort} sends to partition leaders), and client telemetry, which a
+ * broker ties to the connection it was subscribed on. APIs about one broker's disks
+ * (DescribeLogDirs, {@link RouteKind#ADDRESSED_BROKER}) are served only on a connection that
+ * addresses one broker ({@link #servedOn}).
  */
 public final class ProxiedApis {
     private static final Map<ApiKeys, RouteKind> ROUTES;
@@ -88,6 +89,9 @@ public final class ProxiedApis {
         routes.put(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, RouteKind.ANY_BROKER);
         routes.put(ApiKeys.UPDATE_FEATURES, RouteKind.ANY_BROKER);
         routes.put(ApiKeys.LIST_CONFIG_RESOURCES, RouteKind.ANY_BROKER);
+
+        routes.put(ApiKeys.DESCRIBE_LOG_DIRS, RouteKind.ADDRESSED_BROKER);
+        routes.put(ApiKeys.ALTER_REPLICA_LOG_DIRS, RouteKind.ADDRESSED_BROKER);
         ROUTES = Collections.unmodifiableMap(routes);
     }
 
@@ -97,6 +101,14 @@ public final class ProxiedApis {
     /** How {@code api} is routed, or empty when the proxy does not advertise it. */
     public static Optional<RouteKind> routeOf(ApiKeys api) {
         return Optional.ofNullable(ROUTES.get(api));
+    }
+
+    /**
+     * How {@code api} is routed on a connection that does ({@code addressesBroker}) or does not
+     * come in on one broker's own port; empty when it is neither advertised nor served there.
+     */
+    public static Optional<RouteKind> servedOn(ApiKeys api, boolean addressesBroker) {
+        return routeOf(api).filter(route -> addressesBroker || route != RouteKind.ADDRESSED_BROKER);
     }
 
     public static Map<ApiKeys, RouteKind> all() {

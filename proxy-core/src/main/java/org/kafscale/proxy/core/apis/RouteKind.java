@@ -19,6 +19,12 @@ public enum RouteKind {
      * ({@code routing.admin}).
      */
     ADMIN,
+    /**
+     * About the one broker the connection addresses (its disks): served only on a connection that
+     * came in on a broker's own port (advertise mode ports), to that broker. On any other
+     * connection the key is neither advertised nor served, as no broker can be named there.
+     */
+    ADDRESSED_BROKER,
     /** Any live broker can answer it. */
     ANY_BROKER
 }

@@ -15,7 +15,9 @@ import org.kafscale.proxy.core.topology.TopologySnapshot;
  * <p>{@code single} mode: one node 0 at the proxy's address, leader, sole replica and sole ISR of
  * every partition that has an owner (the price of one address: a topic's replication factor shows
  * as 1). {@code brokers} mode: every real broker id at the proxy's address, real leaders,
- * replicas and ISR.
+ * replicas and ISR. {@code ports} mode: as brokers mode, each id at its own port
+ * ({@link AdvertisedListener#portOf}); an id outside the port range is listed at the bootstrap
+ * port, which serves its partitions by splitting.
  */
 public final class AdvertisedCluster {
 
@@ -55,7 +57,7 @@ public final class AdvertisedCluster {
             return nodes;
         }
         for (BrokerEndpoint broker : snapshot.brokers().values()) {
-            nodes.add(new Node(broker.id(), advertised.host(), advertised.port(), broker.rack()));
+            nodes.add(new Node(broker.id(), advertised.host(), advertised.portOf(broker.id()), broker.rack()));
         }
         return nodes;
     }

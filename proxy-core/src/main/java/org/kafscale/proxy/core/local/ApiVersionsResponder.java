@@ -46,7 +46,16 @@ public final class ApiVersionsResponder {
         return brokers.firstReport();
     }
 
+    /** The answer on a connection that addresses no one broker. */
     public ByteBuf answer(RequestFrame request) {
+        return answer(request, false);
+    }
+
+    /**
+     * @param addressesBroker whether the connection came in on one broker's own port, where the
+     *     per-broker disk APIs are served too
+     */
+    public ByteBuf answer(RequestFrame request, boolean addressesBroker) {
         ApiKeys api = ApiKeys.API_VERSIONS;
         if (request.apiVersion() > api.latestVersion(false) || request.apiVersion() < api.oldestVersion()) {
             ApiVersionCollection keys = new ApiVersionCollection();
@@ -59,7 +68,7 @@ public final class ApiVersionsResponder {
         ApiVersionsResponseData data = new ApiVersionsResponseData()
                 .setErrorCode(Errors.NONE.code())
                 .setThrottleTimeMs(0)
-                .setApiKeys(advertised());
+                .setApiKeys(advertised(addressesBroker));
         if (request.apiVersion() >= FEATURES_VERSION) {
             ClusterFeatures features = brokers.features();
             data.setSupportedFeatures(features.supportedKeys(request.apiVersion() >= ZERO_MINIMUM_VERSION))
@@ -71,9 +80,16 @@ public final class ApiVersionsResponder {
 
     /** The advertised ranges, in API key order. */
     ApiVersionCollection advertised() {
+        return advertised(false);
+    }
+
+    ApiVersionCollection advertised(boolean addressesBroker) {
         ApiVersionCollection keys = new ApiVersionCollection();
         for (Map.Entry<ApiKeys, RouteKind> entry : ProxiedApis.all().entrySet()) {
             ApiKeys api = entry.getKey();
+            if (ProxiedApis.servedOn(api, addressesBroker).isEmpty()) {
+                continue;
+            }
             short min = api.oldestVersion();
             short max = api.latestVersion(false);
             if (entry.getValue() != RouteKind.LOCAL || api == ApiKeys.FIND_COORDINATOR) {

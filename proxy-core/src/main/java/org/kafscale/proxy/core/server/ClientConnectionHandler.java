@@ -13,6 +13,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.OptionalInt;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.protocol.Errors;
@@ -70,6 +71,8 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     private final ConnectionListener listener;
     private final Logs logs;
     private final ConnectionBudgets budgets;
+    /** The broker id whose port this connection came in on; empty on the bootstrap listener. */
+    private final OptionalInt addressedBroker;
     private final ResponseOrderer orderer = new ResponseOrderer();
     /** Frames read and not yet handed to the dispatcher: past the in-flight cap, or while the client's answers wait. */
     private final ArrayDeque<RequestFrame> queued = new ArrayDeque<>();
@@ -106,6 +109,14 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
      */
     ClientConnectionHandler(RequestHandlers handlers, BackendConnector connector, int maxInFlight,
                             Duration requestTimeout, ConnectionListener listener, Logs logs, ConnectionBudgets budgets) {
+        this(handlers, connector, maxInFlight, requestTimeout, listener, logs, budgets, OptionalInt.empty());
+    }
+
+    /** @param addressedBroker the broker id whose port this connection came in on, if any */
+    ClientConnectionHandler(RequestHandlers handlers, BackendConnector connector, int maxInFlight,
+                            Duration requestTimeout, ConnectionListener listener, Logs logs, ConnectionBudgets budgets,
+                            OptionalInt addressedBroker) {
+        this.addressedBroker = addressedBroker;
         this.handlers = handlers;
         this.connector = connector;
         this.maxInFlight = maxInFlight;
@@ -119,7 +130,8 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.context = new ConnectionContext(ctx.channel().eventLoop(),
-                new BackendChannelPool(ctx.channel().eventLoop(), connector), ctx.channel().remoteAddress());
+                new BackendChannelPool(ctx.channel().eventLoop(), connector), ctx.channel().remoteAddress(),
+                addressedBroker);
         this.dispatcher = handlers.forConnection(context);
         this.decoder = ctx.pipeline().get(KafkaFrameDecoder.class);
         this.partialFrames = budgets.partialFrames().holder(ctx.executor(), this::partialFramesHaveRoom);

@@ -20,12 +20,21 @@ public final class ConnectionContext {
     private final EventLoop loop;
     private final BackendChannelPool backends;
     private final SocketAddress clientAddress;
+    private final OptionalInt addressedBroker;
     private long heldForMillis = NOT_HANDLING;
 
+    /** A connection on the bootstrap listener, which stands for no one broker. */
     public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress) {
+        this(loop, backends, clientAddress, OptionalInt.empty());
+    }
+
+    /** @param addressedBroker the broker id whose port the connection came in on, if any */
+    public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress,
+                             OptionalInt addressedBroker) {
         this.loop = loop;
         this.backends = backends;
         this.clientAddress = clientAddress;
+        this.addressedBroker = addressedBroker;
     }
 
     /** The client connection's event loop. */
@@ -40,12 +49,13 @@ public final class ConnectionContext {
 
     /**
      * The broker this connection addresses, when the listener it came in on stands for one broker
-     * (a port per broker id); empty while every broker shares the one advertised address. Routes
-     * whose answer depends on which broker the client asked (per-broker listings, broker config
-     * resources) consult it first.
+     * (advertise mode ports: a port per broker id); empty on the bootstrap listener and in the
+     * modes where every broker shares the one advertised address. Routes whose answer depends on
+     * which broker the client asked (per-broker listings, broker config resources, log dirs)
+     * consult it first.
      */
     public OptionalInt addressedBroker() {
-        return OptionalInt.empty();
+        return addressedBroker;
     }
 
     /** The client's address, for log lines. */

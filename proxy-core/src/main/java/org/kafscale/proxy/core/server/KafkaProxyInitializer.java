@@ -1,9 +1,11 @@
 package org.kafscale.proxy.core.server;
 
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import java.util.OptionalInt;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.codec.RequestHeaderDecoder;
@@ -20,8 +22,9 @@ import org.kafscale.proxy.core.logging.RateLimitedLog;
  * deferring it to a later event-loop round is the riskier setting (a deferred flush waits for the
  * end of whatever read the pipeline believes is under way), for a small saving.
  *
- * <p>One per listener, so the rate-limited lines of its connections are limited together (a
- * thousand clients failing at once log one line per interval, not a thousand).
+ * <p>One per listener (the bootstrap listener, and in advertise mode ports each broker's port),
+ * so the rate-limited lines of its connections are limited together (a thousand clients failing
+ * at once log one line per interval, not a thousand).
  */
 public final class KafkaProxyInitializer extends ChannelInitializer<SocketChannel> {
     private final ListenerSettings settings;
@@ -30,12 +33,27 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
     private final ClientConnectionHandler.ConnectionListener listener;
     private final ClientConnections clients;
     private final ConnectionBudgets budgets;
+    private final OptionalInt addressedBroker;
+    private final ChannelGroup accepted;
     private final RateLimitedLog badHeaders = RequestHeaderDecoder.rejectionLog();
     private final ClientConnectionHandler.Logs connectionLogs = new ClientConnectionHandler.Logs();
 
     KafkaProxyInitializer(ListenerSettings settings, RequestHandlers handlers, BackendConnector connector,
                           ClientConnectionHandler.ConnectionListener listener, ClientConnections clients,
                           ConnectionBudgets budgets) {
+        this(settings, handlers, connector, listener, clients, budgets, OptionalInt.empty(), null);
+    }
+
+    /**
+     * @param addressedBroker the broker id the listener's port stands for, if any
+     * @param accepted where the listener's own connections are kept (so they can be closed with
+     *     it), or null
+     */
+    KafkaProxyInitializer(ListenerSettings settings, RequestHandlers handlers, BackendConnector connector,
+                          ClientConnectionHandler.ConnectionListener listener, ClientConnections clients,
+                          ConnectionBudgets budgets, OptionalInt addressedBroker, ChannelGroup accepted) {
+        this.addressedBroker = addressedBroker;
+        this.accepted = accepted;
         this.settings = settings;
         this.handlers = handlers;
         this.connector = connector;
@@ -49,6 +67,9 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
         if (!clients.admit(ch)) {
             return;
         }
+        if (accepted != null) {
+            accepted.add(ch);
+        }
         ch.pipeline()
                 .addLast("flushes", new FlushConsolidationHandler(
                         FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, false))
@@ -56,6 +77,7 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
                 .addLast("framePrepender", new LengthFieldPrepender(4))
                 .addLast("headerDecoder", new RequestHeaderDecoder(badHeaders))
                 .addLast("connection", new ClientConnectionHandler(handlers, connector,
-                        settings.maxInFlightPerConnection(), settings.requestTimeout(), listener, connectionLogs, budgets));
+                        settings.maxInFlightPerConnection(), settings.requestTimeout(), listener, connectionLogs, budgets,
+                        addressedBroker));
     }
 }

@@ -7,13 +7,19 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The Kafka listener: accepts client connections and runs each on one event loop. */
+/**
+ * The Kafka listener: accepts client connections and runs each on one event loop. In advertise
+ * mode ports it also holds a listener per broker id ({@link #followBrokers}), beside this
+ * bootstrap listener, with the same event loops, limits and budgets.
+ */
 public final class KafkaProxyServer implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(KafkaProxyServer.class);
 
@@ -21,13 +27,15 @@ public final class KafkaProxyServer implements AutoCloseable {
     private final Channel serverChannel;
     private final ClientConnections clients;
     private final ConnectionBudgets budgets;
+    private final BrokerPortListeners brokerPorts;
 
     private KafkaProxyServer(EventLoopGroup bossGroup, Channel serverChannel, ClientConnections clients,
-                             ConnectionBudgets budgets) {
+                             ConnectionBudgets budgets, BrokerPortListeners brokerPorts) {
         this.bossGroup = bossGroup;
         this.serverChannel = serverChannel;
         this.clients = clients;
         this.budgets = budgets;
+        this.brokerPorts = brokerPorts;
     }
 
     /**
@@ -50,17 +58,20 @@ public final class KafkaProxyServer implements AutoCloseable {
         ConnectionBudgets budgets = new ConnectionBudgets(limits);
         int highWater = limits.unreadAnswerBytesPerConnection();
         try {
-            Channel channel = new ServerBootstrap()
+            ServerBootstrap template = new ServerBootstrap()
                     .group(boss, workerGroup)
                     .channel(NettyTransport.serverChannelClass(boss))
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.ALLOCATOR, FrameBuffers.allocator())
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(highWater / 2, highWater))
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(highWater / 2, highWater));
+            Channel channel = template.clone()
                     .childHandler(new KafkaProxyInitializer(settings, handlers, connector, listener, clients, budgets))
                     .bind(settings.bindAddress()).sync().channel();
             LOGGER.info("Kafka listener bound to {} ({})", channel.localAddress(), NettyTransport.describe(boss));
-            return new KafkaProxyServer(boss, channel, clients, budgets);
+            BrokerPortListeners brokerPorts = new BrokerPortListeners(settings, template, (broker, accepted) ->
+                    new KafkaProxyInitializer(settings, handlers, connector, listener, clients, budgets, broker, accepted));
+            return new KafkaProxyServer(boss, channel, clients, budgets, brokerPorts);
         } catch (InterruptedException | RuntimeException e) {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
@@ -69,6 +80,20 @@ public final class KafkaProxyServer implements AutoCloseable {
 
     public InetSocketAddress localAddress() {
         return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /**
+     * Advertise mode ports: opens a listener for each of these broker ids in the port range that
+     * has none, and closes (draining its connections) the listener of each id no longer listed.
+     * Does nothing without per-broker ports. Blocks while binding: never call it on an event loop.
+     */
+    public void followBrokers(Collection<Integer> brokerIds) {
+        brokerPorts.follow(brokerIds);
+    }
+
+    /** The per-broker listeners open now, by broker id, with where each is bound. */
+    public Map<Integer, InetSocketAddress> brokerPortAddresses() {
+        return brokerPorts.addresses();
     }
 
     /** Client requests read and not yet settled, on every connection. */
@@ -93,6 +118,7 @@ public final class KafkaProxyServer implements AutoCloseable {
 
     /** Stops accepting connections; open connections stay with their event loops. */
     public void stopAccepting() {
+        brokerPorts.stopAccepting();
         serverChannel.close().syncUninterruptibly();
     }
 

@@ -2,6 +2,7 @@ package org.kafscale.proxy.core.server;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import org.kafscale.proxy.core.local.BrokerPorts;
 
 /**
  * How the Kafka listener and its broker channels behave.
@@ -13,9 +14,12 @@ import java.time.Duration;
  * @param connectTimeout how long a broker connection may take
  * @param ioThreads event loop threads (0: Netty's default, twice the cores)
  * @param limits what the listener's clients may hold (connections, buffered bytes, time)
+ * @param brokerPorts advertise mode ports: a listener per broker id in range, at the bind host on
+ *     the broker's port, beside the bootstrap listener; {@link BrokerPorts#NONE} otherwise
  */
 public record ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
-                               Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits) {
+                               Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits,
+                               BrokerPorts brokerPorts) {
 
     public static final int DEFAULT_MAX_FRAME_BYTES = 100 * 1024 * 1024;
 
@@ -24,5 +28,20 @@ public record ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes,
                             Duration requestTimeout, Duration connectTimeout, int ioThreads) {
         this(bindAddress, maxFrameBytes, maxInFlightPerConnection, requestTimeout, connectTimeout, ioThreads,
                 ListenerLimits.DEFAULTS);
+    }
+
+    /** Settings without per-broker ports. */
+    public ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
+                            Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits) {
+        this(bindAddress, maxFrameBytes, maxInFlightPerConnection, requestTimeout, connectTimeout, ioThreads, limits,
+                BrokerPorts.NONE);
+    }
+
+    /** Where broker {@code brokerId}'s own listener binds: the bootstrap's host, the broker's port. */
+    public InetSocketAddress brokerBindAddress(int brokerId) {
+        int port = brokerPorts.portOf(brokerId).orElseThrow(() ->
+                new IllegalArgumentException("broker id " + brokerId + " has no port in " + brokerPorts));
+        return bindAddress.isUnresolved() ? new InetSocketAddress(bindAddress.getHostString(), port)
+                : new InetSocketAddress(bindAddress.getAddress(), port);
     }
 }

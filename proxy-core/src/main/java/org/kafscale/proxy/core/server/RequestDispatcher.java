@@ -22,7 +22,8 @@ import org.kafscale.proxy.core.topology.RoutingGate;
 /**
  * The first decision for every request, in this order:
  * <ol>
- *   <li>A key the proxy does not advertise ({@link ProxiedApis}) is refused, never forwarded: a
+ *   <li>A key the proxy does not advertise on this connection ({@link ProxiedApis#servedOn}: the
+ *       per-broker disk APIs only on a broker's own port) is refused, never forwarded: a
  *       broker's answer to it could name real brokers or disks, or act on a connection the proxy
  *       shares. The connection closes with a log line naming key, version and client, as a Kafka
  *       broker closes on a key it does not serve. SaslHandshake is answered first,
@@ -65,11 +66,12 @@ public final class RequestDispatcher implements RequestHandler {
 
     @Override
     public Future<Reply> handle(ConnectionContext context, RequestFrame request) {
-        if (request.knownApi().flatMap(ProxiedApis::routeOf).isEmpty()) {
+        boolean addressesBroker = context.addressedBroker().isPresent();
+        if (request.knownApi().flatMap(api -> ProxiedApis.servedOn(api, addressesBroker)).isEmpty()) {
             return Replies.now(context.loop(), refusal(request));
         }
         if (request.isApi(ApiKeys.API_VERSIONS)) {
-            return apiVersions(context, request);
+            return apiVersions(context, request, addressesBroker);
         }
         if (gate.routable()) {
             return route(context, request);
@@ -102,9 +104,9 @@ public final class RequestDispatcher implements RequestHandler {
         return new Reply.Close(reason);
     }
 
-    private Future<Reply> apiVersions(ConnectionContext context, RequestFrame request) {
+    private Future<Reply> apiVersions(ConnectionContext context, RequestFrame request, boolean addressesBroker) {
         if (apiVersions.brokersKnown()) {
-            return Replies.now(context.loop(), Reply.send(apiVersions.answer(request)));
+            return Replies.now(context.loop(), Reply.send(apiVersions.answer(request, addressesBroker)));
         }
         Promise<Reply> reply = context.newReply();
         ScheduledFuture<?> giveUp = context.loop().schedule(() -> {
@@ -118,7 +120,7 @@ public final class RequestDispatcher implements RequestHandler {
                 return;
             }
             try {
-                reply.setSuccess(Reply.send(apiVersions.answer(request)));
+                reply.setSuccess(Reply.send(apiVersions.answer(request, addressesBroker)));
             } catch (RuntimeException e) {
                 reply.setSuccess(new Reply.Close("answering " + request.describe() + " failed: " + e));
             }

@@ -1,6 +1,7 @@
 package org.kafscale.proxy.core.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.kafscale.proxy.core.local.BrokerApiVersionsTest.range;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
@@ -44,10 +46,31 @@ class ApiVersionsResponderTest {
         // Then every API the proxy serves is advertised at kafka-clients' own stable range, and nothing else
         Map<Short, ApiVersion> expected = new TreeMap<>();
         for (ApiKeys api : ProxiedApis.all().keySet()) {
-            expected.put(api.id, range(api, api.oldestVersion(), api.latestVersion(false)));
+            if (ProxiedApis.servedOn(api, false).isPresent()) {
+                expected.put(api.id, range(api, api.oldestVersion(), api.latestVersion(false)));
+            }
         }
         assertEquals(expected, byKey(answer));
         assertEquals(Errors.NONE.code(), answer.errorCode());
+    }
+
+    @Test
+    void diskApisAreAdvertisedOnlyOnAConnectionThatAddressesABroker() {
+        // Given every broker reports every API
+        brokers.update(1, everyProxiedApiExcept(Set.of(), Map.of()));
+
+        // When a client asks on the bootstrap port, and on a broker's own port
+        Map<Short, ApiVersion> bootstrap = byKey(ask(VERSION, false));
+        Map<Short, ApiVersion> brokerPort = byKey(ask(VERSION, true));
+
+        // Then DescribeLogDirs and AlterReplicaLogDirs only where the connection names one broker
+        assertFalse(bootstrap.containsKey(ApiKeys.DESCRIBE_LOG_DIRS.id));
+        assertFalse(bootstrap.containsKey(ApiKeys.ALTER_REPLICA_LOG_DIRS.id));
+        assertTrue(brokerPort.containsKey(ApiKeys.DESCRIBE_LOG_DIRS.id));
+        assertTrue(brokerPort.containsKey(ApiKeys.ALTER_REPLICA_LOG_DIRS.id));
+        Set<Short> rest = new TreeSet<>(brokerPort.keySet());
+        rest.removeAll(Set.of(ApiKeys.DESCRIBE_LOG_DIRS.id, ApiKeys.ALTER_REPLICA_LOG_DIRS.id));
+        assertEquals(bootstrap.keySet(), rest, "otherwise the same keys");
     }
 
     @Test
@@ -209,10 +232,14 @@ class ApiVersionsResponderTest {
     }
 
     private ApiVersionsResponseData ask(short version) {
+        return ask(version, false);
+    }
+
+    private ApiVersionsResponseData ask(short version, boolean addressesBroker) {
         RequestFrame request = KafkaWire.requestFrame(new ApiVersionsRequest.Builder().build(version), 3, "client");
         ByteBuf answer;
         try {
-            answer = responder.answer(request);
+            answer = responder.answer(request, addressesBroker);
         } finally {
             request.frame().release();
         }

@@ -80,6 +80,30 @@ class MetadataResponderTest {
     }
 
     @Test
+    void portsModeAdvertisesEachBrokerAtItsOwnPortAndAnIdPastTheRangeAtTheBootstrapPort() {
+        // Given ports mode with ports for ids 0 to 2 (9100 + id); broker 3 is past the range
+        AdvertisedListener ports = new AdvertisedListener(PROXY_HOST, PROXY_PORT, AdvertiseMode.PORTS,
+                new BrokerPorts(9100, 3));
+        RequestFrame request = KafkaWire.requestFrame(new MetadataRequest.Builder(topics("orders")).build(LATEST),
+                61, "client");
+
+        // When
+        MetadataResponseData answer = answer(ports, request, LATEST);
+
+        // Then: no two ids share an address; broker 3 is served through the bootstrap port
+        assertEquals(List.of(
+                        new MetadataResponseBroker().setNodeId(1).setHost(PROXY_HOST).setPort(9101).setRack("rack-1"),
+                        new MetadataResponseBroker().setNodeId(2).setHost(PROXY_HOST).setPort(9102).setRack("rack-2"),
+                        broker(3, null)),
+                answer.brokers().stream().map(MetadataResponseBroker::duplicate).toList());
+        // and the real leaders, replicas and ISR, as in brokers mode
+        MetadataResponsePartition p1 = partition(answer.topics().find("orders"), 1);
+        assertEquals(2, p1.leaderId());
+        assertEquals(List.of(2, 3), p1.replicaNodes());
+        assertEquals(List.of(2), p1.isrNodes());
+    }
+
+    @Test
     void brokersModeReportsTheRealLeaderReplicasAndIsrOfEachPartition() {
         // Given brokers mode
 
@@ -408,7 +432,11 @@ class MetadataResponderTest {
 
     /** Has the responder answer {@code request} (correlation id 61), releases it, and parses the answer. */
     private MetadataResponseData answer(AdvertiseMode mode, RequestFrame request, short version) {
-        MetadataResponder responder = new MetadataResponder(topology, new AdvertisedListener(PROXY_HOST, PROXY_PORT, mode));
+        return answer(new AdvertisedListener(PROXY_HOST, PROXY_PORT, mode), request, version);
+    }
+
+    private MetadataResponseData answer(AdvertisedListener advertised, RequestFrame request, short version) {
+        MetadataResponder responder = new MetadataResponder(topology, advertised);
         ByteBuf answer;
         try {
             answer = completed(responder.answer(request));

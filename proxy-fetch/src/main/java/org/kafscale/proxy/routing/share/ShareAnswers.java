@@ -99,7 +99,7 @@ public final class ShareAnswers {
             topic.partitions().add(result);
         });
         hinted.forEach(id -> merged.nodeEndpoints().add(new ShareFetchResponseData.NodeEndpoint().setNodeId(id)
-                .setHost(advertised.host()).setPort(advertised.port())));
+                .setHost(advertised.host()).setPort(advertised.portOf(id))));
         return ResponseFrames.encode(ApiKeys.SHARE_FETCH, request.apiVersion(), request.correlationId(), merged,
                 framesOf(outcomes));
     }
@@ -148,7 +148,7 @@ public final class ShareAnswers {
             topic.partitions().add(result);
         });
         hinted.forEach(id -> merged.nodeEndpoints().add(new ShareAcknowledgeResponseData.NodeEndpoint().setNodeId(id)
-                .setHost(advertised.host()).setPort(advertised.port())));
+                .setHost(advertised.host()).setPort(advertised.portOf(id))));
         return ResponseFrames.encode(ApiKeys.SHARE_ACKNOWLEDGE, request.apiVersion(), request.correlationId(), merged);
     }
 

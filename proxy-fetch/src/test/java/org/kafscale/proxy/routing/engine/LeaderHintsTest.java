@@ -10,6 +10,7 @@ import org.apache.kafka.common.message.ProduceResponseData;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.AdvertisedListener;
+import org.kafscale.proxy.core.local.BrokerPorts;
 
 class LeaderHintsTest {
     private static final LeaderHints BROKERS = new LeaderHints(new AdvertisedListener("proxy.example", 9092, AdvertiseMode.BROKERS));
@@ -29,6 +30,20 @@ class LeaderHintsTest {
         ProduceResponseData.NodeEndpoint endpoint = answer.nodeEndpoints().find(2);
         assertEquals("proxy.example", endpoint.host());
         assertEquals(9092, endpoint.port());
+    }
+
+    @Test
+    void portsModeNamesTheRealLeaderAtItsOwnPort() {
+        // Given: ports mode with ports for ids 0 to 3, and a broker naming broker 2, then broker 7, as leader
+        LeaderHints ports = new LeaderHints(new AdvertisedListener("proxy.example", 9092, AdvertiseMode.PORTS,
+                new BrokerPorts(9100, 4)));
+        FetchResponseData answer = new FetchResponseData();
+        // When
+        ports.addEndpoints(answer, Set.of(ports.clientLeaderId(2), ports.clientLeaderId(7)));
+        // Then: broker 2 at its own port; broker 7, past the range, at the bootstrap port
+        assertEquals(9102, answer.nodeEndpoints().find(2).port());
+        assertEquals(9092, answer.nodeEndpoints().find(7).port());
+        assertEquals("proxy.example", answer.nodeEndpoints().find(2).host());
     }
 
     @Test
