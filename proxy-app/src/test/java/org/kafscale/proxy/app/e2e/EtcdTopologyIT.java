@@ -24,15 +24,11 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.kafscale.proxy.testkit.EtcdProcess;
+import org.kafscale.proxy.testkit.KafkaAndEtcdExtension;
 import org.kafscale.proxy.testkit.Eventually;
-import org.kafscale.proxy.testkit.KafkaCluster;
-import org.kafscale.proxy.testkit.KafscaleEtcdWriter;
 
 /**
  * The proxy routes from KafScale's etcd keys (snapshot, partition and group leases) that describe
@@ -41,47 +37,32 @@ import org.kafscale.proxy.testkit.KafscaleEtcdWriter;
 class EtcdTopologyIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
 
-    private static KafkaCluster cluster;
-    private static EtcdProcess etcd;
-    private static KafscaleEtcdWriter kafscale;
+    @RegisterExtension
+    static final KafkaAndEtcdExtension BACKENDS = KafkaAndEtcdExtension.withBrokers(3);
     @RegisterExtension
     final CapturedLogs logs = new CapturedLogs();
 
-    @BeforeAll
-    static void start() {
-        cluster = KafkaCluster.start(3);
-        etcd = EtcdProcess.startNew();
-        kafscale = KafscaleEtcdWriter.connect(etcd.endpoint());
-    }
-
-    @AfterAll
-    static void stop() {
-        kafscale.close();
-        etcd.close();
-        cluster.close();
-    }
-
     @BeforeEach
     void freshKeyspace() {
-        kafscale.deleteAll();
+        BACKENDS.kafscale().deleteAll();
     }
 
     static RunningProxy proxyOnEtcd() {
-        return RunningProxy.startOnEtcd(cluster, "brokers", etcd.endpoint());
+        return RunningProxy.startOnEtcd(BACKENDS.cluster(), "brokers", BACKENDS.etcd().endpoint());
     }
 
-    /** Publishes the topics and leases of the real cluster, and the group's real coordinator as its lease. */
+    /** Publishes the topics and leases of the real BACKENDS.cluster(), and the group's real coordinator as its lease. */
     private static void publish(List<String> topics, String group) throws Exception {
-        kafscale.publishSnapshot(cluster, topics);
-        kafscale.publishPartitionLeases(cluster, topics);
+        BACKENDS.kafscale().publishSnapshot(BACKENDS.cluster(), topics);
+        BACKENDS.kafscale().publishPartitionLeases(BACKENDS.cluster(), topics);
         if (group != null) {
-            kafscale.putGroupLease(group, cluster.groupCoordinator(group));
+            BACKENDS.kafscale().putGroupLease(group, BACKENDS.cluster().groupCoordinator(group));
         }
     }
 
     private static List<Integer> spreadLeaders(String topic) {
-        List<Integer> brokers = cluster.brokerIds();
-        cluster.createTopic(topic, Map.of(0, brokers.get(0), 1, brokers.get(1), 2, brokers.get(2)));
+        List<Integer> brokers = BACKENDS.cluster().brokerIds();
+        BACKENDS.cluster().createTopic(topic, Map.of(0, brokers.get(0), 1, brokers.get(1), 2, brokers.get(2)));
         return brokers;
     }
 
@@ -103,20 +84,20 @@ class EtcdTopologyIT {
     @Test
     void leaseMovedToABrokerThatDoesNotLeadIsDroppedAndTheClientSeesNoFailure() throws Exception {
         // Given: partition 0 led by the first broker, as its lease says
-        List<Integer> brokers = cluster.brokerIds();
-        cluster.createTopic("moving", Map.of(0, brokers.get(0)));
+        List<Integer> brokers = BACKENDS.cluster().brokerIds();
+        BACKENDS.cluster().createTopic("moving", Map.of(0, brokers.get(0)));
         publish(List.of("moving"), null);
         try (RunningProxy proxy = proxyOnEtcd(); KafkaProducer<String, String> producer = producer(proxy)) {
             producer.send(new ProducerRecord<>("moving", 0, "k", "before")).get(30, TimeUnit.SECONDS);
             // When: the lease names a broker that does not lead the partition, and the proxy has seen it
-            kafscale.putPartitionLease("moving", 0, brokers.get(1));
+            BACKENDS.kafscale().putPartitionLease("moving", 0, brokers.get(1));
             Eventually.await(DEADLINE, "the proxy routes moving-0 to the lease's broker",
                     () -> assertEquals(brokers.get(1), leaderThroughProxy(proxy, "moving")));
             Future<RecordMetadata> during = producer.send(new ProducerRecord<>("moving", 0, "k", "during"));
             // Then: the broker's NOT_LEADER_OR_FOLLOWER reaches the proxy, which drops the route
             logs.awaitLine(DEADLINE, "does not lead moving-0 (NOT_LEADER_OR_FOLLOWER); dropping the route");
             // When: the next snapshot of the leases is right again
-            kafscale.putPartitionLease("moving", 0, brokers.get(0));
+            BACKENDS.kafscale().putPartitionLease("moving", 0, brokers.get(0));
             // Then: the client's send succeeds, and both records are there once, in order
             during.get(60, TimeUnit.SECONDS);
             Map<Integer, List<String>> received = RecordRoundTrip.consumeFromStart(proxy.bootstrap(), "moving", 1, 2);
@@ -148,7 +129,7 @@ class EtcdTopologyIT {
         try (RunningProxy proxy = proxyOnEtcd()) {
             Eventually.await(DEADLINE, "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
             // When: a successful read lists no broker
-            kafscale.publishSnapshotJson("{\"Brokers\":[],\"ControllerID\":-1,\"Topics\":[],\"ClusterID\":\"empty\"}");
+            BACKENDS.kafscale().publishSnapshotJson("{\"Brokers\":[],\"ControllerID\":-1,\"Topics\":[],\"ClusterID\":\"empty\"}");
             // Then: "no backend", never "use the cache"
             Eventually.await(DEADLINE, "/readyz 503", () -> proxy.healthStatus("/readyz") == 503);
             try (RawKafkaConnection connection = new RawKafkaConnection(proxy.port())) {
@@ -164,13 +145,13 @@ class EtcdTopologyIT {
     @Test
     void corruptSnapshotLeavesTheLastGoodOneInForce() throws Exception {
         // Given
-        List<Integer> brokers = cluster.brokerIds();
-        cluster.createTopic("sturdy", Map.of(0, brokers.get(2)));
+        List<Integer> brokers = BACKENDS.cluster().brokerIds();
+        BACKENDS.cluster().createTopic("sturdy", Map.of(0, brokers.get(2)));
         publish(List.of("sturdy"), null);
         try (RunningProxy proxy = proxyOnEtcd(); KafkaProducer<String, String> producer = producer(proxy)) {
             producer.send(new ProducerRecord<>("sturdy", 0, "k", "first")).get(30, TimeUnit.SECONDS);
             // When
-            kafscale.publishSnapshotJson("{\"Brokers\": [ {\"NodeID\": ");
+            BACKENDS.kafscale().publishSnapshotJson("{\"Brokers\": [ {\"NodeID\": ");
             // Then: logged and ignored; the proxy keeps routing on the last good snapshot
             logs.awaitLine(DEADLINE, "does not parse");
             producer.send(new ProducerRecord<>("sturdy", 0, "k", "second")).get(30, TimeUnit.SECONDS);
@@ -188,10 +169,10 @@ class EtcdTopologyIT {
             throws Exception {
         // Given: etcd lists a broker at an address where nothing listens
         List<Integer> brokers = spreadLeaders("any-broker-" + attempts);
-        kafscale.publishSnapshot(cluster, List.of("any-broker-" + attempts),
+        BACKENDS.kafscale().publishSnapshot(BACKENDS.cluster(), List.of("any-broker-" + attempts),
                 Map.of(brokers.get(2), "127.0.0.1:" + FreePorts.next()));
-        try (RunningProxy proxy = RunningProxy.start(cluster, "brokers", Map.of(ProxyConfig.BACKENDS, "",
-                ProxyConfig.ETCD_ENDPOINTS, etcd.endpoint(), ProxyConfig.BACKEND_RETRIES, attempts,
+        try (RunningProxy proxy = RunningProxy.start(BACKENDS.cluster(), "brokers", Map.of(ProxyConfig.BACKENDS, "",
+                ProxyConfig.ETCD_ENDPOINTS, BACKENDS.etcd().endpoint(), ProxyConfig.BACKEND_RETRIES, attempts,
                 ProxyConfig.BACKEND_BACKOFF_MS, "50"));
              RawKafkaConnection client = new RawKafkaConnection(proxy.port())) {
             // When: three requests that any broker answers, one starting at each broker in turn

@@ -48,15 +48,13 @@ import org.apache.kafka.common.message.ListGroupsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.core.testing.RawKafkaConnection;
-import org.kafscale.proxy.testkit.EtcdProcess;
+import org.kafscale.proxy.testkit.KafkaAndEtcdExtension;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.FreePorts;
-import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.KafscaleEtcdWriter;
 import org.kafscale.proxy.testkit.Kcat;
 
@@ -71,27 +69,12 @@ class PortPerBrokerIT {
     private static final Set<String> ADDRESS_CONFIGS = Set.of("listeners", "advertised.listeners",
             "controller.quorum.voters", "controller.quorum.bootstrap.servers");
 
-    private static KafkaCluster cluster;
-    private static EtcdProcess etcd;
-    private static KafscaleEtcdWriter kafscale;
-
-    @BeforeAll
-    static void start() {
-        cluster = KafkaCluster.start(3);
-        etcd = EtcdProcess.startNew();
-        kafscale = KafscaleEtcdWriter.connect(etcd.endpoint());
-    }
-
-    @AfterAll
-    static void stop() {
-        kafscale.close();
-        etcd.close();
-        cluster.close();
-    }
+    @RegisterExtension
+    static final KafkaAndEtcdExtension BACKENDS = KafkaAndEtcdExtension.withBrokers(3);
 
     /** How many ids need a port: the highest broker id + 1. */
     private static int portCount() {
-        return cluster.brokerIds().stream().mapToInt(Integer::intValue).max().orElseThrow() + 1;
+        return BACKENDS.cluster().brokerIds().stream().mapToInt(Integer::intValue).max().orElseThrow() + 1;
     }
 
     private static Map<String, String> portsMode(int base) {
@@ -100,14 +83,14 @@ class PortPerBrokerIT {
     }
 
     private static RunningProxy proxy(int base) {
-        RunningProxy proxy = RunningProxy.start(cluster, "ports", portsMode(base));
+        RunningProxy proxy = RunningProxy.start(BACKENDS.cluster(), "ports", portsMode(base));
         Eventually.await(DEADLINE, "/readyz turns 200", () -> proxy.healthStatus("/readyz") == 200);
         return proxy;
     }
 
     private static void spreadLeaders(String topic) {
-        List<Integer> brokers = cluster.brokerIds();
-        cluster.createTopic(topic, Map.of(0, brokers.get(0), 1, brokers.get(1), 2, brokers.get(2)));
+        List<Integer> brokers = BACKENDS.cluster().brokerIds();
+        BACKENDS.cluster().createTopic(topic, Map.of(0, brokers.get(0), 1, brokers.get(1), 2, brokers.get(2)));
     }
 
     private static Admin admin(String bootstrap) {
@@ -129,7 +112,7 @@ class PortPerBrokerIT {
                 advertised.put(node.id(), node.host() + ":" + node.port());
             }
             Map<Integer, String> expected = new TreeMap<>();
-            cluster.brokerIds().forEach(id -> expected.put(id, "127.0.0.1:" + (base + id)));
+            BACKENDS.cluster().brokerIds().forEach(id -> expected.put(id, "127.0.0.1:" + (base + id)));
             assertEquals(expected, advertised);
             // When: a Java producer writes, and a Java consumer and kcat each read everything back
             Map<Integer, List<String>> sent = RecordRoundTrip.produce(proxy.bootstrap(), topic, 3, 300);
@@ -147,20 +130,20 @@ class PortPerBrokerIT {
     @Test
     void aBrokerThatAppearsInEtcdLaterGetsItsPortOpened() throws Exception {
         // Given: etcd lists two of the three brokers
-        kafscale.deleteAll();
+        BACKENDS.kafscale().deleteAll();
         int base = FreePorts.block(portCount());
-        List<Integer> brokers = cluster.brokerIds();
-        kafscale.publishSnapshotJson(withoutBroker(KafscaleEtcdWriter.snapshotJson(cluster, List.of()), brokers.get(2)));
+        List<Integer> brokers = BACKENDS.cluster().brokerIds();
+        BACKENDS.kafscale().publishSnapshotJson(withoutBroker(KafscaleEtcdWriter.snapshotJson(BACKENDS.cluster(), List.of()), brokers.get(2)));
         Map<String, String> extra = new HashMap<>(portsMode(base));
         extra.put(ProxyConfig.BACKENDS, "");
-        extra.put(ProxyConfig.ETCD_ENDPOINTS, etcd.endpoint());
+        extra.put(ProxyConfig.ETCD_ENDPOINTS, BACKENDS.etcd().endpoint());
         extra.put(ProxyConfig.ETCD_RESYNC_MS, "500");
-        try (RunningProxy proxy = RunningProxy.start(cluster, "ports", extra); Admin admin = admin(proxy.bootstrap())) {
+        try (RunningProxy proxy = RunningProxy.start(BACKENDS.cluster(), "ports", extra); Admin admin = admin(proxy.bootstrap())) {
             Eventually.await(DEADLINE, "ports of the two listed brokers open", () ->
                     assertEquals(Set.of(brokers.get(0), brokers.get(1)), proxy.runtime().brokerPortAddresses().keySet()));
             assertFalse(reachable(base + brokers.get(2)), "no port for a broker etcd does not list");
             // When: the third broker appears
-            kafscale.publishSnapshot(cluster, List.of());
+            BACKENDS.kafscale().publishSnapshot(BACKENDS.cluster(), List.of());
             // Then: its port opens and the cluster shows it there
             Eventually.await(DEADLINE, "the third broker's port opens", () ->
                     assertEquals(Set.copyOf(brokers), proxy.runtime().brokerPortAddresses().keySet()));
@@ -169,7 +152,7 @@ class PortPerBrokerIT {
                     admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).stream().anyMatch(n ->
                             n.id() == brokers.get(2) && n.port() == base + brokers.get(2))));
             // When: it leaves again, its port closes
-            kafscale.publishSnapshotJson(withoutBroker(KafscaleEtcdWriter.snapshotJson(cluster, List.of()),
+            BACKENDS.kafscale().publishSnapshotJson(withoutBroker(KafscaleEtcdWriter.snapshotJson(BACKENDS.cluster(), List.of()),
                     brokers.get(2)));
             Eventually.await(DEADLINE, "the third broker's port closes", () -> !reachable(base + brokers.get(2)));
         }
@@ -179,14 +162,14 @@ class PortPerBrokerIT {
     void describeProducersWithABrokerIdAsksThatBrokerThroughItsPort() throws Exception {
         // Given: a partition on every broker, written by an idempotent producer through the proxy
         String topic = "ports-producers";
-        cluster.createTopic(topic, 1);
+        BACKENDS.cluster().createTopic(topic, 1);
         TopicPartition partition = new TopicPartition(topic, 0);
         int base = FreePorts.block(portCount());
         try (RunningProxy proxy = proxy(base); Admin viaProxy = admin(proxy.bootstrap());
-             Admin direct = admin(cluster.bootstrapServers())) {
+             Admin direct = admin(BACKENDS.cluster().bootstrapServers())) {
             RecordRoundTrip.produce(proxy.bootstrap(), topic, 1, 10);
-            int leader = cluster.leaders(topic).get(0);
-            int follower = cluster.brokerIds().stream().filter(id -> id != leader).findFirst().orElseThrow();
+            int leader = BACKENDS.cluster().leaders(topic).get(0);
+            int follower = BACKENDS.cluster().brokerIds().stream().filter(id -> id != leader).findFirst().orElseThrow();
             // When: kafka-transactions describe-producers --broker-id <follower>, through the follower's port
             // Then: the follower's own view of the producers, as the follower answers directly
             Eventually.await(DEADLINE, "the follower's producer state through its port equals direct", () ->
@@ -228,9 +211,9 @@ class PortPerBrokerIT {
     void brokerConfigsAndLogDirsThroughEachBrokersPortEqualDirect() throws Exception {
         spreadLeaders("ports-logdirs");
         int base = FreePorts.block(portCount());
-        List<Integer> brokers = cluster.brokerIds();
+        List<Integer> brokers = BACKENDS.cluster().brokerIds();
         try (RunningProxy proxy = proxy(base); Admin viaProxy = admin(proxy.bootstrap());
-             Admin direct = admin(cluster.bootstrapServers())) {
+             Admin direct = admin(BACKENDS.cluster().bootstrapServers())) {
             // When: kafka-configs --describe --entity-type brokers --entity-name N, for two brokers
             List<ConfigResource> resources = List.of(
                     new ConfigResource(ConfigResource.Type.BROKER, String.valueOf(brokers.get(1))),
@@ -270,7 +253,7 @@ class PortPerBrokerIT {
     }
 
     private static boolean namesABroker(String value) {
-        return value != null && cluster.brokerIds().stream().anyMatch(id -> value.contains(cluster.brokerAddress(id)));
+        return value != null && BACKENDS.cluster().brokerIds().stream().anyMatch(id -> value.contains(BACKENDS.cluster().brokerAddress(id)));
     }
 
     private static Map<Integer, Map<String, Set<TopicPartition>>> replicasByDir(
@@ -285,7 +268,7 @@ class PortPerBrokerIT {
     @Test
     void diskApisAreAdvertisedOnlyOnABrokersPort() throws Exception {
         int base = FreePorts.block(portCount());
-        int broker = cluster.brokerIds().get(1);
+        int broker = BACKENDS.cluster().brokerIds().get(1);
         try (RunningProxy proxy = proxy(base)) {
             assertFalse(advertises(proxy.port(), ApiKeys.DESCRIBE_LOG_DIRS), "bootstrap port names no broker");
             assertTrue(advertises(base + broker, ApiKeys.DESCRIBE_LOG_DIRS));
@@ -322,7 +305,7 @@ class PortPerBrokerIT {
             // When: ListGroups on each broker's port
             Map<Integer, Set<String>> perBroker = new TreeMap<>();
             Map<Integer, Set<String>> directPerBroker = new TreeMap<>();
-            for (int broker : cluster.brokerIds()) {
+            for (int broker : BACKENDS.cluster().brokerIds()) {
                 perBroker.put(broker, listGroups(base + broker, groups));
                 directPerBroker.put(broker, listGroups(directPort(broker), groups));
             }
@@ -340,7 +323,7 @@ class PortPerBrokerIT {
     }
 
     private static int directPort(int broker) {
-        String address = cluster.brokerAddress(broker);
+        String address = BACKENDS.cluster().brokerAddress(broker);
         return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
     }
 

@@ -32,15 +32,13 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.kafscale.proxy.testkit.EtcdProcess;
+import org.kafscale.proxy.testkit.KafkaAndEtcdExtension;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaCluster;
-import org.kafscale.proxy.testkit.KafscaleEtcdWriter;
 
 /**
  * A Kafka Streams application with {@code exactly_once_v2} through the proxy: a word count whose
@@ -62,25 +60,10 @@ class StreamsExactlyOnceIT {
             "golf", "hotel", "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa");
     private static final String STORE = "word-counts";
 
-    private static KafkaCluster cluster;
-    private static EtcdProcess etcd;
-    private static KafscaleEtcdWriter kafscale;
+    @RegisterExtension
+    static final KafkaAndEtcdExtension BACKENDS = KafkaAndEtcdExtension.withBrokers(3);
     @TempDir
     Path stateRoot;
-
-    @BeforeAll
-    static void start() {
-        cluster = KafkaCluster.start(3);
-        etcd = EtcdProcess.startNew();
-        kafscale = KafscaleEtcdWriter.connect(etcd.endpoint());
-    }
-
-    @AfterAll
-    static void stop() {
-        kafscale.close();
-        etcd.close();
-        cluster.close();
-    }
 
     @ParameterizedTest(name = "{0} topology, {1} mode")
     @CsvSource({"kafka, single", "etcd, brokers"})
@@ -99,15 +82,15 @@ class StreamsExactlyOnceIT {
             createTopic(repartition, Map.of("cleanup.policy", "delete"));
             createTopic(changelog, Map.of("cleanup.policy", "compact"));
             topics.addAll(List.of(repartition, changelog));
-            kafscale.publishSnapshot(cluster, topics);
-            kafscale.publishPartitionLeases(cluster, topics);
+            BACKENDS.kafscale().publishSnapshot(BACKENDS.cluster(), topics);
+            BACKENDS.kafscale().publishPartitionLeases(BACKENDS.cluster(), topics);
         }
         List<String> lines = lines(new Random(42));
         Map<String, Long> expected = counts(lines);
         Path stateDir = stateRoot.resolve(app);
         try (RunningProxy proxy = topology.equals("etcd")
-                ? RunningProxy.startOnEtcd(cluster, mode, etcd.endpoint())
-                : RunningProxy.start(cluster, mode)) {
+                ? RunningProxy.startOnEtcd(BACKENDS.cluster(), mode, BACKENDS.etcd().endpoint())
+                : RunningProxy.start(BACKENDS.cluster(), mode)) {
             // When: half the lines, the application started, stopped once it has published
             // counts, the other half, and the application started again on the same state
             produce(proxy.bootstrap(), input, lines.subList(0, LINES / 2));
@@ -157,10 +140,10 @@ class StreamsExactlyOnceIT {
     }
 
     private static void createTopic(String name, Map<String, String> configs) throws Exception {
-        cluster.admin().createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 3).configs(configs)))
+        BACKENDS.cluster().admin().createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 3).configs(configs)))
                 .all().get(30, TimeUnit.SECONDS);
         Eventually.await(DEADLINE, name + " has a leader for every partition",
-                () -> assertEquals(PARTITIONS, cluster.leaders(name).values().stream()
+                () -> assertEquals(PARTITIONS, BACKENDS.cluster().leaders(name).values().stream()
                         .filter(leader -> leader != KafkaCluster.NO_LEADER).count()));
     }
 

@@ -23,14 +23,11 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.kafscale.proxy.testkit.EtcdProcess;
-import org.kafscale.proxy.testkit.KafkaCluster;
-import org.kafscale.proxy.testkit.KafscaleEtcdWriter;
+import org.kafscale.proxy.testkit.KafkaAndEtcdExtension;
 
 /**
  * Transactions and unleased groups through the proxy on three brokers, with both topologies and
@@ -45,23 +42,8 @@ class TransactionsIT {
     private static final int PRODUCERS = 4;
     private static final int RECORDS = 30;
 
-    private static KafkaCluster cluster;
-    private static EtcdProcess etcd;
-    private static KafscaleEtcdWriter kafscale;
-
-    @BeforeAll
-    static void start() {
-        cluster = KafkaCluster.start(3);
-        etcd = EtcdProcess.startNew();
-        kafscale = KafscaleEtcdWriter.connect(etcd.endpoint());
-    }
-
-    @AfterAll
-    static void stop() {
-        kafscale.close();
-        etcd.close();
-        cluster.close();
-    }
+    @RegisterExtension
+    static final KafkaAndEtcdExtension BACKENDS = KafkaAndEtcdExtension.withBrokers(3);
 
     @ParameterizedTest(name = "{0} topology, advertise mode {1}")
     @CsvSource({"kafka,single", "kafka,brokers", "etcd,single", "etcd,brokers"})
@@ -86,8 +68,8 @@ class TransactionsIT {
                 }
             }
             // Then: a read_committed consumer through the proxy reads exactly the committed records, in order
-            TransactionalRecords.awaitMarkers(cluster, topic, PARTITIONS);
-            RecordRoundTrip.assertExactlyOnceInOrder(committed, TransactionalRecords.readToEnd(cluster,
+            TransactionalRecords.awaitMarkers(BACKENDS.cluster(), topic, PARTITIONS);
+            RecordRoundTrip.assertExactlyOnceInOrder(committed, TransactionalRecords.readToEnd(BACKENDS.cluster(),
                     proxy.bootstrap(), topic, PARTITIONS, IsolationLevel.READ_COMMITTED));
         }
     }
@@ -111,8 +93,8 @@ class TransactionsIT {
             // Then: the fenced producer cannot commit, and read_committed never sees its record
             KafkaException failure = assertThrows(KafkaException.class, producer::commitTransaction);
             assertTrue(causedByFencing(failure), "fenced, not another failure: " + failure);
-            TransactionalRecords.awaitMarkers(cluster, topic, PARTITIONS);
-            Map<Integer, List<String>> read = TransactionalRecords.readToEnd(cluster, proxy.bootstrap(), topic,
+            TransactionalRecords.awaitMarkers(BACKENDS.cluster(), topic, PARTITIONS);
+            Map<Integer, List<String>> read = TransactionalRecords.readToEnd(BACKENDS.cluster(), proxy.bootstrap(), topic,
                     PARTITIONS, IsolationLevel.READ_COMMITTED);
             assertEquals(Map.of(), read, "records of the fenced transaction");
         }
@@ -140,7 +122,7 @@ class TransactionsIT {
                 }
                 // Then: the proxy returns them, and they are the group's offsets in Kafka
                 assertEquals(offsets, fetched, group + " through the proxy");
-                assertEquals(offsets, cluster.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                assertEquals(offsets, BACKENDS.cluster().admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
                         .get(DEADLINE.toSeconds(), TimeUnit.SECONDS), group + " in Kafka");
             }
         }
@@ -152,10 +134,10 @@ class TransactionsIT {
         // Given: etcd leases a group to a broker that is not its coordinator
         String topic = "wrong-lease-" + mode;
         String group = topic + "-group";
-        int coordinator = cluster.groupCoordinator(group);
-        int wrong = cluster.brokerIds().stream().filter(id -> id != coordinator).findFirst().orElseThrow();
+        int coordinator = BACKENDS.cluster().groupCoordinator(group);
+        int wrong = BACKENDS.cluster().brokerIds().stream().filter(id -> id != coordinator).findFirst().orElseThrow();
         try (RunningProxy proxy = proxyWithTopic("etcd", mode, topic)) {
-            kafscale.putGroupLease(group, wrong);
+            BACKENDS.kafscale().putGroupLease(group, wrong);
             Map<TopicPartition, OffsetAndMetadata> offsets = Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(42));
             Properties props = RecordRoundTrip.consumerProperties(proxy.bootstrap());
             props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
@@ -167,7 +149,7 @@ class TransactionsIT {
             }
             // Then: the refusal sent them to the real coordinator
             assertEquals(offsets, fetched);
-            assertEquals(offsets, cluster.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+            assertEquals(offsets, BACKENDS.cluster().admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
                     .get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
         }
     }
@@ -177,14 +159,14 @@ class TransactionsIT {
      * and partition leases for {@code topic}, no group lease) with {@code topic} created.
      */
     private static RunningProxy proxyWithTopic(String source, String mode, String topic) {
-        cluster.createTopic(topic, RecordRoundTrip.leadersRoundRobin(cluster.brokerIds(), PARTITIONS));
+        BACKENDS.cluster().createTopic(topic, RecordRoundTrip.leadersRoundRobin(BACKENDS.cluster().brokerIds(), PARTITIONS));
         if (source.equals("kafka")) {
-            return RunningProxy.start(cluster, mode);
+            return RunningProxy.start(BACKENDS.cluster(), mode);
         }
-        kafscale.deleteAll();
-        kafscale.publishSnapshot(cluster, List.of(topic));
-        kafscale.publishPartitionLeases(cluster, List.of(topic));
-        return RunningProxy.startOnEtcd(cluster, mode, etcd.endpoint());
+        BACKENDS.kafscale().deleteAll();
+        BACKENDS.kafscale().publishSnapshot(BACKENDS.cluster(), List.of(topic));
+        BACKENDS.kafscale().publishPartitionLeases(BACKENDS.cluster(), List.of(topic));
+        return RunningProxy.startOnEtcd(BACKENDS.cluster(), mode, BACKENDS.etcd().endpoint());
     }
 
     private static Admin admin(RunningProxy proxy) {
