@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.ConnectAttempts;
@@ -29,6 +30,7 @@ import org.kafscale.proxy.core.server.RequestHandlers;
 import org.kafscale.proxy.core.testing.RawKafkaConnection;
 import org.kafscale.proxy.core.testing.ScriptedBroker;
 import org.kafscale.proxy.core.testing.StubTopology;
+import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
 
 /**
  * The routing of proxy-fetch behind a real listener, with scripted brokers behind it: proxy-core's
@@ -62,6 +64,9 @@ public final class RoutingHarness implements AutoCloseable {
     private final List<String> offLoopReplies = new CopyOnWriteArrayList<>();
     private RoutingObserver alsoObserve = RoutingObserver.NONE;
     private ProduceRewriter rewriter = ProduceRewriter.NONE;
+    private ReadAheadSettings readAhead = ReadAheadSettings.OFF;
+    private final AtomicLong readAheadHeld = new AtomicLong();
+    private final List<RoutingObserver.ReadAheadOutcome> readAheads = new CopyOnWriteArrayList<>();
     private EventLoopGroup workers;
     private KafkaProxyServer server;
 
@@ -87,6 +92,22 @@ public final class RoutingHarness implements AutoCloseable {
     public RoutingHarness rewriteWith(ProduceRewriter rewriter) {
         this.rewriter = rewriter;
         return this;
+    }
+
+    /** Split Fetches are read ahead with these settings (off unless asked). */
+    public RoutingHarness readAhead(ReadAheadSettings settings) {
+        this.readAhead = settings;
+        return this;
+    }
+
+    /** The process-wide read-ahead bytes held, as routing last reported them. */
+    public long readAheadHeldBytes() {
+        return readAheadHeld.get();
+    }
+
+    /** What became of each read-ahead, in order. */
+    public List<RoutingObserver.ReadAheadOutcome> readAheadOutcomes() {
+        return List.copyOf(readAheads);
     }
 
     /** A new client connection to the proxy (started on the first call). */
@@ -122,7 +143,7 @@ public final class RoutingHarness implements AutoCloseable {
 
     private void start() throws InterruptedException {
         Routing routing = new Routing(topology, new AdvertisedListener("proxy.test", 9092, AdvertiseMode.BROKERS),
-                REQUEST_TIMEOUT.toMillis(), ConnectAttempts.ONCE, new RecordingObserver(), rewriter);
+                REQUEST_TIMEOUT.toMillis(), ConnectAttempts.ONCE, new RecordingObserver(), rewriter, readAhead);
         RequestHandlers handlers = connection -> onLoopChecked(routing.newRouter(connection));
         ListenerSettings settings = new ListenerSettings(new InetSocketAddress("127.0.0.1", 0), MAX_FRAME_BYTES, 100,
                 REQUEST_TIMEOUT, Duration.ofSeconds(5), 1);
@@ -170,6 +191,18 @@ public final class RoutingHarness implements AutoCloseable {
         public void retried(ApiKeys api, RetryCause cause) {
             retries.add(new Retry(api, cause));
             alsoObserve.retried(api, cause);
+        }
+
+        @Override
+        public void readAheadHeld(long deltaBytes) {
+            readAheadHeld.addAndGet(deltaBytes);
+            alsoObserve.readAheadHeld(deltaBytes);
+        }
+
+        @Override
+        public void readAhead(ReadAheadOutcome outcome) {
+            readAheads.add(outcome);
+            alsoObserve.readAhead(outcome);
         }
     }
 }
