@@ -117,7 +117,7 @@ public final class ProxyRuntime implements AutoCloseable {
         DescribeTopicPartitionsResponder describeTopicPartitions = new DescribeTopicPartitionsResponder(topology,
                 advertised);
         Routing routing = new Routing(topology, advertised, config.requestTimeout().toMillis(), config.anyBrokerConnect(),
-                proxyMetrics, lfs == null ? ProduceRewriter.NONE : lfs.produceRewriter());
+                proxyMetrics, lfs == null ? ProduceRewriter.NONE : lfs.produceRewriter(), config.fetchReadAhead());
         // Each connection gets its own router (for what it keeps per connection) behind the shared answers.
         RequestHandlers handlers = connection -> new RequestDispatcher(apiVersions, metadata, findCoordinator,
                 describeCluster, describeTopicPartitions, gate, routing.newRouter(connection));

@@ -39,6 +39,8 @@ import org.kafscale.proxy.routing.engine.PartitionExchange;
 import org.kafscale.proxy.routing.engine.RoutingServices;
 import org.kafscale.proxy.routing.engine.StaleRoutes;
 import org.kafscale.proxy.routing.fetch.FetchRoute;
+import org.kafscale.proxy.routing.fetch.ReadAheadBudget;
+import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
 import org.kafscale.proxy.routing.partition.PartitionApis;
 import org.kafscale.proxy.routing.produce.ProduceRoute;
 import org.kafscale.proxy.routing.share.ShareAnswers;
@@ -60,13 +62,26 @@ public final class Routing {
     private final ShareAnswers shareAnswers;
     private final TopologyChangingApis topologyChanges;
     private final AddressedBrokerRoute addressedBroker;
+    private final ReadAheadSettings readAhead;
+    private final ReadAheadBudget readAheadBudget;
+
+    /** Without Fetch read-ahead. */
+    public Routing(Topology topology, AdvertisedListener advertised, long requestTimeoutMillis,
+                   ConnectAttempts anyBrokerConnect, RoutingObserver observer, ProduceRewriter produceRewriter) {
+        this(topology, advertised, requestTimeoutMillis, anyBrokerConnect, observer, produceRewriter,
+                ReadAheadSettings.OFF);
+    }
 
     /**
      * @param anyBrokerConnect connection attempts for requests any broker can answer
      * @param produceRewriter consulted before each Produce is split (the LFS rewrite)
+     * @param readAhead whether split Fetches are read ahead, and what that may hold process-wide
      */
     public Routing(Topology topology, AdvertisedListener advertised, long requestTimeoutMillis,
-                   ConnectAttempts anyBrokerConnect, RoutingObserver observer, ProduceRewriter produceRewriter) {
+                   ConnectAttempts anyBrokerConnect, RoutingObserver observer, ProduceRewriter produceRewriter,
+                   ReadAheadSettings readAhead) {
+        this.readAhead = readAhead;
+        this.readAheadBudget = new ReadAheadBudget(readAhead.maxHeldBytes(), observer);
         this.services = new RoutingServices(topology, new BackendForwarder(requestTimeoutMillis), observer,
                 new LeaderHints(advertised), RateLimitedLog.every10Seconds(LoggerFactory.getLogger(PartitionExchange.class)),
                 new StaleRoutes(topology));
@@ -83,7 +98,7 @@ public final class Routing {
 
     /** The router of one client connection, made as it opens. */
     public RequestHandler newRouter(ConnectionContext connection) {
-        return new ConnectionRouter();
+        return new ConnectionRouter(connection);
     }
 
 
@@ -105,13 +120,17 @@ public final class Routing {
      * </ul>
      *
      * <p>What the connection accumulates (the Fetch parts still long-polling when the client was
-     * answered) is a field here, confined to the connection's event loop.
+     * answered, or read ahead) is a field here, confined to the connection's event loop.
      */
     private final class ConnectionRouter implements RequestHandler {
-        private final FetchRoute fetch = new FetchRoute(services);
+        private final FetchRoute fetch;
         private final BrokerHolds holds = new BrokerHolds();
         private final ShareRoute share = new ShareRoute(services, shareAnswers);
         private int anyBrokerCursor;
+
+        ConnectionRouter(ConnectionContext connection) {
+            this.fetch = new FetchRoute(services, connection, readAhead.enabled(), readAheadBudget);
+        }
 
         @Override
         public Future<Reply> handle(ConnectionContext context, RequestFrame request) {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.ConnectAttempts;
@@ -32,6 +33,7 @@ import org.kafscale.proxy.core.testing.RawKafkaConnection;
 import org.kafscale.proxy.core.testing.ScriptedBroker;
 import org.kafscale.proxy.core.testing.StubTopology;
 import org.kafscale.proxy.testkit.FreePorts;
+import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
 
 /**
  * The routing of proxy-fetch behind a real listener, with scripted brokers behind it: proxy-core's
@@ -66,6 +68,9 @@ public final class RoutingHarness implements AutoCloseable {
     private RoutingObserver alsoObserve = RoutingObserver.NONE;
     private ProduceRewriter rewriter = ProduceRewriter.NONE;
     private BrokerPorts brokerPorts = BrokerPorts.NONE;
+    private ReadAheadSettings readAhead = ReadAheadSettings.OFF;
+    private final AtomicLong readAheadHeld = new AtomicLong();
+    private final List<RoutingObserver.ReadAheadOutcome> readAheads = new CopyOnWriteArrayList<>();
     private EventLoopGroup workers;
     private KafkaProxyServer server;
 
@@ -115,6 +120,22 @@ public final class RoutingHarness implements AutoCloseable {
         }
     }
 
+    /** Split Fetches are read ahead with these settings (off unless asked). */
+    public RoutingHarness readAhead(ReadAheadSettings settings) {
+        this.readAhead = settings;
+        return this;
+    }
+
+    /** The process-wide read-ahead bytes held, as routing last reported them. */
+    public long readAheadHeldBytes() {
+        return readAheadHeld.get();
+    }
+
+    /** What became of each read-ahead, in order. */
+    public List<RoutingObserver.ReadAheadOutcome> readAheadOutcomes() {
+        return List.copyOf(readAheads);
+    }
+
     /** A new client connection to the proxy (started on the first call). */
     public RawKafkaConnection connect() {
         try {
@@ -151,7 +172,7 @@ public final class RoutingHarness implements AutoCloseable {
                 ? new AdvertisedListener("proxy.test", 9092, AdvertiseMode.BROKERS)
                 : new AdvertisedListener("proxy.test", 9092, AdvertiseMode.PORTS, brokerPorts);
         Routing routing = new Routing(topology, advertised,
-                REQUEST_TIMEOUT.toMillis(), ConnectAttempts.ONCE, new RecordingObserver(), rewriter);
+                REQUEST_TIMEOUT.toMillis(), ConnectAttempts.ONCE, new RecordingObserver(), rewriter, readAhead);
         RequestHandlers handlers = connection -> onLoopChecked(routing.newRouter(connection));
         ListenerSettings settings = new ListenerSettings(new InetSocketAddress("127.0.0.1", 0), MAX_FRAME_BYTES, 100,
                 REQUEST_TIMEOUT, Duration.ofSeconds(5), 1, ListenerLimits.DEFAULTS, brokerPorts);
@@ -199,6 +220,18 @@ public final class RoutingHarness implements AutoCloseable {
         public void retried(ApiKeys api, RetryCause cause) {
             retries.add(new Retry(api, cause));
             alsoObserve.retried(api, cause);
+        }
+
+        @Override
+        public void readAheadHeld(long deltaBytes) {
+            readAheadHeld.addAndGet(deltaBytes);
+            alsoObserve.readAheadHeld(deltaBytes);
+        }
+
+        @Override
+        public void readAhead(ReadAheadOutcome outcome) {
+            readAheads.add(outcome);
+            alsoObserve.readAhead(outcome);
         }
     }
 }

@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.lfs.limits.LfsLimits;
+import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
 
 /**
  * Every setting the proxy reads, by KafScale's environment variable name. The same names are the
@@ -121,6 +122,16 @@ public enum ConfigKey {
             "Partition of `KAFSCALE_PROXY_READY_PROBE_TOPIC` the probe fetches from."),
     READY_PROBE_INTERVAL_MS("KAFSCALE_PROXY_READY_PROBE_INTERVAL_MS", "5000", null, Range.of(100, 600_000),
             "Milliseconds between the end of one readiness probe and the start of the next."),
+    FETCH_READ_AHEAD("KAFSCALE_PROXY_FETCH_READ_AHEAD", "true", null, null,
+            "When a Fetch is split over several brokers (always so in `single` mode with partitions on several "
+                    + "brokers), ask each broker that returned records again at once, at the offsets the client "
+                    + "fetches next, and hold the answer for that Fetch; any other question discards it. "
+                    + "Lets one client connection read its brokers in parallel, as a direct consumer does."),
+    FETCH_READ_AHEAD_MAX_BYTES("KAFSCALE_PROXY_FETCH_READ_AHEAD_MAX_BYTES",
+            String.valueOf(ReadAheadSettings.DEFAULT_MAX_HELD_BYTES), null, Range.of(0, Long.MAX_VALUE),
+            "Bytes of Fetch answers read ahead and held for clients, over all connections; an answer that "
+                    + "would go over is dropped as it arrives (the client's next Fetch is then sent as usual). "
+                    + "Per connection at most one answer per broker is held, each within its Fetch's `max_bytes`."),
     DRAIN_TIMEOUT_MS("KAFSCALE_PROXY_DRAIN_TIMEOUT_MS", "30000", null, Range.of(0, 3_600_000),
             "On SIGTERM: `/readyz` turns 503, the listener stops accepting, and requests already read get this many "
                     + "milliseconds to be answered before the remaining connections close."),

@@ -16,6 +16,7 @@ import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.lfs.LfsSettings;
+import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +44,7 @@ import org.slf4j.LoggerFactory;
  * @param listenerLimits what clients may make the Kafka listener hold (connections, bytes, time)
  * @param anyBrokerConnect connection attempts for requests any broker can answer
  * @param readProbe where and how often the readiness probe fetches
+ * @param fetchReadAhead whether split Fetches are read ahead, and what that may hold (KAFSCALE_PROXY_FETCH_READ_AHEAD*)
  * @param drainTimeout how long requests already read may take to be answered on shutdown
  * @param logging the log format and level
  * @param lfs the LFS HTTP API, when enabled and given an address ({@link LfsConfig})
@@ -53,8 +55,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           Duration backendCacheTtl, Duration etcdResync,
                           int maxFrameBytes, int maxInFlightPerConnection, Duration requestTimeout,
                           Duration connectTimeout, Duration metadataRefresh, int ioThreads,
-                          ListenerLimits listenerLimits, ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe, Duration drainTimeout,
-                          LogSettings logging, Optional<LfsSettings> lfs) {
+                          ListenerLimits listenerLimits, ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
+                          ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -94,6 +96,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String READY_PROBE_TOPIC = ConfigKey.READY_PROBE_TOPIC.envName();
     public static final String READY_PROBE_PARTITION = ConfigKey.READY_PROBE_PARTITION.envName();
     public static final String READY_PROBE_INTERVAL_MS = ConfigKey.READY_PROBE_INTERVAL_MS.envName();
+    public static final String FETCH_READ_AHEAD = ConfigKey.FETCH_READ_AHEAD.envName();
+    public static final String FETCH_READ_AHEAD_MAX_BYTES = ConfigKey.FETCH_READ_AHEAD_MAX_BYTES.envName();
     public static final String DRAIN_TIMEOUT_MS = ConfigKey.DRAIN_TIMEOUT_MS.envName();
     public static final String LOG_FORMAT = ConfigKey.LOG_FORMAT.envName();
     public static final String LOG_LEVEL = ConfigKey.LOG_LEVEL.envName();
@@ -132,6 +136,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         ConnectAttempts anyBrokerConnect = new ConnectAttempts(s.intValue(ConfigKey.BACKEND_RETRIES),
                 Duration.ofMillis(s.longValue(ConfigKey.BACKEND_BACKOFF_MS)));
         ReadProbeSettings readProbe = readProbeSettings(s);
+        ReadAheadSettings fetchReadAhead = new ReadAheadSettings(s.bool(FETCH_READ_AHEAD, true),
+                s.longValue(ConfigKey.FETCH_READ_AHEAD_MAX_BYTES));
         Duration drainTimeout = Duration.ofMillis(s.longValue(ConfigKey.DRAIN_TIMEOUT_MS));
         LogSettings logging = new LogSettings(
                 LogSettings.Format.valueOf(s.oneOf(ConfigKey.LOG_FORMAT, List.of("plain", "json"))
@@ -147,7 +153,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         });
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
-                metadataRefresh, ioThreads, listenerLimits, anyBrokerConnect, readProbe, drainTimeout, logging, lfs);
+                metadataRefresh, ioThreads, listenerLimits, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
+                logging, lfs);
     }
 
     /**

@@ -14,6 +14,7 @@ import io.netty.util.internal.PlatformDependent;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.kafscale.proxy.core.backend.BackendObserver;
 import org.kafscale.proxy.core.hooks.RoutingObserver;
@@ -43,6 +44,8 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
     private final ConcurrentHashMap<String, Counter> retries = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<ApiKeys, DistributionSummary> fanOutWidths = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Integer, AtomicInteger> backendChannels = new ConcurrentHashMap<>();
+    private final AtomicLong readAheadHeld = new AtomicLong();
+    private final ConcurrentHashMap<ReadAheadOutcome, Counter> readAheads = new ConcurrentHashMap<>();
 
     public ProxyMetrics(MeterRegistry registry, TopologySource topology, RoutingGate gate) {
         this.registry = registry;
@@ -53,6 +56,8 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
         this.refusals = Counter.builder("kafscale_proxy_closed_after_request")
                 .description("Requests answered by closing the connection: not ready to route, or no answer exists")
                 .register(registry);
+        Gauge.builder("kafscale_proxy_fetch_read_ahead_bytes", readAheadHeld, AtomicLong::get).baseUnit("bytes")
+                .description("Bytes of Fetch answers read ahead and held for clients' next Fetches").register(registry);
         Gauge.builder("kafscale_proxy_client_connections", clientConnections, AtomicInteger::get)
                 .description("Open client connections").register(registry);
         Gauge.builder("kafscale_proxy_routable", gate, g -> g.routable() ? 1 : 0)
@@ -138,6 +143,18 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
         retries.computeIfAbsent(api.name + "/" + cause, k -> Counter.builder("kafscale_proxy_retries")
                 .description("Parts of requests the proxy sent again, by cause").tag("api", api.name)
                 .tag("cause", cause.name().toLowerCase(java.util.Locale.ROOT)).register(registry)).increment();
+    }
+
+    @Override
+    public void readAheadHeld(long deltaBytes) {
+        readAheadHeld.addAndGet(deltaBytes);
+    }
+
+    @Override
+    public void readAhead(ReadAheadOutcome outcome) {
+        readAheads.computeIfAbsent(outcome, o -> Counter.builder("kafscale_proxy_fetch_read_aheads")
+                .description("Fetch answers read ahead, by what became of them").tag("outcome",
+                        o.name().toLowerCase(java.util.Locale.ROOT)).register(registry)).increment();
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.BrokerPorts;
+import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
 
 class ProxyConfigTest {
 
@@ -36,6 +37,18 @@ class ProxyConfigTest {
         assertEquals(100 * 1024 * 1024, config.maxFrameBytes());
         assertEquals(Duration.ofSeconds(30), config.requestTimeout());
         assertTrue(config.health().isEmpty(), "no health listener unless its address is set");
+    }
+
+    @Test
+    void fetchReadAheadIsOnByDefaultWithItsBoundAndCanBeTurnedOff() {
+        // Given nothing set, then read-ahead off with a bound of its own
+        ReadAheadSettings byDefault = ProxyConfig.from(minimal()).fetchReadAhead();
+        Map<String, String> env = minimal();
+        env.put(ProxyConfig.FETCH_READ_AHEAD, "false");
+        env.put(ProxyConfig.FETCH_READ_AHEAD_MAX_BYTES, "1048576");
+        // Then
+        assertEquals(new ReadAheadSettings(true, ReadAheadSettings.DEFAULT_MAX_HELD_BYTES), byDefault);
+        assertEquals(new ReadAheadSettings(false, 1_048_576), ProxyConfig.from(env).fetchReadAhead());
     }
 
     @Test

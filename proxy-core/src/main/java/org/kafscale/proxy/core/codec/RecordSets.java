@@ -92,4 +92,20 @@ public final class RecordSets {
         }
         return count;
     }
+
+    /**
+     * The offset after the last complete batch of a record set (what a consumer fetches next once
+     * it has read them all), or -1 when it holds no complete batch. A broker may end a set with a
+     * batch cut at {@code max_bytes}; the iterator stops before it, as a consumer does.
+     */
+    public static long nextOffsetAfterCompleteBatches(BaseRecords records) {
+        if (!(records instanceof Records batches)) {
+            return -1;
+        }
+        long next = -1;
+        for (RecordBatch batch : batches.batches()) {
+            next = batch.nextOffset();
+        }
+        return next;
+    }
 }

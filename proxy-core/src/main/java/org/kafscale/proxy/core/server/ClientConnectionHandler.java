@@ -530,6 +530,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         partialFrames.release();
         unreadAnswers.release();
         context.backends().closeAll("client " + context.clientAddress() + " disconnected");
+        context.closed();
         listener.closed();
         ctx.fireChannelInactive();
     }

@@ -3,6 +3,8 @@ package org.kafscale.proxy.core.server;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Promise;
 import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalInt;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
 import org.slf4j.Logger;
@@ -22,6 +24,8 @@ public final class ConnectionContext {
     private final SocketAddress clientAddress;
     private final OptionalInt addressedBroker;
     private long heldForMillis = NOT_HANDLING;
+    private final List<Runnable> onClose = new ArrayList<>(1);
+    private boolean closed;
 
     /** A connection on the bootstrap listener, which stands for no one broker. */
     public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress) {
@@ -95,5 +99,35 @@ public final class ConnectionContext {
         long held = heldForMillis;
         heldForMillis = NOT_HANDLING;
         return held;
+    }
+
+    /**
+     * Runs {@code step} on the event loop once the client connection has closed (at once if it has
+     * already): what a handler keeps for the connection's later requests, such as Fetch answers
+     * read ahead, is freed there. Call on the event loop.
+     */
+    public void onClose(Runnable step) {
+        if (closed) {
+            step.run();
+            return;
+        }
+        onClose.add(step);
+    }
+
+    /** The client connection closed: runs every {@link #onClose} step once. */
+    void closed() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<Runnable> steps = List.copyOf(onClose);
+        onClose.clear();
+        for (Runnable step : steps) {
+            try {
+                step.run();
+            } catch (RuntimeException e) {
+                LOGGER.warn("A close step of client {} failed: {}", clientAddress, e.toString());
+            }
+        }
     }
 }

@@ -42,6 +42,25 @@ class RecordSetsTest {
     }
 
     @Test
+    void theNextOffsetIsAfterTheLastCompleteBatchAsAConsumerReadsOn() {
+        // Given batches at offsets 10-11 and 12-14, then a third batch cut short, as a broker ends an answer at max_bytes
+        MemoryRecords first = MemoryRecords.withRecords(10L, Compression.NONE, new SimpleRecord(utf8("a")),
+                new SimpleRecord(utf8("b")));
+        MemoryRecords second = MemoryRecords.withRecords(12L, Compression.NONE, new SimpleRecord(utf8("c")),
+                new SimpleRecord(utf8("d")), new SimpleRecord(utf8("e")));
+        MemoryRecords third = MemoryRecords.withRecords(15L, Compression.NONE, new SimpleRecord(utf8("f")));
+        MemoryRecords two = concat(first, second);
+        ByteBuffer cut = ByteBuffer.allocate(two.sizeInBytes() + third.sizeInBytes() / 2);
+        cut.put(two.buffer().duplicate()).put(third.buffer().duplicate().limit(third.sizeInBytes() / 2)).flip();
+
+        // Then the consumer goes on at 15 (the cut batch is fetched again), and there is no such offset without a batch
+        assertEquals(15L, RecordSets.nextOffsetAfterCompleteBatches(MemoryRecords.readableRecords(cut)));
+        assertEquals(15L, RecordSets.nextOffsetAfterCompleteBatches(two));
+        assertEquals(-1L, RecordSets.nextOffsetAfterCompleteBatches(RecordSets.empty()));
+        assertEquals(-1L, RecordSets.nextOffsetAfterCompleteBatches(null));
+    }
+
+    @Test
     void theProxysOwnRecordsAreOneUncompressedBatchAtTheGivenTime() {
         // Given two records, one without a key
         List<RecordSets.KeyValue> records = List.of(new RecordSets.KeyValue(utf8("k"), utf8("v1")),

@@ -28,6 +28,11 @@ public final class TestRecords {
         return MemoryRecords.withRecords(Compression.NONE, records(values));
     }
 
+    /** One batch without a producer id whose first record has offset {@code baseOffset}, as a broker returns it. */
+    public static MemoryRecords plainAt(long baseOffset, String... values) {
+        return MemoryRecords.withRecords(baseOffset, Compression.NONE, records(values));
+    }
+
     /** One batch of an idempotent producer. */
     public static MemoryRecords idempotent(long producerId, String... values) {
         return MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, EPOCH, FIRST_SEQUENCE, records(values));

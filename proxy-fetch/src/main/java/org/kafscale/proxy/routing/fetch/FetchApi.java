@@ -1,7 +1,9 @@
 package org.kafscale.proxy.routing.fetch;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -21,6 +23,8 @@ import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.codec.FetchSessions;
 import org.kafscale.proxy.core.codec.RecordSets;
+import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.topology.PartitionRef;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
 import org.kafscale.proxy.routing.engine.LeaderHints;
@@ -50,6 +54,11 @@ import org.kafscale.proxy.core.backend.Answer;
  * <p>A merged answer keeps to the request's {@code max_bytes} ({@link FetchByteLimit}); one
  * broker's answer passed through already does. Parts carry no rack ({@link #NO_RACK}), so leaders
  * serve every partition and no broker's preferred read replica reaches the client.
+ *
+ * <p>With read-ahead on and the Fetch split over several brokers, each broker whose part brought
+ * records is asked again as the client is answered, at the offsets of the client's next Fetch
+ * ({@link ReadAhead}), and parts abandoned still polling keep their answers too; the next Fetch
+ * adopts what asks exactly the same ({@link ParkedPolls}).
  */
 final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, FetchResponseData, PartitionData> {
     /** How long parts still in flight may join an answer once another part brought records. */
@@ -83,15 +92,29 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
     private final short version;
     private final LeaderHints hints;
     private final ParkedPolls parked;
+    private final RequestFrame frame;
+    private final EventLoop loop;
+    private final boolean readsAhead;
+    /** Every part sent (or adopted), for the read-ahead once the answer is merged. */
+    private final List<Part<FetchResponseData>> sent = new ArrayList<>();
+    private Sender<FetchResponseData> sender;
     private Map<PartitionRef, FetchPartition> entries = Map.of();
     private boolean anyRecords;
     private boolean namedReadReplica;
 
-    FetchApi(FetchRequestData request, short version, LeaderHints hints, ParkedPolls parked) {
+    /**
+     * @param frame the client's request, whose header the read-ahead parts carry
+     * @param readAhead whether to read ahead (and keep the answers of abandoned parts)
+     */
+    FetchApi(FetchRequestData request, RequestFrame frame, LeaderHints hints, ParkedPolls parked, EventLoop loop,
+             boolean readAhead) {
         this.request = request;
-        this.version = version;
+        this.version = frame.apiVersion();
+        this.frame = frame;
         this.hints = hints;
         this.parked = parked;
+        this.loop = loop;
+        this.readsAhead = readAhead;
     }
 
     @Override
@@ -166,7 +189,34 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
         results.values().forEach(r -> hintedLeaders.add(r.currentLeader().leaderId()));
         hintedLeaders.remove(-1);
         hints.addEndpoints(merged, hintedLeaders);
+        readAhead(results);
         return merged;
+    }
+
+    /**
+     * Asks again, now, each broker whose part brought records the client gets, when the Fetch went
+     * to more than one broker: only then does the proxy serialise round trips a direct consumer
+     * would overlap (one owner passes through, and in {@code brokers} mode a client splits by owner
+     * itself). Runs as the answer is merged, while the client's request (its header) is still here.
+     */
+    private void readAhead(Map<PartitionRef, PartitionData> results) {
+        if (!readsAhead || sender == null) {
+            return;
+        }
+        Map<Integer, Part<FetchResponseData>> byBroker = ReadAhead.onePartPerBroker(sent);
+        if (byBroker.size() < 2) {
+            return;
+        }
+        for (Part<FetchResponseData> part : byBroker.values()) {
+            Map<PartitionRef, FetchPartition> next = ReadAhead.next(part, entries, results, this::results);
+            if (next.isEmpty() || parked.holds(part.broker().id())) {
+                continue;
+            }
+            ByteBuf ahead = RequestFrames.reencode(frame, subRequest(request, part.partitions(), next));
+            Future<Answer<FetchResponseData>> answer = sender.exchange(part.broker(), ahead, maxWaitMillis(), true);
+            parked.readAhead(part.broker().id(), new ParkedPolls.Asked(next, request.maxBytes(),
+                    request.isolationLevel(), version), answer, loop, true);
+        }
     }
 
     @Override
@@ -217,14 +267,22 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
         return synthetic(ref, Errors.NONE);
     }
 
-    /** The parked poll of an earlier Fetch when it asked exactly this; else a sub-Fetch on an idle channel. */
+    /**
+     * The part an earlier Fetch parked or read ahead when it asked exactly this; else a sub-Fetch on
+     * an idle channel. A taken-over poll counts as long-polling (not lingered for); a read-ahead
+     * still on its way does not: its broker just had records, so it is likely to bring more.
+     */
     @Override
     public Future<Answer<FetchResponseData>> send(Part<FetchResponseData> part, Supplier<ByteBuf> frame,
                                                   Sender<FetchResponseData> sender) {
-        Optional<Future<Answer<FetchResponseData>>> adopted = parked.adopt(part.broker().id(), asked(part));
+        this.sender = sender;
+        sent.add(part);
+        Optional<ParkedPolls.Adopted> adopted = parked.adopt(part.broker().id(), asked(part));
         if (adopted.isPresent()) {
-            part.markAdopted();
-            return adopted.get();
+            if (!adopted.get().sentAhead()) {
+                part.markAdopted();
+            }
+            return adopted.get().answer();
         }
         return sender.exchange(part.broker(), frame.get(), maxWaitMillis(), true);
     }
@@ -253,10 +311,18 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
         return maxWaitMillis() + DEADLINE_MARGIN_MILLIS;
     }
 
-    /** Parts still long-polling are parked for the connection's next Fetch to adopt. */
+    /**
+     * Parts still long-polling are parked for the connection's next Fetch to adopt; with read-ahead
+     * their answers are held when they arrive, since the client, answered empty for those
+     * partitions, asks them again at the same offsets.
+     */
     @Override
     public boolean abandon(Part<FetchResponseData> part) {
-        parked.park(part.broker().id(), asked(part), part.answer());
+        if (readsAhead) {
+            parked.readAhead(part.broker().id(), asked(part), part.answer(), loop, false);
+        } else {
+            parked.park(part.broker().id(), asked(part), part.answer(), loop);
+        }
         return true;
     }
 
@@ -268,6 +334,6 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
     private ParkedPolls.Asked asked(Part<FetchResponseData> part) {
         Map<PartitionRef, FetchPartition> partitions = new HashMap<>();
         part.partitions().forEach(ref -> partitions.put(ref, entries.get(ref)));
-        return new ParkedPolls.Asked(partitions, request.maxBytes(), request.isolationLevel());
+        return new ParkedPolls.Asked(partitions, request.maxBytes(), request.isolationLevel(), version);
     }
 }

@@ -8,18 +8,30 @@ import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.routing.engine.PartitionExchange;
 import org.kafscale.proxy.routing.engine.RoutingServices;
 
-/** The Fetches of one client connection, with the long polls its earlier Fetches left parked. */
+/**
+ * The Fetches of one client connection, with the parts its earlier Fetches left parked or read
+ * ahead; what is held is released when the connection closes.
+ */
 public final class FetchRoute {
     private final RoutingServices services;
     private final ParkedPolls parked;
+    private final boolean readAhead;
 
-    public FetchRoute(RoutingServices services) {
+    /**
+     * @param connection the client connection whose Fetches these are
+     * @param readAhead whether to read ahead ({@link ReadAheadSettings#enabled})
+     * @param budget what every connection's read-ahead may hold together
+     */
+    public FetchRoute(RoutingServices services, ConnectionContext connection, boolean readAhead,
+                      ReadAheadBudget budget) {
         this.services = services;
-        this.parked = new ParkedPolls(services.partFailures());
+        this.parked = new ParkedPolls(services.partFailures(), budget);
+        this.readAhead = readAhead;
+        connection.onClose(parked::close);
     }
 
     public Future<Reply> handle(ConnectionContext context, RequestFrame request, FetchRequestData data) {
         return new PartitionExchange<>(services, context, request, data,
-                new FetchApi(data, request.apiVersion(), services.hints(), parked)).start();
+                new FetchApi(data, request, services.hints(), parked, context.loop(), readAhead)).start();
     }
 }
