@@ -35,7 +35,8 @@ class DemoIT {
                 ProxyConfig.ADDR, "127.0.0.1:" + FreePorts.next(),
                 ProxyConfig.HEALTH_ADDR, "127.0.0.1:" + FreePorts.next(),
                 ConfigKey.LFS_HTTP_ADDR.envName(), "127.0.0.1:" + FreePorts.next());
-        try (Demo demo = Demo.start(ports, FreePorts.next(), FreePorts.next())) {
+        // The embedded broker's controller listens on the broker port + 1: both must be free.
+        try (Demo demo = Demo.start(ports, FreePorts.block(2), FreePorts.next())) {
             // When: every printed command but the group consumer (which runs until stopped)
             List<String> commands = commands(demo.instructions());
             assertTrue(commands.size() >= 7, "commands printed:\n" + demo.instructions());
