@@ -65,13 +65,6 @@ public final class Routing {
     private final ReadAheadSettings readAhead;
     private final ReadAheadBudget readAheadBudget;
 
-    /** Without Fetch read-ahead. */
-    public Routing(Topology topology, AdvertisedListener advertised, long requestTimeoutMillis,
-                   ConnectAttempts anyBrokerConnect, RoutingObserver observer, ProduceRewriter produceRewriter) {
-        this(topology, advertised, requestTimeoutMillis, anyBrokerConnect, observer, produceRewriter,
-                ReadAheadSettings.OFF);
-    }
-
     /**
      * @param anyBrokerConnect connection attempts for requests any broker can answer
      * @param produceRewriter consulted before each Produce is split (the LFS rewrite)
