@@ -25,12 +25,11 @@ import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.kafscale.proxy.testkit.Eventually;
-import org.kafscale.proxy.testkit.KafkaCluster;
+import org.kafscale.proxy.testkit.KafkaClusterExtension;
 
 /**
  * A share group (KIP-932) of two {@link KafkaShareConsumer}s through the proxy, over a topic whose
@@ -44,17 +43,8 @@ class ShareGroupsIT {
     private static final int RECORDS = 120;
     private static final Duration DEADLINE = Duration.ofSeconds(90);
 
-    private static KafkaCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = KafkaCluster.start(3);
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final KafkaClusterExtension KAFKA = KafkaClusterExtension.withBrokers(3);
 
     @ParameterizedTest(name = "advertise mode {0}")
     @ValueSource(strings = {"brokers", "single"})
@@ -63,17 +53,17 @@ class ShareGroupsIT {
         // group that starts at the earliest offset
         String topic = "shared-" + mode;
         String group = "share-group-" + mode;
-        List<Integer> brokers = cluster.brokerIds();
+        List<Integer> brokers = KAFKA.cluster().brokerIds();
         Map<Integer, Integer> leaders = new TreeMap<>();
         for (int p = 0; p < PARTITIONS; p++) {
             leaders.put(p, brokers.get(p % brokers.size()));
         }
-        cluster.createTopic(topic, leaders);
-        cluster.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group), List.of(
+        KAFKA.cluster().createTopic(topic, leaders);
+        KAFKA.cluster().admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group), List.of(
                 new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET))))
                 .all().get(30, TimeUnit.SECONDS);
 
-        try (RunningProxy proxy = RunningProxy.start(cluster, mode); Admin admin = admin(proxy)) {
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), mode); Admin admin = admin(proxy)) {
             Map<Integer, List<String>> sent = RecordRoundTrip.produce(proxy.bootstrap(), topic, PARTITIONS, RECORDS);
 
             // When two members of the group consume through the proxy until every record has arrived

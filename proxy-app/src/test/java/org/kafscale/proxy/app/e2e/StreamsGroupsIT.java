@@ -16,12 +16,11 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.kafscale.proxy.testkit.Eventually;
-import org.kafscale.proxy.testkit.KafkaCluster;
+import org.kafscale.proxy.testkit.KafkaClusterExtension;
 
 /**
  * A Kafka Streams application with the streams rebalance protocol (KIP-1071,
@@ -34,17 +33,8 @@ class StreamsGroupsIT {
     private static final int RECORDS = 60;
     private static final Duration DEADLINE = Duration.ofSeconds(90);
 
-    private static KafkaCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = KafkaCluster.start(3);
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final KafkaClusterExtension KAFKA = KafkaClusterExtension.withBrokers(3);
 
     @ParameterizedTest(name = "advertise mode {0}")
     @ValueSource(strings = {"brokers", "single"})
@@ -53,10 +43,10 @@ class StreamsGroupsIT {
         String input = "words-" + mode;
         String output = "shouted-" + mode;
         String application = "shouter-" + mode;
-        List<Integer> brokers = cluster.brokerIds();
-        cluster.createTopic(input, Map.of(0, brokers.get(0), 1, brokers.get(1), 2, brokers.get(2)));
-        cluster.createTopic(output, Map.of(0, brokers.get(0), 1, brokers.get(1), 2, brokers.get(2)));
-        try (RunningProxy proxy = RunningProxy.start(cluster, mode); Admin admin = admin(proxy)) {
+        List<Integer> brokers = KAFKA.cluster().brokerIds();
+        KAFKA.cluster().createTopic(input, Map.of(0, brokers.get(0), 1, brokers.get(1), 2, brokers.get(2)));
+        KAFKA.cluster().createTopic(output, Map.of(0, brokers.get(0), 1, brokers.get(1), 2, brokers.get(2)));
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), mode); Admin admin = admin(proxy)) {
             Map<Integer, List<String>> sent = RecordRoundTrip.produce(proxy.bootstrap(), input, PARTITIONS, RECORDS);
 
             // When an application on the streams protocol upper-cases them, through the proxy
