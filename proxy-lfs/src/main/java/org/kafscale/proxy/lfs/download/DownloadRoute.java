@@ -18,6 +18,7 @@ import org.kafscale.proxy.lfs.http.LfsExchange;
 import org.kafscale.proxy.lfs.http.LfsRoute;
 import org.kafscale.proxy.lfs.http.Methods;
 import org.kafscale.proxy.lfs.limits.ConcurrencyGate;
+import org.kafscale.proxy.lfs.s3.UnreadBodies;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.ResponseInputStream;
@@ -154,12 +155,24 @@ public final class DownloadRoute implements LfsRoute {
         }
     }
 
-    /** Gets the object and copies it on the blocking pool; a failure on the way gives the reserved bytes back. */
+    /**
+     * Makes the temporary file, then gets the object and copies it on the blocking pool; a failure
+     * on the way removes the file and gives the reserved bytes back. The file comes first, so a
+     * download that cannot have one never starts a GET whose body it would have to abandon.
+     */
     private CompletableFuture<Verified> copy(LfsExchange exchange, DownloadRequest request) {
-        return context.s3().getObject(g -> g.bucket(request.bucket()).key(request.key()),
+        CompletableFuture<Path> file;
+        try {
+            file = CompletableFuture.supplyAsync(() -> createTempFile(request), context.blocking());
+        } catch (RejectedExecutionException e) {
+            context.limits().temp().release(request.size());
+            return CompletableFuture.failedFuture(e);
+        }
+        return file.thenCompose(path -> context.s3().getObject(g -> g.bucket(request.bucket()).key(request.key()),
                         AsyncResponseTransformer.toBlockingInputStream())
                 .handle((object, error) -> {
                     if (error != null) {
+                        deleteQuietly(path);
                         context.limits().temp().release(request.size());
                         context.metrics().s3Error();
                         throw new LfsException(502, "s3_get_failed", "S3 get failed: " + rootMessage(error));
@@ -168,30 +181,33 @@ public final class DownloadRoute implements LfsRoute {
                 })
                 .thenCompose(object -> {
                     try {
-                        return CompletableFuture.supplyAsync(() -> verify(exchange, request, object),
+                        return CompletableFuture.supplyAsync(() -> verify(exchange, request, object, path),
                                 context.blocking());
                     } catch (RejectedExecutionException e) {
-                        object.abort();
+                        UnreadBodies.abandon(object);
+                        deleteQuietly(path);
                         context.limits().temp().release(request.size());
                         return CompletableFuture.failedFuture(e);
                     }
-                });
+                }));
     }
 
-    /**
-     * Blocking: copies and hashes into a temporary file; the file is removed (and its reserved
-     * bytes given back) unless verification passed.
-     */
-    private Verified verify(LfsExchange exchange, DownloadRequest request,
-                            ResponseInputStream<GetObjectResponse> object) {
-        Path file;
+    /** Blocking: a temporary file for one download; when none can be made, the reserved bytes go back. */
+    private Path createTempFile(DownloadRequest request) {
         try {
-            file = Files.createTempFile(context.settings().tempDir(), "kafscale-lfs-verify-", "");
+            return Files.createTempFile(context.settings().tempDir(), "kafscale-lfs-verify-", "");
         } catch (IOException e) {
-            object.abort();
             context.limits().temp().release(request.size());
             throw new LfsException(500, "temp_storage_failed", "cannot create a temporary file: " + e.getMessage());
         }
+    }
+
+    /**
+     * Blocking: copies and hashes into the temporary file; the file is removed (and its reserved
+     * bytes given back) unless verification passed.
+     */
+    private Verified verify(LfsExchange exchange, DownloadRequest request,
+                            ResponseInputStream<GetObjectResponse> object, Path file) {
         boolean keep = false;
         try (object) {
             VerifiedCopy.Outcome outcome = VerifiedCopy.copy(object, file, request.size());
@@ -212,7 +228,7 @@ public final class DownloadRoute implements LfsRoute {
             throw new LfsException(502, "s3_get_failed", "S3 read failed: " + e.getMessage());
         } finally {
             if (!keep) {
-                object.abort();
+                UnreadBodies.abandon(object);
                 deleteQuietly(file);
                 context.limits().temp().release(request.size());
             }
