@@ -39,6 +39,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * commits and the table in docs/benchmarks.md. Run it with {@code scripts/bench.sh}.
  */
 public final class BenchMain {
+    private static final long RETAINED_BYTES_PER_PARTITION = 256L * 1024 * 1024;
     private static final Duration CLUSTER_START = Duration.ofMinutes(3);
     private static final String BUCKET = "bench-lfs";
 
@@ -134,14 +135,24 @@ public final class BenchMain {
         }
     }
 
+    /**
+     * Every topic keeps at most {@link #RETAINED_BYTES_PER_PARTITION} per partition: the rounds
+     * produce tens of GiB (five routes, seven rounds), which filled the disk of a machine here,
+     * while a consume round reads at most 400,000 KiB records, under 40 MiB per partition.
+     */
     private static void createTopics(String bootstrap, int partitions) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             admin.createTopics(List.of(
-                    new NewTopic(Suite.THROUGHPUT_TOPIC, partitions, (short) 3),
-                    new NewTopic(Suite.LATENCY_TOPIC, partitions, (short) 3),
-                    new NewTopic(Suite.E2E_TOPIC, partitions, (short) 3),
-                    new NewTopic(Suite.LFS_TOPIC, 1, (short) 3))).all().get();
+                    bounded(new NewTopic(Suite.THROUGHPUT_TOPIC, partitions, (short) 3)),
+                    bounded(new NewTopic(Suite.LATENCY_TOPIC, partitions, (short) 3)),
+                    bounded(new NewTopic(Suite.E2E_TOPIC, partitions, (short) 3)),
+                    bounded(new NewTopic(Suite.LFS_TOPIC, 1, (short) 3)))).all().get();
         }
+    }
+
+    private static NewTopic bounded(NewTopic topic) {
+        return topic.configs(Map.of("retention.bytes", String.valueOf(RETAINED_BYTES_PER_PARTITION),
+                "segment.bytes", String.valueOf(32 * 1024 * 1024)));
     }
 
     private static void write(BenchReport report, BenchSettings settings) throws Exception {

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.ToDoubleFunction;
+import org.kafscale.proxy.bench.proxy.GaugePeak;
 import org.kafscale.proxy.bench.proxy.ProxyCounters;
 import org.kafscale.proxy.bench.report.Row;
 import org.kafscale.proxy.bench.report.Target;
@@ -35,6 +36,9 @@ final class Suite {
     private static final int WARMUP_RECORDS = 50_000;
     private static final int MIN_RECORDS = 20_000;
     private static final int MAX_RECORDS = 400_000;
+    private static final String READ_AHEAD_HELD = "kafscale_proxy_fetch_read_ahead_bytes";
+    /** KAFSCALE_PROXY_FETCH_READ_AHEAD_MAX_BYTES's default, which the bench's proxies run with. */
+    private static final double READ_AHEAD_BOUND_MIB = 256;
 
     private final BenchSettings settings;
     private final Route direct;
@@ -124,15 +128,31 @@ final class Suite {
     }
 
     private void consumeThroughput() throws Exception {
+        Map<Route, List<Double>> readAheadPeaks = new LinkedHashMap<>();
         Map<Route, List<Double>> rates = Alternation.run(settings.rounds(), routes, (route, round) -> {
-            double rate = costed(route, consumeCosts,
+            Callable<Double> consume = () -> costed(route, consumeCosts,
                     () -> ConsumeThroughput.run(route.bootstrap(), THROUGHPUT_TOPIC, records));
-            log("consume round %d %s: %.1f MiB/s", round, route.name(), rate / MIB);
+            double rate;
+            if (ours.contains(route)) {
+                GaugePeak.Watched<Double> watched = GaugePeak.during(counters.get(route), READ_AHEAD_HELD, consume);
+                readAheadPeaks.computeIfAbsent(route, r -> new ArrayList<>()).add(watched.peak() / MIB);
+                rate = watched.result();
+                log("consume round %d %s: %.1f MiB/s, read-ahead held at most %.1f MiB", round, route.name(),
+                        rate / MIB, watched.peak() / MIB);
+            } else {
+                rate = consume.call();
+                log("consume round %d %s: %.1f MiB/s", round, route.name(), rate / MIB);
+            }
             return rate / MIB;
         });
         for (Route proxied : ours) {
             rows.add(Row.compared("Consume throughput (same data, from the start), " + proxied.name(), "throughput",
                     "MiB/s", rates.get(direct), rates.get(proxied), ofPeer(rates), new Target.RatioAtLeast(0.95)));
+        }
+        for (Route proxied : ours) {
+            rows.add(Row.proxyOnly("Read-ahead bytes held during the consume rounds (peak of "
+                            + "kafscale_proxy_fetch_read_ahead_bytes), " + proxied.name(), "memory", "MiB",
+                    readAheadPeaks.get(proxied), List.of(), new Target.AtMost(READ_AHEAD_BOUND_MIB)));
         }
     }
 

@@ -2,6 +2,8 @@ package org.kafscale.proxy.bench.cluster;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.HashMap;
+import java.util.Map;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.S3Server;
 
@@ -20,7 +22,7 @@ public final class ClusterMain {
     }
 
     public static void main(String[] args) throws IOException {
-        try (KafkaCluster cluster = KafkaCluster.start(BROKERS); S3Server s3 = S3Server.start()) {
+        try (KafkaCluster cluster = KafkaCluster.start(BROKERS, retentionCheckedOften()); S3Server s3 = S3Server.start()) {
             System.out.println(String.join(" ", READY, cluster.bootstrapServers(), s3.endpoint().toString(),
                     s3.accessKey(), s3.secretKey()));
             System.out.flush();
@@ -28,6 +30,18 @@ public final class ClusterMain {
         }
         // The test kit leaves non-daemon threads behind; the cluster is closed, so end here.
         System.exit(0);
+    }
+
+    /**
+     * The bench's topics are bounded in bytes (BenchMain); the brokers look for segments to delete
+     * every 10 s instead of Kafka's 5 minutes, so the bound holds during a run.
+     */
+    private static Map<Integer, Map<String, String>> retentionCheckedOften() {
+        Map<Integer, Map<String, String>> properties = new HashMap<>();
+        for (int broker = 0; broker < BROKERS; broker++) {
+            properties.put(broker, Map.of("log.retention.check.interval.ms", "10000"));
+        }
+        return properties;
     }
 
     private static void awaitEndOfInput(InputStream in) throws IOException {

@@ -8,6 +8,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
@@ -40,6 +42,9 @@ import org.kafscale.proxy.bench.workload.ClientTraffic;
 public final class ProxyCounters implements AutoCloseable {
     private static final ObjectName OPERATING_SYSTEM = name("java.lang:type=OperatingSystem");
     private static final ObjectName THREADING = name("java.lang:type=Threading");
+    /** Client bytes as our proxy counts them. */
+    private static final String CLIENT_BYTES_IN = "kafscale_proxy_client_bytes_in_bytes_total";
+    private static final String CLIENT_BYTES_OUT = "kafscale_proxy_client_bytes_out_bytes_total";
     /** The own count of a proxy that keeps none. */
     private static final ByteCount NONE = () -> -1;
 
@@ -48,14 +53,17 @@ public final class ProxyCounters implements AutoCloseable {
     private final ThreadMXBean threads;
     private final ByteCount clientBytes;
     private final ByteCount ownCount;
+    private final Optional<PrometheusScrape> scrape;
 
-    private ProxyCounters(JMXConnector connector, ByteCount clientBytes, ByteCount ownCount) throws IOException {
+    private ProxyCounters(JMXConnector connector, ByteCount clientBytes, ByteCount ownCount,
+                          Optional<PrometheusScrape> scrape) throws IOException {
         this.connector = connector;
         this.mbeans = connector.getMBeanServerConnection();
         this.threads = ManagementFactory.newPlatformMXBeanProxy(mbeans, ManagementFactory.THREAD_MXBEAN_NAME,
                 ThreadMXBean.class);
         this.clientBytes = clientBytes;
         this.ownCount = ownCount;
+        this.scrape = scrape;
     }
 
     /** Bytes moved for clients so far, in and out together. */
@@ -64,22 +72,33 @@ public final class ProxyCounters implements AutoCloseable {
     }
 
     public static ProxyCounters attach(ProxyProcess proxy) throws Exception {
-        return attach(proxy.pid(), proxy.bootstrap(), new PrometheusClientBytes(proxy.metrics()));
+        PrometheusScrape scrape = new PrometheusScrape(proxy.metrics());
+        return attach(proxy.pid(), proxy.bootstrap(), () -> (long) (scrape.sum(CLIENT_BYTES_IN) + scrape.sum(CLIENT_BYTES_OUT)),
+                Optional.of(scrape));
     }
 
     public static ProxyCounters attach(KroxyliciousProcess peer) throws Exception {
-        return attach(peer.pid(), peer.bootstrap(), NONE);
+        return attach(peer.pid(), peer.bootstrap(), NONE, Optional.empty());
     }
 
-    private static ProxyCounters attach(long pid, String bootstrap, ByteCount ownCount) throws Exception {
+    private static ProxyCounters attach(long pid, String bootstrap, ByteCount ownCount,
+                                        Optional<PrometheusScrape> scrape) throws Exception {
         VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
         try {
             String address = vm.startLocalManagementAgent();
             return new ProxyCounters(JMXConnectorFactory.connect(new JMXServiceURL(address)),
-                    () -> ClientTraffic.total(bootstrap), ownCount);
+                    () -> ClientTraffic.total(bootstrap), ownCount, scrape);
         } finally {
             vm.detach();
         }
+    }
+
+    /**
+     * A gauge of our proxy now, summed over its labels; empty for the peer, which has no
+     * Prometheus endpoint of ours.
+     */
+    public OptionalDouble gauge(String name) throws IOException, InterruptedException {
+        return scrape.isPresent() ? OptionalDouble.of(scrape.get().sum(name)) : OptionalDouble.empty();
     }
 
     public Snapshot begin() throws Exception {
@@ -110,20 +129,19 @@ public final class ProxyCounters implements AutoCloseable {
         return (Long) mbeans.getAttribute(THREADING, "TotalThreadAllocatedBytes");
     }
 
-    /** Client bytes in and out, as our proxy counts them (kafscale_proxy_client_bytes_*). */
-    private record PrometheusClientBytes(URI metrics, HttpClient http) implements ByteCount {
-        PrometheusClientBytes(URI metrics) {
+    /** Our proxy's Prometheus page, read one metric at a time. */
+    private record PrometheusScrape(URI metrics, HttpClient http) {
+        PrometheusScrape(URI metrics) {
             this(metrics, HttpClient.newHttpClient());
         }
 
-        @Override
-        public long total() throws IOException, InterruptedException {
+        /** The sum of every series of {@code name} (each label set once). */
+        double sum(String name) throws IOException, InterruptedException {
             String text = http.send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString()).body();
-            long total = 0;
+            double total = 0;
             for (String line : text.split("\n")) {
-                if (line.startsWith("kafscale_proxy_client_bytes_in_bytes_total")
-                        || line.startsWith("kafscale_proxy_client_bytes_out_bytes_total")) {
-                    total += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+                    total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
                 }
             }
             return total;

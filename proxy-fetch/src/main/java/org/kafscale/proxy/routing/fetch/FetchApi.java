@@ -101,6 +101,8 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
     private Map<PartitionRef, FetchPartition> entries = Map.of();
     private boolean anyRecords;
     private boolean namedReadReplica;
+    /** A part's answer was adopted from a question with more partitions than this Fetch's part. */
+    private boolean adoptedCovering;
 
     /**
      * @param frame the client's request, whose header the read-ahead parts carry
@@ -234,10 +236,13 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
         return FetchSessions.isSessionless(request) && request.rackId().isEmpty();
     }
 
-    /** Not with a preferred read replica (seen as its partitions were accepted): it names a real broker. */
+    /**
+     * Not with a preferred read replica (seen as its partitions were accepted): it names a real
+     * broker; nor an adopted answer to more partitions than the client asked.
+     */
     @Override
     public boolean passesThrough(FetchResponseData response) {
-        return response.errorCode() == Errors.NONE.code() && !namedReadReplica;
+        return response.errorCode() == Errors.NONE.code() && !namedReadReplica && !adoptedCovering;
     }
 
     /**
@@ -282,6 +287,7 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
             if (!adopted.get().sentAhead()) {
                 part.markAdopted();
             }
+            adoptedCovering |= adopted.get().covering();
             return adopted.get().answer();
         }
         return sender.exchange(part.broker(), frame.get(), maxWaitMillis(), true);

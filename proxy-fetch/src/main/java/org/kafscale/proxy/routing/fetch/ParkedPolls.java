@@ -19,7 +19,8 @@ import org.kafscale.proxy.routing.engine.RetryPolicy;
 
 /**
  * One connection's Fetch parts that no exchange waits for yet: at most one per broker, each
- * adopted only by a later Fetch of the connection that asks that broker exactly the same.
+ * adopted only by a later Fetch of the connection that asks that broker the same (or a part of
+ * it, {@link Asked#covers}).
  *
  * <p>Two kinds. A <b>parked poll</b> was still long-polling a broker when the client was answered
  * from another broker: while a consumer gets nothing from a broker, its next Fetch asks that broker
@@ -67,6 +68,25 @@ public final class ParkedPolls {
      * uncommitted records for read_committed, fields of another version passed through).
      */
     public record Asked(Map<PartitionRef, FetchPartition> partitions, int maxBytes, byte isolationLevel, short version) {
+        /**
+         * Whether an answer to this also answers {@code other}: the same limits, isolation level
+         * and version, and every partition {@code other} asks asked here exactly as there. The
+         * partitions only this one asks are left out of the client's answer; the client asks them
+         * again from where it stands (a Java consumer leaves out the partitions whose records it
+         * still buffers, and asks them the Fetch after).
+         */
+        boolean covers(Asked other) {
+            if (maxBytes != other.maxBytes || isolationLevel != other.isolationLevel || version != other.version
+                    || other.partitions.size() > partitions.size()) {
+                return false;
+            }
+            for (Map.Entry<PartitionRef, FetchPartition> asked : other.partitions.entrySet()) {
+                if (!asked.getValue().equals(partitions.get(asked.getKey()))) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /**
@@ -74,8 +94,10 @@ public final class ParkedPolls {
      *
      * @param sentAhead sent after its broker returned records (likely to bring more soon), not a
      *                  poll left behind by an earlier Fetch, which is long-polling an idle broker
+     * @param covering it asked more partitions than the adopting Fetch: its answer must be merged
+     *                 (the extra partitions left out), never passed through as it came
      */
-    public record Adopted(Future<Answer<FetchResponseData>> answer, boolean sentAhead) {
+    public record Adopted(Future<Answer<FetchResponseData>> answer, boolean sentAhead, boolean covering) {
     }
 
     private final class Parked {
@@ -156,7 +178,7 @@ public final class ParkedPolls {
         }
 
         /** Taken by a Fetch: the answer (held or still to come) is the exchange's from here on. */
-        Adopted adopt() {
+        Adopted adopt(boolean covering) {
             byBroker.remove(brokerId, this);
             adopted = true;
             if (readAhead) {
@@ -165,7 +187,7 @@ public final class ParkedPolls {
             if (heldBytes > 0) {
                 releaseHeld();
             }
-            return new Adopted(answer, sentAhead);
+            return new Adopted(answer, sentAhead, covering);
         }
 
         private void releaseHeld() {
@@ -201,16 +223,17 @@ public final class ParkedPolls {
     }
 
     /**
-     * The parked part for {@code brokerId} when it asked exactly this (same partitions, offsets and
-     * limits): a parked poll still in flight, or a read-ahead in flight or held. A read-ahead that
-     * asked anything else is discarded: the client moved on (seek, pause, new limits).
+     * The parked part for {@code brokerId} when it asked this (the same partitions, offsets and
+     * limits, or more partitions with those the same: {@link Asked#covers}): a parked poll still in
+     * flight, or a read-ahead in flight or held. A read-ahead that asked anything else is
+     * discarded: the client moved on (a seek, new limits, a partition resumed).
      */
     public Optional<Adopted> adopt(int brokerId, Asked asked) {
         Parked parked = byBroker.get(brokerId);
         if (parked == null) {
             return Optional.empty();
         }
-        if (!parked.asked.equals(asked)) {
+        if (!parked.asked.covers(asked)) {
             if (parked.readAhead) {
                 parked.discard(ReadAheadOutcome.MISSED);
             }
@@ -219,7 +242,7 @@ public final class ParkedPolls {
         if (parked.answer.isDone() && parked.heldBytes == 0) {
             return Optional.empty(); // arrived and released (a parked poll), or failed
         }
-        return Optional.of(parked.adopt());
+        return Optional.of(parked.adopt(parked.asked.partitions().size() > asked.partitions().size()));
     }
 
     /** Whether a part for {@code brokerId} is kept (in flight or held). */

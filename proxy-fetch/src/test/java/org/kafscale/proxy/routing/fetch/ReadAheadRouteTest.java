@@ -32,8 +32,8 @@ import org.kafscale.proxy.testkit.Eventually;
 /**
  * Fetch read-ahead, seen from a consumer of a real listener with scripted brokers behind it: once
  * broker 1's part of a split Fetch brought records, broker 1 is asked again at the offsets the
- * consumer fetches next, and the consumer's next Fetch takes that answer only when it asks exactly
- * that; anything else gets a fresh request.
+ * consumer fetches next, and the consumer's next Fetch takes that answer only when it asks that
+ * (or a part of it, the rest left out); anything else gets a fresh request.
  *
  * <p>events-0 and events-2 are on broker 1, which has one record at every offset
  * ({@code p<partition>@<offset>}); events-1 is on broker 2, which holds every poll (no data), so
@@ -109,22 +109,34 @@ class ReadAheadRouteTest {
     }
 
     @Test
-    void aPausedPartitionChangesTheQuestionSoTheReadAheadIsNotUsed() throws IOException {
+    void aPausedPartitionIsLeftOutOfTheAnswerReadAheadForTheOthers() throws IOException {
         // Given a consumer whose next records broker 1 has read ahead
         RawKafkaConnection consumer = proxy.connect();
         FetchRequestData first = Fetches.request(topology, LONG_POLL_MS, "events-0", "events-1", "events-2");
         FetchResponseData firstAnswer = consumer.send(first, Fetches.VERSION);
         awaitHeld();
 
-        // When it pauses events-2 and fetches the others on
+        // When it pauses events-2 (or still buffers its records) and fetches the others on
         FetchRequestData paused = next(first, firstAnswer);
         paused.topics().get(0).partitions().removeIf(p -> p.partition() == 2);
         FetchResponseData answer = consumer.send(paused, Fetches.VERSION);
 
-        // Then broker 1 is asked for events-0 alone, and the answer holds nothing of events-2
+        // Then it gets events-0's next record from the answer read ahead, and nothing of events-2;
+        // broker 1 is next asked for events-0 alone, ahead of the Fetch after
         assertEquals(Map.of("events-0", List.of("p0@1"), "events-1", List.of()), Fetches.values(topology, answer));
-        assertEquals(Map.of("events-0", 1L), askedOfBroker1().get(2));
-        assertTrue(proxy.readAheadOutcomes().contains(ReadAheadOutcome.MISSED), "read-ahead dropped as missed");
+        broker1.awaitRequests(ApiKeys.FETCH, 3);
+        assertEquals(List.of(offsets(0, 0), offsets(1, 1), Map.of("events-0", 2L)), askedOfBroker1());
+        // (broker 1's answer read ahead, and broker 2's poll taken over)
+        assertEquals(List.of(ReadAheadOutcome.ADOPTED, ReadAheadOutcome.ADOPTED), proxy.readAheadOutcomes());
+
+        // And when it resumes events-2, whose record at offset 1 it never got, it gets that record
+        FetchRequestData resumed = next(first, firstAnswer);
+        resumed.topics().get(0).partitions().forEach(p -> p.setFetchOffset(p.partition() == 0 ? 2 : p.fetchOffset()));
+        FetchResponseData resumedAnswer = consumer.send(resumed, Fetches.VERSION);
+        assertEquals(Map.of("events-0", List.of("p0@2"), "events-1", List.of(), "events-2", List.of("p2@1")),
+                Fetches.values(topology, resumedAnswer));
+        assertEquals(offsets(2, 1), askedOfBroker1().get(3));
+        assertTrue(proxy.readAheadOutcomes().contains(ReadAheadOutcome.MISSED), "the narrower read-ahead dropped");
     }
 
     @Test
