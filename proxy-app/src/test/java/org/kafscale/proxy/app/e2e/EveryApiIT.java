@@ -138,7 +138,7 @@ class EveryApiIT {
     }
 
     @ParameterizedTest(name = "topology from {0}, advertise mode {1}")
-    @CsvSource({"kafka, single", "kafka, brokers", "etcd, single", "etcd, brokers"})
+    @CsvSource({"kafka, single", "kafka, brokers", "kafka, ports", "etcd, single", "etcd, brokers", "etcd, ports"})
     void everyAdvertisedApiAtEveryVersionAnswersAsTheBrokerDoes(String source, String mode) {
         KafkaCluster cluster = KAFKA.cluster();
         try (RunningProxy proxy = source.equals("etcd") ? RunningProxy.startOnEtcd(cluster, mode, etcd.endpoint())
@@ -180,7 +180,7 @@ class EveryApiIT {
     }
 
     @ParameterizedTest(name = "advertise mode {0}")
-    @ValueSource(strings = {"single", "brokers"})
+    @ValueSource(strings = {"single", "brokers", "ports"})
     void keysTheProxyDoesNotAdvertiseNeverGetBrokerData(String mode) throws IOException {
         KafkaCluster cluster = KAFKA.cluster();
         try (RunningProxy proxy = RunningProxy.start(cluster, mode);
