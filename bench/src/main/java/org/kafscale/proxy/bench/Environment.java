@@ -9,11 +9,11 @@ import java.util.Map;
 import org.apache.kafka.common.utils.AppInfoParser;
 
 /** The machine and versions a run was taken on, for the report. */
-final class Environment {
+public final class Environment {
     private Environment() {
     }
 
-    static Map<String, String> describe() {
+    public static Map<String, String> describe() {
         Map<String, String> out = new LinkedHashMap<>();
         out.put("cpu", cpuModel());
         out.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));

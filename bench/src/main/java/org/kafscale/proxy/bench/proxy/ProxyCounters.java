@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
@@ -42,6 +43,7 @@ import org.kafscale.proxy.bench.workload.ClientTraffic;
 public final class ProxyCounters implements AutoCloseable {
     private static final ObjectName OPERATING_SYSTEM = name("java.lang:type=OperatingSystem");
     private static final ObjectName THREADING = name("java.lang:type=Threading");
+    private static final ObjectName MEMORY = name("java.lang:type=Memory");
     /** Client bytes as our proxy counts them. */
     private static final String CLIENT_BYTES_IN = "kafscale_proxy_client_bytes_in_bytes_total";
     private static final String CLIENT_BYTES_OUT = "kafscale_proxy_client_bytes_out_bytes_total";
@@ -112,6 +114,16 @@ public final class ProxyCounters implements AutoCloseable {
         long allocated = allocatedBytes();
         return new Snapshot(cpu, threadCpu, allocated, clientBytes.total(), ownCount.total());
     }
+    /**
+     * The proxy's heap in use right after a full collection it was asked for
+     * ({@code MemoryMXBean.gc()}): what its live objects take, without garbage not yet collected.
+     */
+    public long heapUsedAfterGc() throws Exception {
+        mbeans.invoke(MEMORY, "gc", null, null);
+        CompositeData heap = (CompositeData) mbeans.getAttribute(MEMORY, "HeapMemoryUsage");
+        return (Long) heap.get("used");
+    }
+
     /** CPU time of every live thread Java can see (the JIT's and GC's threads are hidden from it). */
     private long threadCpuNanos() {
         long total = 0;

@@ -50,10 +50,18 @@ public final class ProxyProcess implements AutoCloseable {
      */
     public static ProxyProcess start(String advertiseMode, String backends, S3Target s3, List<String> jvmOptions,
                                      Path logDir) throws IOException, InterruptedException {
+        return start(advertiseMode, backends, s3, jvmOptions, Map.of(), logDir);
+    }
+
+    /** Like {@link #start(String, String, S3Target, List, Path)}, with more settings ({@code KAFSCALE_*}). */
+    public static ProxyProcess start(String advertiseMode, String backends, S3Target s3, List<String> jvmOptions,
+                                     Map<String, String> moreSettings, Path logDir)
+            throws IOException, InterruptedException {
         int kafkaPort = FreePorts.next();
         int healthPort = FreePorts.next();
         int lfsPort = FreePorts.next();
         Map<String, String> env = settings(advertiseMode, backends, kafkaPort, healthPort);
+        env.putAll(moreSettings);
         env.putAll(s3.lfsSettings("127.0.0.1:" + lfsPort));
         List<String> options = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseG1GC"));
         jvmOptions.forEach(option -> options.add(option.replace("{mode}", advertiseMode)));

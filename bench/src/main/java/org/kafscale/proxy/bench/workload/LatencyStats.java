@@ -7,11 +7,11 @@ public record LatencyStats(long count, double p50, double p99, double p999, doub
     /** Highest latency recorded: anything slower is a failed run, not a data point. */
     static final long HIGHEST_MICROS = 120_000_000L;
 
-    static Histogram newHistogram() {
+    public static Histogram newHistogram() {
         return new Histogram(HIGHEST_MICROS, 3);
     }
 
-    static LatencyStats of(Histogram microseconds) {
+    public static LatencyStats of(Histogram microseconds) {
         return new LatencyStats(microseconds.getTotalCount(),
                 microseconds.getValueAtPercentile(50) / 1000.0,
                 microseconds.getValueAtPercentile(99) / 1000.0,
