@@ -23,11 +23,14 @@ import org.kafscale.proxy.bench.cluster.ChildJvm;
 import org.kafscale.proxy.bench.cluster.ClusterMain;
 import org.kafscale.proxy.bench.proxy.KroxyliciousProcess;
 import org.kafscale.proxy.bench.proxy.ProxyCounters;
+import org.kafscale.proxy.bench.proxy.ProxySampler;
 import org.kafscale.proxy.bench.proxy.ProxyProcess;
 import org.kafscale.proxy.bench.proxy.S3Target;
 import org.kafscale.proxy.bench.report.BenchReport;
 import org.kafscale.proxy.bench.report.MarkdownTable;
+import org.kafscale.proxy.bench.report.HtmlReport;
 import org.kafscale.proxy.bench.report.Row;
+import org.kafscale.proxy.bench.report.Timeline;
 import org.kafscale.proxy.bench.workload.LfsUpload;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -52,6 +55,7 @@ public final class BenchMain {
         Path logs = settings.resultsDir().resolve("logs");
         List<Row> rows;
         Map<String, String> described = new LinkedHashMap<>(settings.describe());
+        Timeline timeline = new Timeline();
         try (ChildJvm cluster = ChildJvm.start("cluster", List.of("-Xmx3g", "-XX:+UseG1GC"), ClusterMain.class.getName(),
                 List.of(), Map.of(), logs.resolve("cluster.log"), line -> line.startsWith(ClusterMain.READY), true)) {
             String[] ready = cluster.awaitLine(CLUSTER_START).split(" ");
@@ -95,14 +99,18 @@ public final class BenchMain {
                     }
                     ourRoutes.forEach(r -> Suite.log("%s at %s", r.name(), r.bootstrap()));
                     peer.ifPresent(r -> Suite.log("%s at %s", r.name(), r.bootstrap()));
-                    rows = new Suite(settings, new Route("direct", bootstrap, false), ourRoutes, peer, counters,
-                            new LfsUpload(single.lfs(), s3Client, BUCKET)).run();
+                    Map<String, ProxyCounters> sampled = new LinkedHashMap<>();
+                    counters.forEach((route, proxy) -> sampled.put(route.name(), proxy));
+                    try (ProxySampler sampler = ProxySampler.start(sampled, timeline)) {
+                        rows = new Suite(settings, new Route("direct", bootstrap, false), ourRoutes, peer, counters,
+                                new LfsUpload(single.lfs(), s3Client, BUCKET), timeline).run();
+                    }
                 }
             }
         }
         BenchReport report = new BenchReport(settings.command(), started.toString(), settings.commit(),
                 Environment.describe(), described, rows);
-        write(report, settings);
+        write(report, settings, timeline);
         System.exit(0);
     }
 
@@ -155,16 +163,19 @@ public final class BenchMain {
                 "segment.bytes", String.valueOf(32 * 1024 * 1024)));
     }
 
-    private static void write(BenchReport report, BenchSettings settings) throws Exception {
+    private static void write(BenchReport report, BenchSettings settings, Timeline timeline) throws Exception {
         String stamp = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HHmm").withZone(ZoneOffset.UTC)
                 .format(Instant.parse(report.date()));
         Files.createDirectories(settings.resultsDir());
         Path json = settings.resultsDir().resolve(stamp + "-" + report.commit() + ".json");
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), report);
+        Path html = settings.resultsDir().resolve(stamp + "-" + report.commit() + ".html");
+        HtmlReport.write(html, "Benchmark " + report.date() + ", commit " + report.commit(), report.verdicts(),
+                timeline);
         String table = MarkdownTable.render(report);
         MarkdownTable.replaceIn(settings.document(), table);
         System.out.println();
         System.out.println(table);
-        Suite.log("wrote %s and the table in %s", json, settings.document());
+        Suite.log("wrote %s, %s and the table in %s", json, html, settings.document());
     }
 }

@@ -13,6 +13,7 @@ import org.kafscale.proxy.bench.proxy.GaugePeak;
 import org.kafscale.proxy.bench.proxy.ProxyCounters;
 import org.kafscale.proxy.bench.report.Row;
 import org.kafscale.proxy.bench.report.Target;
+import org.kafscale.proxy.bench.report.Timeline;
 import org.kafscale.proxy.bench.workload.ConsumeThroughput;
 import org.kafscale.proxy.bench.workload.EndToEndLatency;
 import org.kafscale.proxy.bench.workload.LatencyStats;
@@ -47,6 +48,7 @@ final class Suite {
     private final List<Route> routes = new ArrayList<>();
     private final Map<Route, ProxyCounters> counters;
     private final LfsUpload lfs;
+    private final Timeline timeline;
     private final List<Row> rows = new ArrayList<>();
     private final Map<Route, List<ProxyCounters.Cost>> produceCosts = new LinkedHashMap<>();
     private final Map<Route, List<ProxyCounters.Cost>> consumeCosts = new LinkedHashMap<>();
@@ -57,10 +59,12 @@ final class Suite {
      * @param ours our proxy, one route per advertise mode, the default ({@code single}) first
      * @param peer Kroxylicious, when this run has it
      * @param counters every proxy's counters, by route
+     * @param timeline where each round's value goes, for the charts of the HTML report
      */
     Suite(BenchSettings settings, Route direct, List<Route> ours, Optional<Route> peer,
-          Map<Route, ProxyCounters> counters, LfsUpload lfs) {
+          Map<Route, ProxyCounters> counters, LfsUpload lfs, Timeline timeline) {
         this.settings = settings;
+        this.timeline = timeline;
         this.direct = direct;
         this.ours = List.copyOf(ours);
         this.peer = peer;
@@ -112,13 +116,15 @@ final class Suite {
     }
 
     private void produceThroughput() throws Exception {
-        Map<Route, List<Double>> rates = Alternation.run(settings.rounds(), routes, (route, round) -> {
+        timeline.event("produce");
+        Map<Route, List<Double>> rates = Alternation.run(settings.rounds(), routes, charted("Produce throughput", "MiB/s",
+                rate -> rate * settings.recordBytes() / MIB, (route, round) -> {
             double rate = costed(route, produceCosts,
                     () -> ProduceThroughput.run(route.bootstrap(), THROUGHPUT_TOPIC, records, settings.recordBytes()));
             log("produce round %d %s: %.0f records/s (%.1f MiB/s)", round, route.name(), rate,
                     rate * settings.recordBytes() / MIB);
             return rate;
-        });
+        }));
         directRecordsPerSecond = Row.median(rates.get(direct));
         for (Route proxied : ours) {
             rows.add(Row.compared("Produce throughput (1 KiB, acks=all, 12 partitions), " + proxied.name(), "throughput",
@@ -129,7 +135,9 @@ final class Suite {
 
     private void consumeThroughput() throws Exception {
         Map<Route, List<Double>> readAheadPeaks = new LinkedHashMap<>();
-        Map<Route, List<Double>> rates = Alternation.run(settings.rounds(), routes, (route, round) -> {
+        timeline.event("consume");
+        Map<Route, List<Double>> rates = Alternation.run(settings.rounds(), routes, charted("Consume throughput", "MiB/s",
+                mib -> mib, (route, round) -> {
             Callable<Double> consume = () -> costed(route, consumeCosts,
                     () -> ConsumeThroughput.run(route.bootstrap(), THROUGHPUT_TOPIC, records));
             double rate;
@@ -144,7 +152,7 @@ final class Suite {
                 log("consume round %d %s: %.1f MiB/s", round, route.name(), rate / MIB);
             }
             return rate / MIB;
-        });
+        }));
         for (Route proxied : ours) {
             rows.add(Row.compared("Consume throughput (same data, from the start), " + proxied.name(), "throughput",
                     "MiB/s", rates.get(direct), rates.get(proxied), ofPeer(rates), new Target.RatioAtLeast(0.95)));
@@ -215,12 +223,13 @@ final class Suite {
         for (Route proxied : routes.subList(1, routes.size())) {
             log("produce latency warm-up %s: %s", proxied.name(), produceLatencyRun(proxied, rate));
         }
+        timeline.event("produce latency");
         Map<Route, List<LatencyStats>> stats = Alternation.run(settings.latencyRounds(), routes,
-                (route, round) -> {
+                charted("Produce latency p99 at half load", "ms", LatencyStats::p99, (route, round) -> {
                     LatencyStats s = produceLatencyRun(route, rate);
                     log("produce latency round %d %s: %s", round, route.name(), s);
                     return s;
-                });
+                }));
         for (Route proxied : ours) {
             String workload = String.format("Produce latency at %.0f records/s, open loop, %s", rate, proxied.name());
             rows.add(latencyRow(workload, "p50", stats, proxied, LatencyStats::p50, null));
@@ -235,13 +244,14 @@ final class Suite {
     }
 
     private void endToEnd() throws Exception {
+        timeline.event("end-to-end");
         Map<Route, List<LatencyStats>> stats = Alternation.run(settings.e2eRounds(), routes,
-                (route, round) -> {
+                charted("End-to-end latency p99", "ms", LatencyStats::p99, (route, round) -> {
                     LatencyStats s = EndToEndLatency.run(route.bootstrap(), E2E_TOPIC, settings.e2eRecordsPerSecond(),
                             Duration.ofSeconds(settings.latencyWarmupSeconds()), Duration.ofSeconds(settings.e2eSeconds()));
                     log("end-to-end round %d %s: %s", round, route.name(), s);
                     return s;
-                });
+                }));
         for (Route proxied : ours) {
             String workload = "End-to-end latency, " + proxied.name();
             rows.add(latencyRow(workload, "p50", stats, proxied, LatencyStats::p50, null));
@@ -274,6 +284,16 @@ final class Suite {
             return rate / MIB;
         });
         rows.add(Row.compared(workload, "throughput", "MiB/s", rates.get(s3), rates.get(lfsRoute), List.of(), target));
+    }
+
+    /** {@code measurement}, each of whose results also goes on the chart {@code title} as {@code value} of it. */
+    private <T> Alternation.Measurement<T> charted(String title, String unit, ToDoubleFunction<T> value,
+                                                   Alternation.Measurement<T> measurement) {
+        return (route, round) -> {
+            T result = measurement.run(route, round);
+            timeline.record(title, unit, route.name(), value.applyAsDouble(result));
+            return result;
+        };
     }
 
     private Row latencyRow(String workload, String percentile, Map<Route, List<LatencyStats>> stats, Route proxied,

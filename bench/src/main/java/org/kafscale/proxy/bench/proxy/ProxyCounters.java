@@ -114,6 +114,12 @@ public final class ProxyCounters implements AutoCloseable {
         long allocated = allocatedBytes();
         return new Snapshot(cpu, threadCpu, allocated, clientBytes.total(), ownCount.total());
     }
+    /** The proxy's heap in use now, garbage included (a sample for the report's memory chart). */
+    public long heapUsed() throws Exception {
+        CompositeData heap = (CompositeData) mbeans.getAttribute(MEMORY, "HeapMemoryUsage");
+        return (Long) heap.get("used");
+    }
+
     /**
      * The proxy's heap in use right after a full collection it was asked for
      * ({@code MemoryMXBean.gc()}): what its live objects take, without garbage not yet collected.
