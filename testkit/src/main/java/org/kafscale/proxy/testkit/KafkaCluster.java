@@ -202,6 +202,22 @@ public final class KafkaCluster implements AutoCloseable {
                 () -> metadata().leaderlessPartitionsOnlyOn(id).isEmpty());
     }
 
+    /**
+     * The partition's current leader epoch, as a running broker's metadata cache holds it (the
+     * admin client does not report epochs); 0 when no running broker knows the partition.
+     */
+    public int leaderEpoch(String topic, int partition) {
+        for (BrokerServer broker : kit.brokers().values()) {
+            if (!broker.isShutdown()) {
+                var leaderAndIsr = broker.metadataCache().getLeaderAndIsr(topic, partition);
+                if (leaderAndIsr.isPresent()) {
+                    return leaderAndIsr.get().leaderEpoch();
+                }
+            }
+        }
+        return 0;
+    }
+
     /** A shared admin client, created on first use and closed with the cluster. */
     public synchronized Admin admin() {
         if (admin == null) {

@@ -109,7 +109,8 @@ public final class KafscaleEtcdWriter implements AutoCloseable {
      *       some broker, so a fixed choice keeps snapshots reproducible).</li>
      *   <li>TopicID: the real Kafka topic id, so topic-id requests through the proxy match the brokers.</li>
      *   <li>Partitions: leader ({@code -1} if none), replicas and ISR as the admin client describes
-     *       them; LeaderEpoch 0 (the admin client does not report it).</li>
+     *       them; LeaderEpoch as the brokers hold it now (a snapshot whose epochs lag the brokers'
+     *       makes consumers loop on FENCED_LEADER_EPOCH until it is rewritten).</li>
      *   <li>ClusterName {@value #CLUSTER_NAME}; ClusterID the Kafka cluster id.</li>
      * </ul>
      */
@@ -154,7 +155,7 @@ public final class KafscaleEtcdWriter implements AutoCloseable {
             json.writeNumberField("ControllerID", brokerIds.isEmpty() ? -1 : brokerIds.get(0));
             json.writeArrayFieldStart("Topics");
             for (String name : names) {
-                writeTopic(json, descriptions.get(name));
+                writeTopic(json, descriptions.get(name), cluster);
             }
             json.writeEndArray();
             json.writeStringField("ClusterName", CLUSTER_NAME);
@@ -177,7 +178,7 @@ public final class KafscaleEtcdWriter implements AutoCloseable {
         json.writeEndObject();
     }
 
-    private static void writeTopic(JsonGenerator json, TopicDescription topic) throws IOException {
+    private static void writeTopic(JsonGenerator json, TopicDescription topic, KafkaCluster cluster) throws IOException {
         json.writeStartObject();
         json.writeNumberField("ErrorCode", 0);
         json.writeStringField("Topic", topic.name());
@@ -188,7 +189,7 @@ public final class KafscaleEtcdWriter implements AutoCloseable {
         List<TopicPartitionInfo> partitions = new ArrayList<>(topic.partitions());
         partitions.sort(Comparator.comparingInt(TopicPartitionInfo::partition));
         for (TopicPartitionInfo partition : partitions) {
-            writePartition(json, partition);
+            writePartition(json, partition, cluster.leaderEpoch(topic.name(), partition.partition()));
         }
         json.writeEndArray();
         json.writeNumberField("AuthorizedOperations", 0);
@@ -196,12 +197,13 @@ public final class KafscaleEtcdWriter implements AutoCloseable {
         json.writeEndObject();
     }
 
-    private static void writePartition(JsonGenerator json, TopicPartitionInfo partition) throws IOException {
+    private static void writePartition(JsonGenerator json, TopicPartitionInfo partition, int leaderEpoch)
+            throws IOException {
         json.writeStartObject();
         json.writeNumberField("ErrorCode", 0);
         json.writeNumberField("Partition", partition.partition());
         json.writeNumberField("Leader", leaderId(partition));
-        json.writeNumberField("LeaderEpoch", 0);
+        json.writeNumberField("LeaderEpoch", leaderEpoch);
         json.writeFieldName("Replicas");
         writeNodeIds(json, partition.replicas());
         json.writeFieldName("ISR");

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class ChildJvm implements AutoCloseable {
     /**
      * @param jvmOptions options before the main class (heap, JFR, ...)
      * @param env variables added to this JVM's environment
-     * @param log file that receives the child's standard output and error
+     * @param log file that receives the child's standard output and error (appended to)
      * @param endsOnEndOfInput the child ends by itself when its standard input closes; otherwise
      *                         closing sends it SIGTERM (the proxy's shutdown hook)
      */
@@ -91,7 +92,8 @@ public final class ChildJvm implements AutoCloseable {
         Thread copier = new Thread(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(),
                     StandardCharsets.UTF_8));
-                 PrintWriter writer = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true)) {
+                 PrintWriter writer = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8,
+                         StandardOpenOption.CREATE, StandardOpenOption.APPEND), true)) {
                 String line;
                 while ((line = reader.readLine()) != null) {
                     writer.println(line);

@@ -181,15 +181,19 @@ public final class IdleConnectionsMain {
         }
     }
 
-    /** The limit the proxy applies, as it logs it at start ({@code KafkaProxyServer}). */
+    /** The limit the proxy applies, as it logs it at start ({@code KafkaProxyServer}); the log is appended to, so the last. */
     private static int connectionLimit(Path proxyLog) throws IOException {
+        int limit = -1;
         for (String line : Files.readAllLines(proxyLog)) {
             Matcher matcher = LIMIT_LINE.matcher(line);
             if (matcher.find()) {
-                return Integer.parseInt(matcher.group(1));
+                limit = Integer.parseInt(matcher.group(1));
             }
         }
-        throw new IllegalStateException("no connection limit line in " + proxyLog);
+        if (limit < 0) {
+            throw new IllegalStateException("no connection limit line in " + proxyLog);
+        }
+        return limit;
     }
 
     private static long fdLimit() {

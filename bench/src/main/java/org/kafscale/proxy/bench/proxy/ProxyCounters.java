@@ -114,6 +114,11 @@ public final class ProxyCounters implements AutoCloseable {
         long allocated = allocatedBytes();
         return new Snapshot(cpu, threadCpu, allocated, clientBytes.total(), ownCount.total());
     }
+    /** The proxy's live threads now. */
+    public int threadCount() throws Exception {
+        return (Integer) mbeans.getAttribute(THREADING, "ThreadCount");
+    }
+
     /** The proxy's heap in use now, garbage included (a sample for the report's memory chart). */
     public long heapUsed() throws Exception {
         CompositeData heap = (CompositeData) mbeans.getAttribute(MEMORY, "HeapMemoryUsage");

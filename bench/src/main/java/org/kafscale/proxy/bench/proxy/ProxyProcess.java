@@ -57,16 +57,39 @@ public final class ProxyProcess implements AutoCloseable {
     public static ProxyProcess start(String advertiseMode, String backends, S3Target s3, List<String> jvmOptions,
                                      Map<String, String> moreSettings, Path logDir)
             throws IOException, InterruptedException {
-        int kafkaPort = FreePorts.next();
-        int healthPort = FreePorts.next();
-        int lfsPort = FreePorts.next();
+        return start(advertiseMode, backends, s3, jvmOptions, moreSettings, Ports.free(), "proxy-" + advertiseMode,
+                logDir);
+    }
+
+    /** The ports a proxy listens on; a replica restarted on the same ones is the same address to its clients. */
+    public record Ports(int kafka, int health, int lfs) {
+        public static Ports free() {
+            return new Ports(FreePorts.next(), FreePorts.next(), FreePorts.next());
+        }
+    }
+
+    /**
+     * Like {@link #start(String, String, S3Target, List, Map, Path)}, on the given ports, logging to
+     * {@code <name>.log} (appended to, so that a restarted replica keeps one log); {@code -Xmx1g}
+     * unless {@code jvmOptions} name a heap.
+     */
+    public static ProxyProcess start(String advertiseMode, String backends, S3Target s3, List<String> jvmOptions,
+                                     Map<String, String> moreSettings, Ports ports, String name, Path logDir)
+            throws IOException, InterruptedException {
+        int kafkaPort = ports.kafka();
+        int healthPort = ports.health();
+        int lfsPort = ports.lfs();
         Map<String, String> env = settings(advertiseMode, backends, kafkaPort, healthPort);
         env.putAll(moreSettings);
         env.putAll(s3.lfsSettings("127.0.0.1:" + lfsPort));
-        List<String> options = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseG1GC"));
+        List<String> options = new ArrayList<>();
+        if (jvmOptions.stream().noneMatch(o -> o.startsWith("-Xmx"))) {
+            options.add("-Xmx1g");
+        }
+        options.add("-XX:+UseG1GC");
         jvmOptions.forEach(option -> options.add(option.replace("{mode}", advertiseMode)));
-        ChildJvm jvm = ChildJvm.start("proxy-" + advertiseMode, options, MAIN, List.of(), env,
-                logDir.resolve("proxy-" + advertiseMode + ".log"), line -> line.contains("Proxy serving on"), false);
+        ChildJvm jvm = ChildJvm.start(name, options, MAIN, List.of(), env,
+                logDir.resolve(name + ".log"), line -> line.contains("Proxy serving on"), false);
         jvm.awaitLine(START_DEADLINE);
         ProxyProcess proxy = new ProxyProcess(advertiseMode, jvm, "127.0.0.1:" + kafkaPort,
                 URI.create("http://127.0.0.1:" + healthPort), URI.create("http://127.0.0.1:" + lfsPort));
