@@ -5,7 +5,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.security.oauthbearer.BrokerJwtValidator;
 
 /**
  * How OAUTHBEARER tokens are validated: signed by a key of the JWKS endpoint, from the expected
@@ -30,23 +32,24 @@ public record OAuthBearerSettings(URI jwksUrl, Optional<String> expectedIssuer, 
         expectedAudience = List.copyOf(expectedAudience);
     }
 
-    /** The broker-side {@code sasl.oauthbearer.*} settings kafka-clients' validator reads. */
+    /**
+     * The broker-side {@code sasl.oauthbearer.*} settings kafka-clients' validator reads, parsed by
+     * Kafka's own definitions (so every setting not named here has Kafka's default), with the
+     * validator that checks signatures against the JWKS.
+     */
     public Map<String, Object> kafkaConfigs() {
-        Map<String, Object> configs = new HashMap<>();
-        configs.put(SaslConfigs.SASL_OAUTHBEARER_JWKS_ENDPOINT_URL, jwksUrl.toString());
-        configs.put(SaslConfigs.SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS, clockSkewSeconds);
-        configs.put(SaslConfigs.SASL_OAUTHBEARER_SCOPE_CLAIM_NAME, scopeClaimName);
-        configs.put(SaslConfigs.SASL_OAUTHBEARER_SUB_CLAIM_NAME, subClaimName);
-        configs.put(SaslConfigs.SASL_OAUTHBEARER_JWKS_ENDPOINT_REFRESH_MS,
-                SaslConfigs.DEFAULT_SASL_OAUTHBEARER_JWKS_ENDPOINT_REFRESH_MS);
-        configs.put(SaslConfigs.SASL_OAUTHBEARER_JWKS_ENDPOINT_RETRY_BACKOFF_MS,
-                SaslConfigs.DEFAULT_SASL_OAUTHBEARER_JWKS_ENDPOINT_RETRY_BACKOFF_MS);
-        configs.put(SaslConfigs.SASL_OAUTHBEARER_JWKS_ENDPOINT_RETRY_BACKOFF_MAX_MS,
-                SaslConfigs.DEFAULT_SASL_OAUTHBEARER_JWKS_ENDPOINT_RETRY_BACKOFF_MAX_MS);
+        Map<String, String> raw = new HashMap<>();
+        raw.put(SaslConfigs.SASL_OAUTHBEARER_JWT_VALIDATOR_CLASS, BrokerJwtValidator.class.getName());
+        raw.put(SaslConfigs.SASL_OAUTHBEARER_JWKS_ENDPOINT_URL, jwksUrl.toString());
+        raw.put(SaslConfigs.SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS, String.valueOf(clockSkewSeconds));
+        raw.put(SaslConfigs.SASL_OAUTHBEARER_SCOPE_CLAIM_NAME, scopeClaimName);
+        raw.put(SaslConfigs.SASL_OAUTHBEARER_SUB_CLAIM_NAME, subClaimName);
         if (!expectedAudience.isEmpty()) {
-            configs.put(SaslConfigs.SASL_OAUTHBEARER_EXPECTED_AUDIENCE, expectedAudience);
+            raw.put(SaslConfigs.SASL_OAUTHBEARER_EXPECTED_AUDIENCE, String.join(",", expectedAudience));
         }
-        expectedIssuer.ifPresent(issuer -> configs.put(SaslConfigs.SASL_OAUTHBEARER_EXPECTED_ISSUER, issuer));
-        return configs;
+        expectedIssuer.ifPresent(issuer -> raw.put(SaslConfigs.SASL_OAUTHBEARER_EXPECTED_ISSUER, issuer));
+        ConfigDef definitions = new ConfigDef();
+        SaslConfigs.addClientSaslSupport(definitions);
+        return new HashMap<>(definitions.parse(raw));
     }
 }

@@ -22,7 +22,7 @@ import org.kafscale.proxy.core.server.RequestHandlers;
  * client past that fails authentication at once instead of waiting behind a flood.
  */
 public final class SaslAuthenticator implements AutoCloseable {
-    /** SaslHandshake v0 sends the tokens after it without Kafka headers, which the listener's framing cannot read. */
+    /** SaslHandshake v0 sends the tokens after it without Kafka headers, which the listener's framing cannot read: refused. */
     static final short FIRST_FRAMED_HANDSHAKE_VERSION = 1;
 
     private final SaslSettings settings;
@@ -61,16 +61,17 @@ public final class SaslAuthenticator implements AutoCloseable {
         return connection -> new SaslGate(this, connection, inner.forConnection(connection));
     }
 
-    /** What ApiVersions advertises for SASL on this listener. */
+    /**
+     * What ApiVersions advertises for SASL on this listener: Kafka's full ranges. SaslHandshake v0
+     * stays listed although the proxy refuses it, because librdkafka enables SASL only when v0 is
+     * in the range (it then uses v1, as Java clients do, when SaslAuthenticate is listed too).
+     */
     public static List<ApiVersion> advertisedApis() {
-        return List.of(
-                new ApiVersion().setApiKey(ApiKeys.SASL_HANDSHAKE.id)
-                        .setMinVersion((short) Math.max(FIRST_FRAMED_HANDSHAKE_VERSION,
-                                ApiKeys.SASL_HANDSHAKE.oldestVersion()))
-                        .setMaxVersion(ApiKeys.SASL_HANDSHAKE.latestVersion()),
-                new ApiVersion().setApiKey(ApiKeys.SASL_AUTHENTICATE.id)
-                        .setMinVersion(ApiKeys.SASL_AUTHENTICATE.oldestVersion())
-                        .setMaxVersion(ApiKeys.SASL_AUTHENTICATE.latestVersion()));
+        return List.of(range(ApiKeys.SASL_HANDSHAKE), range(ApiKeys.SASL_AUTHENTICATE));
+    }
+
+    private static ApiVersion range(ApiKeys api) {
+        return new ApiVersion().setApiKey(api.id).setMinVersion(api.oldestVersion()).setMaxVersion(api.latestVersion());
     }
 
     SaslSettings settings() {

@@ -3,6 +3,7 @@ package org.kafscale.proxy.core.security.sasl;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import javax.security.sasl.SaslException;
 import javax.security.sasl.SaslServer;
@@ -96,8 +97,8 @@ final class SaslGate implements RequestHandler {
 
     private Reply handshake(RequestFrame request) {
         if (request.apiVersion() < SaslAuthenticator.FIRST_FRAMED_HANDSHAKE_VERSION) {
-            return refused(null, "SaslHandshake v0 (unframed tokens) is not supported; the proxy advertises v"
-                    + SaslAuthenticator.FIRST_FRAMED_HANDSHAKE_VERSION + "+");
+            return refused(null, "SaslHandshake v0 (unframed tokens) is not supported (a client that lists "
+                    + "SaslAuthenticate uses v" + SaslAuthenticator.FIRST_FRAMED_HANDSHAKE_VERSION + ")");
         }
         if (exchange != null) {
             return illegalState(request, "a second SaslHandshake before the exchange of " + exchange.mechanism.kafkaName()
@@ -207,29 +208,33 @@ final class SaslGate implements RequestHandler {
     private static final String CREDENTIAL_LIFETIME_MS = "CREDENTIAL.LIFETIME.MS";
 
     private Reply failed(RequestFrame request, Throwable error) {
-        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                ? error.getCause() : error;
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         if (cause instanceof SaslAuthenticationException) {
             // Kafka's servers word these messages for the client.
-            return failed(request, Outcome.FAILED, cause.getMessage());
+            return failed(request, Outcome.FAILED, cause.getMessage(), cause.getMessage());
         }
         LOGGER.debug("SASL evaluation detail", cause);
         String message = cause instanceof SaslException
                 ? "Authentication failed during authentication due to invalid credentials with SASL mechanism "
                         + exchange.mechanism.kafkaName()
                 : "Authentication failed: " + cause.getClass().getSimpleName();
-        return failed(request, Outcome.FAILED, message);
+        // The client gets Kafka's generic words; the log line says what the server found.
+        return failed(request, Outcome.FAILED, message, cause.toString());
+    }
+
+    private Reply failed(RequestFrame request, Outcome outcome, String message) {
+        return failed(request, outcome, message, message);
     }
 
     /** SASL_AUTHENTICATION_FAILED with {@code message} to the client, then the connection closes. */
-    private Reply failed(RequestFrame request, Outcome outcome, String message) {
+    private Reply failed(RequestFrame request, Outcome outcome, String message, String detail) {
         String mechanism = exchange == null ? SaslObserver.UNSUPPORTED : exchange.mechanism.kafkaName();
         authenticator.observer().authentication(mechanism, outcome);
         endExchange();
         return sendAndClose(request, new SaslAuthenticateResponseData()
                         .setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code()).setErrorMessage(message)
                         .setAuthBytes(new byte[0]),
-                "SASL authentication with " + mechanism + " failed: " + message);
+                "SASL authentication with " + mechanism + " failed: " + detail);
     }
 
     private Reply illegalState(RequestFrame request, String reason) {
