@@ -153,7 +153,7 @@ public enum ConfigKey {
                     + "keys, never passwords; PLAIN checks a password against the user's SCRAM line). Re-read when "
                     + "it changes (a mounted Kubernetes secret); a bad file at start-up stops it."),
     SASL_MAX_REAUTH_MS("KAFSCALE_PROXY_SASL_MAX_REAUTH_MS", null, "unset (sessions last as long as the connection)",
-            Range.of(1000, Long.MAX_VALUE),
+            Range.of(1000, 604_800_000),
             "Kafka's `connections.max.reauth.ms`: a SASL session lasts at most this long (and no longer than an "
                     + "OAuth token); clients re-authenticate on the same connection before then (KIP-368), and the "
                     + "first other request after the session ended closes the connection."),

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -42,6 +44,15 @@ import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.UnsupportedSaslMechanismException;
 import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.SaslAuthenticateRequest;
+import org.apache.kafka.common.requests.SaslAuthenticateResponse;
+import org.apache.kafka.common.requests.SaslHandshakeRequest;
+import org.apache.kafka.common.requests.SaslHandshakeResponse;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -66,7 +77,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.kafscale.proxy.testkit.FreePorts;
+import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
 import org.kafscale.proxy.testkit.Kcat;
 
@@ -188,6 +199,57 @@ class SaslListenerIT {
             assertEquals(-1, in.read(), "the proxy closes the connection");
             assertNoBrokerReached(proxy);
         }
+    }
+
+    @Test
+    void aSessionThatEndsWithoutReauthenticationClosesAtTheNextRequest() throws Exception {
+        // Given: a client that authenticates once (SaslAuthenticate v2) and never again, sessions of 3 s
+        try (RunningProxy proxy = startProxy("PLAIN", Map.of("KAFSCALE_PROXY_SASL_MAX_REAUTH_MS", "3000"));
+             Socket socket = new Socket("127.0.0.1", proxy.port())) {
+            socket.setSoTimeout(5000);
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            SaslHandshakeResponse handshake = (SaslHandshakeResponse) exchange(out, in,
+                    new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("PLAIN")).build((short) 1),
+                    1);
+            assertEquals(Errors.NONE, handshake.error());
+            byte[] plain = ("\0" + USER + "\0" + PASSWORD).getBytes(StandardCharsets.UTF_8);
+            SaslAuthenticateResponse authenticated = (SaslAuthenticateResponse) exchange(out, in,
+                    new SaslAuthenticateRequest.Builder(new SaslAuthenticateRequestData().setAuthBytes(plain))
+                            .build((short) 2), 2);
+            assertEquals(Errors.NONE, authenticated.error());
+            assertTrue(authenticated.sessionLifetimeMs() > 0 && authenticated.sessionLifetimeMs() <= 3000,
+                    "session lifetime " + authenticated.sessionLifetimeMs());
+
+            // When it keeps asking for Metadata; Then the answers stop, with a close, once the session is over
+            int[] answered = {0};
+            Eventually.await(Duration.ofSeconds(15), "the connection closes after the session", () -> {
+                try {
+                    exchange(out, in, new MetadataRequest(new MetadataRequestData().setTopics(List.of()), (short) 12),
+                            10 + answered[0]);
+                    answered[0]++;
+                    return false;
+                } catch (java.io.EOFException | java.net.SocketException e) {
+                    return true;
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            assertTrue(answered[0] >= 1, "Metadata is answered while the session lasts");
+        }
+    }
+
+    /** Sends one request and reads its answer; an {@link java.io.EOFException} when the proxy closed instead. */
+    private static AbstractResponse exchange(DataOutputStream out, DataInputStream in, AbstractRequest request,
+                                             int correlationId) throws IOException {
+        RequestHeader header = new RequestHeader(request.apiKey(), request.version(), "raw-client", correlationId);
+        ByteBuffer bytes = request.serializeWithHeader(header);
+        out.writeInt(bytes.remaining());
+        out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+        out.flush();
+        byte[] answer = new byte[in.readInt()];
+        in.readFully(answer);
+        return AbstractResponse.parseResponse(ByteBuffer.wrap(answer), header);
     }
 
     @Test
@@ -423,7 +485,7 @@ class SaslListenerIT {
         }
         env.putAll(extra);
         RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "single", env);
-        org.kafscale.proxy.testkit.Eventually.await(Duration.ofSeconds(15), "/readyz 200",
+        Eventually.await(Duration.ofSeconds(15), "/readyz 200",
                 () -> proxy.healthStatus("/readyz") == 200);
         return proxy;
     }
