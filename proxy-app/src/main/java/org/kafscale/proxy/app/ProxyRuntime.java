@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.kafscale.proxy.app.config.ConfigException;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
 import org.kafscale.proxy.app.health.ReadPathProbe;
@@ -28,6 +29,7 @@ import org.kafscale.proxy.core.local.DescribeTopicPartitionsResponder;
 import org.kafscale.proxy.core.local.FindCoordinatorResponder;
 import org.kafscale.proxy.core.local.MetadataResponder;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
+import org.kafscale.proxy.core.security.sasl.SaslSettings;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.server.RequestDispatcher;
@@ -113,7 +115,7 @@ public final class ProxyRuntime implements AutoCloseable {
         RoutingGate gate = topology.gate();
         ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, gate);
         BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), proxyMetrics);
-        Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> SaslAuthenticator.start(settings, proxyMetrics));
+        Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> startSasl(settings, proxyMetrics));
         ApiVersionsResponder apiVersions = new ApiVersionsResponder(brokerVersions,
                 sasl.isPresent() ? SaslAuthenticator.advertisedApis() : List.of());
         MetadataResponder metadata = new MetadataResponder(topology, advertised);
@@ -170,6 +172,18 @@ public final class ProxyRuntime implements AutoCloseable {
         }
         LOGGER.info("Topology from the Kafka cluster at {}", config.backends());
         return new KafkaClusterTopology(backends, kafkaClient, config.metadataRefresh(), metrics);
+    }
+
+    /**
+     * SASL on the listener: reads the credentials and fetches the JWKS. A failure stops start-up,
+     * naming the settings, rather than leave a listener that lets no one in (or anyone).
+     */
+    private static SaslAuthenticator startSasl(SaslSettings settings, ProxyMetrics metrics) {
+        try {
+            return SaslAuthenticator.start(settings, metrics);
+        } catch (RuntimeException e) {
+            throw new ConfigException("SASL on the Kafka listener (KAFSCALE_PROXY_SASL_*) could not start: " + e);
+        }
     }
 
     /** Waits a bounded time for the first read so the listener starts with routes; serves not-ready otherwise. */

@@ -104,6 +104,20 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String DRAIN_TIMEOUT_MS = ConfigKey.DRAIN_TIMEOUT_MS.envName();
     public static final String LOG_FORMAT = ConfigKey.LOG_FORMAT.envName();
     public static final String LOG_LEVEL = ConfigKey.LOG_LEVEL.envName();
+    public static final String SASL_MECHANISMS = ConfigKey.SASL_MECHANISMS.envName();
+    public static final String SASL_CREDENTIALS_FILE = ConfigKey.SASL_CREDENTIALS_FILE.envName();
+    public static final String SASL_MAX_REAUTH_MS = ConfigKey.SASL_MAX_REAUTH_MS.envName();
+    public static final String SASL_MAX_CONCURRENT_AUTHENTICATIONS =
+            ConfigKey.SASL_MAX_CONCURRENT_AUTHENTICATIONS.envName();
+    public static final String SASL_MAX_TOKEN_BYTES = ConfigKey.SASL_MAX_TOKEN_BYTES.envName();
+    public static final String SASL_OAUTHBEARER_JWKS_URL = ConfigKey.SASL_OAUTHBEARER_JWKS_URL.envName();
+    public static final String SASL_OAUTHBEARER_EXPECTED_ISSUER = ConfigKey.SASL_OAUTHBEARER_EXPECTED_ISSUER.envName();
+    public static final String SASL_OAUTHBEARER_EXPECTED_AUDIENCE =
+            ConfigKey.SASL_OAUTHBEARER_EXPECTED_AUDIENCE.envName();
+    public static final String SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS =
+            ConfigKey.SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS.envName();
+    public static final String SASL_OAUTHBEARER_SCOPE_CLAIM_NAME = ConfigKey.SASL_OAUTHBEARER_SCOPE_CLAIM_NAME.envName();
+    public static final String SASL_OAUTHBEARER_SUB_CLAIM_NAME = ConfigKey.SASL_OAUTHBEARER_SUB_CLAIM_NAME.envName();
 
     /**
      * Builds the configuration from settings keyed by KafScale's environment variable names

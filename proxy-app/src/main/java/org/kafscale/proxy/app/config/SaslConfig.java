@@ -21,9 +21,9 @@ import org.kafscale.proxy.core.security.sasl.SaslSettings;
  * half-configured listener must not silently stay open).
  */
 final class SaslConfig {
-    static final String MECHANISMS = ConfigKey.SASL_MECHANISMS.envName();
-    static final String CREDENTIALS_FILE = ConfigKey.SASL_CREDENTIALS_FILE.envName();
-    static final String JWKS_URL = ConfigKey.SASL_OAUTHBEARER_JWKS_URL.envName();
+    private static final String MECHANISMS = ProxyConfig.SASL_MECHANISMS;
+    private static final String CREDENTIALS_FILE = ProxyConfig.SASL_CREDENTIALS_FILE;
+    private static final String JWKS_URL = ProxyConfig.SASL_OAUTHBEARER_JWKS_URL;
 
     private SaslConfig() {
     }

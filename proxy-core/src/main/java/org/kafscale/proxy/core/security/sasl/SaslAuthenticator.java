@@ -1,5 +1,6 @@
 package org.kafscale.proxy.core.security.sasl;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +25,12 @@ import org.kafscale.proxy.core.server.RequestHandlers;
 public final class SaslAuthenticator implements AutoCloseable {
     /** SaslHandshake v0 sends the tokens after it without Kafka headers, which the listener's framing cannot read: refused. */
     static final short FIRST_FRAMED_HANDSHAKE_VERSION = 1;
+    /**
+     * Longest one SASL step may take before the login fails: a JWKS fetch has its own retries
+     * within this, and a client's request timeout (30 s by default) is longer, so the client hears
+     * SASL_AUTHENTICATION_FAILED rather than a timeout of its own.
+     */
+    static final Duration STEP_TIMEOUT = Duration.ofSeconds(15);
 
     private final SaslSettings settings;
     private final SaslServers servers;

@@ -5,6 +5,7 @@ import io.netty.util.concurrent.Promise;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.security.sasl.SaslException;
 import javax.security.sasl.SaslServer;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
@@ -144,7 +145,9 @@ final class SaslGate implements RequestHandler {
         exchange.evaluating = true;
         Exchange evaluated = exchange;
         Promise<Reply> reply = context.newReply();
-        step.get().whenComplete((challenge, error) -> context.loop().execute(() -> {
+        // A stuck step (a JWKS endpoint that never answers) fails the login rather than hold the client.
+        step.get().orTimeout(SaslAuthenticator.STEP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((challenge, error) -> context.loop().execute(() -> {
             evaluated.evaluating = false;
             Reply next;
             try {
@@ -212,6 +215,11 @@ final class SaslGate implements RequestHandler {
         if (cause instanceof SaslAuthenticationException) {
             // Kafka's servers word these messages for the client.
             return failed(request, Outcome.FAILED, cause.getMessage(), cause.getMessage());
+        }
+        if (cause instanceof TimeoutException) {
+            String message = "Authentication failed: the " + exchange.mechanism.kafkaName() + " step took longer than "
+                    + SaslAuthenticator.STEP_TIMEOUT.toMillis() + " ms";
+            return failed(request, Outcome.FAILED, message, message);
         }
         LOGGER.debug("SASL evaluation detail", cause);
         String message = cause instanceof SaslException
