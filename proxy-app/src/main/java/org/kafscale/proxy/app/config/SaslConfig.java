@@ -78,7 +78,8 @@ final class SaslConfig {
         } catch (URISyntaxException e) {
             throw ConfigException.invalid(JWKS_URL, url, "expected an https://, http:// or file: URL");
         }
-        if (jwks.getScheme() == null || !List.of("https", "http", "file").contains(jwks.getScheme().toLowerCase(Locale.ROOT))) {
+        if (jwks.getScheme() == null
+                || !List.of("https", "http", "file").contains(jwks.getScheme().toLowerCase(Locale.ROOT))) {
             throw ConfigException.invalid(JWKS_URL, url, "expected an https://, http:// or file: URL");
         }
         return new OAuthBearerSettings(jwks, s.string(ConfigKey.SASL_OAUTHBEARER_EXPECTED_ISSUER),

@@ -73,7 +73,8 @@ public final class ScramCredentialCommand {
                 throw new IllegalArgumentException("no password on standard input");
             }
             ScramCredential credential = new ScramFormatter(mechanism).generateCredential(password, iterations);
-            out.println(user + " " + mechanism.mechanismName() + " " + ScramCredentialUtils.credentialToString(credential));
+            out.println(user + " " + mechanism.mechanismName() + " "
+                    + ScramCredentialUtils.credentialToString(credential));
             return 0;
         } catch (IllegalArgumentException | IOException e) {
             err.println(NAME + ": " + e.getMessage());

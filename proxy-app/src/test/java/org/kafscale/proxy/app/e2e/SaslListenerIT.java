@@ -153,6 +153,30 @@ class SaslListenerIT {
     }
 
     @Test
+    void inPortsModeEveryBrokerPortRequiresAndAcceptsSasl() throws Exception {
+        // Given: clients bootstrap on the proxy's port, then use each broker's own port
+        String topic = "sasl-ports";
+        KAFKA.cluster().createTopic(topic, 2);
+        try (RunningProxy proxy = startProxy("SCRAM-SHA-512", "ports", Map.of())) {
+            Properties client = clientProperties(proxy, "SCRAM-SHA-512", USER, PASSWORD, null);
+            // When
+            List<String> sent = produce(client, topic, 50);
+            List<String> received = consumeAsGroup(client, topic, "group-" + topic, sent.size());
+            // Then: records flow (the clients authenticated on the broker port as on the bootstrap port)
+            assertEquals(Set.copyOf(sent), Set.copyOf(received));
+            int brokerPort = proxy.runtime().brokerPortAddresses().values().iterator().next().getPort();
+            try (Socket socket = new Socket("127.0.0.1", brokerPort)) {
+                socket.setSoTimeout((int) FAILURE_WITHIN.toMillis());
+                DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+                DataInputStream in = new DataInputStream(socket.getInputStream());
+                org.junit.jupiter.api.Assertions.assertThrows(java.io.EOFException.class, () -> exchange(out, in,
+                        new MetadataRequest(new MetadataRequestData().setTopics(List.of()), (short) 12), 1),
+                        "a broker's port closes on Metadata before authentication too");
+            }
+        }
+    }
+
+    @Test
     void wrongPasswordFailsAtOnceWithNothingRouted() throws Exception {
         assertRefused("PLAIN", "PLAIN", USER, "wrong", null, SaslAuthenticationException.class);
         assertRefused("SCRAM-SHA-512", "SCRAM-SHA-512", USER, "wrong", null, SaslAuthenticationException.class);
@@ -471,6 +495,10 @@ class SaslListenerIT {
     }
 
     private static RunningProxy startProxy(String mechanisms, Map<String, String> extra) {
+        return startProxy(mechanisms, "single", extra);
+    }
+
+    private static RunningProxy startProxy(String mechanisms, String advertiseMode, Map<String, String> extra) {
         Map<String, String> env = new HashMap<>();
         env.put("KAFSCALE_PROXY_SASL_MECHANISMS", mechanisms);
         if (!mechanisms.equals("OAUTHBEARER")) {
@@ -484,7 +512,7 @@ class SaslListenerIT {
             env.put("KAFSCALE_PROXY_SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS", "5");
         }
         env.putAll(extra);
-        RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "single", env);
+        RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), advertiseMode, env);
         Eventually.await(Duration.ofSeconds(15), "/readyz 200",
                 () -> proxy.healthStatus("/readyz") == 200);
         return proxy;

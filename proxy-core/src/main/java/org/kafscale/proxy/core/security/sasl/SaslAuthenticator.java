@@ -23,7 +23,10 @@ import org.kafscale.proxy.core.server.RequestHandlers;
  * client past that fails authentication at once instead of waiting behind a flood.
  */
 public final class SaslAuthenticator implements AutoCloseable {
-    /** SaslHandshake v0 sends the tokens after it without Kafka headers, which the listener's framing cannot read: refused. */
+    /**
+     * SaslHandshake v0 sends the tokens after it without Kafka headers, which the listener's
+     * framing cannot read: refused.
+     */
     static final short FIRST_FRAMED_HANDSHAKE_VERSION = 1;
     /**
      * Longest one SASL step may take before the login fails: a JWKS fetch has its own retries

@@ -2,7 +2,10 @@ package org.kafscale.proxy.core.security.sasl;
 
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -14,6 +17,7 @@ import org.apache.kafka.common.message.SaslAuthenticateResponseData;
 import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.codec.RequestFrame;
@@ -102,8 +106,8 @@ final class SaslGate implements RequestHandler {
                     + "SaslAuthenticate uses v" + SaslAuthenticator.FIRST_FRAMED_HANDSHAKE_VERSION + ")");
         }
         if (exchange != null) {
-            return illegalState(request, "a second SaslHandshake before the exchange of " + exchange.mechanism.kafkaName()
-                    + " ended");
+            return illegalState(request, "a second SaslHandshake before the exchange of "
+                    + exchange.mechanism.kafkaName() + " ended");
         }
         String requested = request.decodeBody(SaslHandshakeRequestData.class).mechanism();
         Optional<SaslMechanism> mechanism = SaslMechanism.byKafkaName(requested)
@@ -136,7 +140,7 @@ final class SaslGate implements RequestHandler {
             return Replies.now(context.loop(), failed(request, Outcome.REFUSED,
                     "a SASL token of " + token.length + " bytes (at most " + maxTokenBytes + ")"));
         }
-        Optional<java.util.concurrent.CompletableFuture<byte[]>> step = authenticator.evaluate(exchange.server, token);
+        Optional<CompletableFuture<byte[]>> step = authenticator.evaluate(exchange.server, token);
         if (step.isEmpty()) {
             return Replies.now(context.loop(), failed(request, Outcome.REFUSED,
                     "too many SASL authentications in progress (at most "
@@ -147,18 +151,22 @@ final class SaslGate implements RequestHandler {
         Promise<Reply> reply = context.newReply();
         // A stuck step (a JWKS endpoint that never answers) fails the login rather than hold the client.
         step.get().orTimeout(SaslAuthenticator.STEP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                .whenComplete((challenge, error) -> context.loop().execute(() -> {
-            evaluated.evaluating = false;
-            Reply next;
-            try {
-                next = exchange != evaluated ? new Reply.Close("the SASL exchange ended while a token was evaluated")
-                        : error != null ? failed(request, error) : evaluated(request, challenge);
-            } catch (RuntimeException e) {
-                next = new Reply.Close("answering " + request.describe() + " failed: " + e);
-            }
-            Replies.settle(reply, next);
-        }));
+                .whenComplete((challenge, error) -> context.loop().execute(
+                        () -> Replies.settle(reply, afterStep(request, evaluated, challenge, error))));
         return reply;
+    }
+
+    /** Back on the event loop once a token was evaluated: the answer to its SaslAuthenticate. */
+    private Reply afterStep(RequestFrame request, Exchange evaluated, byte[] challenge, Throwable error) {
+        evaluated.evaluating = false;
+        if (exchange != evaluated) {
+            return new Reply.Close("the SASL exchange ended while a token was evaluated");
+        }
+        try {
+            return error != null ? failed(request, error) : evaluated(request, challenge);
+        } catch (RuntimeException e) {
+            return new Reply.Close("answering " + request.describe() + " failed: " + e);
+        }
     }
 
     /** The server took the token: send its challenge, and on the last step start the session. */
@@ -196,7 +204,7 @@ final class SaslGate implements RequestHandler {
      * connection.
      */
     private long sessionLifetimeMs(SaslServer server) {
-        Optional<java.time.Duration> max = authenticator.settings().maxReauth();
+        Optional<Duration> max = authenticator.settings().maxReauth();
         if (max.isEmpty()) {
             return 0;
         }
@@ -264,12 +272,12 @@ final class SaslGate implements RequestHandler {
         return error;
     }
 
-    private static Reply sendAndClose(RequestFrame request, org.apache.kafka.common.protocol.ApiMessage answer,
+    private static Reply sendAndClose(RequestFrame request, ApiMessage answer,
                                       String reason) {
         return new Reply.SendAndClose(ResponseFrames.encode(request, answer), reason);
     }
 
-    private java.util.List<String> mechanismNames() {
+    private List<String> mechanismNames() {
         return authenticator.servers().enabled().stream().map(SaslMechanism::kafkaName).toList();
     }
 
