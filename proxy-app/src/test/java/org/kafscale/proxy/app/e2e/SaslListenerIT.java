@@ -2,6 +2,7 @@ package org.kafscale.proxy.app.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -169,10 +170,39 @@ class SaslListenerIT {
                 socket.setSoTimeout((int) FAILURE_WITHIN.toMillis());
                 DataOutputStream out = new DataOutputStream(socket.getOutputStream());
                 DataInputStream in = new DataInputStream(socket.getInputStream());
-                org.junit.jupiter.api.Assertions.assertThrows(java.io.EOFException.class, () -> exchange(out, in,
+                assertThrows(java.io.EOFException.class, () -> exchange(out, in,
                         new MetadataRequest(new MetadataRequestData().setTopics(List.of()), (short) 12), 1),
                         "a broker's port closes on Metadata before authentication too");
             }
+        }
+    }
+
+    @Test
+    void aUserAddedToTheCredentialsFileCanLogInWithoutARestart() throws Exception {
+        // Given a running proxy whose file knows only alice
+        Path rotated = dir.resolve("rotated-users");
+        Files.copy(credentials, rotated, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        try (RunningProxy proxy = startProxy("SCRAM-SHA-512", Map.of("KAFSCALE_PROXY_SASL_CREDENTIALS_FILE",
+                rotated.toString()))) {
+            assertThrows(ExecutionException.class, () -> describeCluster(proxy, "bob", "bob-secret"));
+
+            // When the secret is rotated with a line for bob
+            List<String> lines = new ArrayList<>(Files.readAllLines(rotated));
+            lines.add("bob SCRAM-SHA-512 " + ScramCredentialUtils.credentialToString(
+                    new ScramFormatter(ScramMechanism.SCRAM_SHA_512).generateCredential("bob-secret", 4096)));
+            Path next = dir.resolve("rotated-users.next");
+            Files.write(next, lines);
+            Files.move(next, rotated, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+
+            // Then bob logs in
+            assertTrue(!describeCluster(proxy, "bob", "bob-secret").isBlank(), "bob is told the cluster id");
+        }
+    }
+
+    private static String describeCluster(RunningProxy proxy, String user, String password) throws Exception {
+        try (Admin admin = Admin.create(clientProperties(proxy, "SCRAM-SHA-512", user, password, null))) {
+            return admin.describeCluster().clusterId().get(10, TimeUnit.SECONDS);
         }
     }
 
@@ -469,7 +499,7 @@ class SaslListenerIT {
         try (RunningProxy proxy = startProxy(enabled, Map.of());
              Admin admin = Admin.create(clientProperties(proxy, mechanism, user, password, token))) {
             long started = System.nanoTime();
-            ExecutionException failure = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+            ExecutionException failure = assertThrows(ExecutionException.class,
                     () -> admin.describeCluster().clusterId().get(10, TimeUnit.SECONDS));
             Duration took = Duration.ofNanos(System.nanoTime() - started);
             assertInstanceOf(expected, failure.getCause(), String.valueOf(failure.getCause()));
