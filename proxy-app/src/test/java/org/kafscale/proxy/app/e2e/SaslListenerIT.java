@@ -493,18 +493,31 @@ class SaslListenerIT {
         return printed;
     }
 
-    /** A client configured as given gets {@code expected} within a second, and the proxy routes nothing. */
+    /**
+     * A client configured as given gets {@code expected} within a second, and the proxy routes
+     * nothing. The first such client warms the path (class loading, the JIT) on a machine shared
+     * with other builds; the second is timed.
+     */
     private void assertRefused(String enabled, String mechanism, String user, String password, String token,
                                Class<? extends Exception> expected) throws Exception {
-        try (RunningProxy proxy = startProxy(enabled, Map.of());
-             Admin admin = Admin.create(clientProperties(proxy, mechanism, user, password, token))) {
+        try (RunningProxy proxy = startProxy(enabled, Map.of())) {
+            refusal(proxy, mechanism, user, password, token, expected);
+            Duration took = refusal(proxy, mechanism, user, password, token, expected);
+            assertTrue(took.compareTo(FAILURE_WITHIN) <= 0, "failed after " + took.toMillis() + " ms");
+            assertNothingRouted(proxy);
+        }
+    }
+
+    /** One client's refusal: how long its first request took to fail with {@code expected}. */
+    private static Duration refusal(RunningProxy proxy, String mechanism, String user, String password, String token,
+                                    Class<? extends Exception> expected) {
+        try (Admin admin = Admin.create(clientProperties(proxy, mechanism, user, password, token))) {
             long started = System.nanoTime();
             ExecutionException failure = assertThrows(ExecutionException.class,
                     () -> admin.describeCluster().clusterId().get(10, TimeUnit.SECONDS));
             Duration took = Duration.ofNanos(System.nanoTime() - started);
             assertInstanceOf(expected, failure.getCause(), String.valueOf(failure.getCause()));
-            assertTrue(took.compareTo(FAILURE_WITHIN) <= 0, "failed after " + took.toMillis() + " ms");
-            assertNothingRouted(proxy);
+            return took;
         }
     }
 
