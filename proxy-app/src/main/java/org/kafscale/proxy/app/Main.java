@@ -8,9 +8,11 @@ import org.kafscale.proxy.app.config.ConfigHelp;
 import org.kafscale.proxy.app.config.ConfigSources;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.logging.LogFormatSwitch;
+import org.kafscale.proxy.app.sasl.ScramCredentialCommand;
 
 /**
- * Entry point: {@code [run|help] [--config file.yaml] [--KEY=value ...]}. {@code run} (the
+ * Entry point: {@code [run|help] [--config file.yaml] [--KEY=value ...]}, or
+ * {@code scram-credential --user U --mechanism M} ({@link ScramCredentialCommand}). {@code run} (the
  * default) configures the proxy from KafScale's setting names, merged from the file, the
  * environment and the flags. The demo, with its embedded Kafka, is a separate jar (proxy-demo) so
  * that none of a broker's code ships in the production image.
@@ -20,6 +22,11 @@ public final class Main {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals(ScramCredentialCommand.NAME)) {
+            System.exit(ScramCredentialCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length), System.in,
+                    System.out, System.err));
+            return;
+        }
         CommandLine commandLine;
         Map<String, String> settings;
         try {

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.kafscale.proxy.app.config.ConfigException;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
 import org.kafscale.proxy.app.health.ReadPathProbe;
@@ -27,6 +28,8 @@ import org.kafscale.proxy.core.local.DescribeClusterResponder;
 import org.kafscale.proxy.core.local.DescribeTopicPartitionsResponder;
 import org.kafscale.proxy.core.local.FindCoordinatorResponder;
 import org.kafscale.proxy.core.local.MetadataResponder;
+import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
+import org.kafscale.proxy.core.security.sasl.SaslSettings;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.server.RequestDispatcher;
@@ -65,10 +68,12 @@ public final class ProxyRuntime implements AutoCloseable {
     private final HealthServer healthServer;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final LfsRuntime lfs;
+    private final Optional<SaslAuthenticator> sasl;
 
     private ProxyRuntime(EventLoopGroup workers, KafkaRequestClient kafkaClient, TopologySource topology,
                          ScheduledExecutorService housekeeping, KafkaProxyServer kafkaServer, Readiness readiness,
-                         HealthServer healthServer, LfsRuntime lfs) {
+                         HealthServer healthServer, LfsRuntime lfs, Optional<SaslAuthenticator> sasl) {
+        this.sasl = sasl;
         this.workers = workers;
         this.kafkaClient = kafkaClient;
         this.topology = topology;
@@ -110,7 +115,9 @@ public final class ProxyRuntime implements AutoCloseable {
         RoutingGate gate = topology.gate();
         ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, gate);
         BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), proxyMetrics);
-        ApiVersionsResponder apiVersions = new ApiVersionsResponder(brokerVersions);
+        Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> startSasl(settings, proxyMetrics));
+        ApiVersionsResponder apiVersions = new ApiVersionsResponder(brokerVersions,
+                sasl.isPresent() ? SaslAuthenticator.advertisedApis() : List.of());
         MetadataResponder metadata = new MetadataResponder(topology, advertised);
         FindCoordinatorResponder findCoordinator = new FindCoordinatorResponder(topology, advertised);
         DescribeClusterResponder describeCluster = new DescribeClusterResponder(topology, advertised);
@@ -119,8 +126,10 @@ public final class ProxyRuntime implements AutoCloseable {
         Routing routing = new Routing(topology, advertised, config.requestTimeout().toMillis(), config.anyBrokerConnect(),
                 proxyMetrics, lfs == null ? ProduceRewriter.NONE : lfs.produceRewriter(), config.fetchReadAhead());
         // Each connection gets its own router (for what it keeps per connection) behind the shared answers.
-        RequestHandlers handlers = connection -> new RequestDispatcher(apiVersions, metadata, findCoordinator,
+        RequestHandlers dispatchers = connection -> new RequestDispatcher(apiVersions, metadata, findCoordinator,
                 describeCluster, describeTopicPartitions, gate, routing.newRouter(connection));
+        // With SASL, every connection (bootstrap and broker ports) authenticates before it is dispatched.
+        RequestHandlers handlers = sasl.map(s -> s.guard(dispatchers)).orElse(dispatchers);
         KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector,
                 proxyMetrics);
         if (config.advertiseMode() == AdvertiseMode.PORTS) {
@@ -132,7 +141,7 @@ public final class ProxyRuntime implements AutoCloseable {
 
         // The probe is a client of the proxy's own listener, so it proves the path clients take.
         ReadPathProbe readProbe = new ReadPathProbe(kafkaClient, kafkaServer.localAddress(), topology,
-                config.readProbe());
+                config.readProbe(), sasl.isPresent());
         readProbe.start(housekeeping);
         Readiness readiness = new Readiness(gate, topology, readProbe);
         proxyMetrics.watch(readiness, kafkaServer);
@@ -143,7 +152,8 @@ public final class ProxyRuntime implements AutoCloseable {
         LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {}{})", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode(),
                 config.advertiseMode() == AdvertiseMode.PORTS ? ", broker ports " + config.brokerPorts() : "");
-        return new ProxyRuntime(workers, kafkaClient, topology, housekeeping, kafkaServer, readiness, health, lfs);
+        return new ProxyRuntime(workers, kafkaClient, topology, housekeeping, kafkaServer, readiness, health, lfs,
+                sasl);
     }
 
     /**
@@ -162,6 +172,18 @@ public final class ProxyRuntime implements AutoCloseable {
         }
         LOGGER.info("Topology from the Kafka cluster at {}", config.backends());
         return new KafkaClusterTopology(backends, kafkaClient, config.metadataRefresh(), metrics);
+    }
+
+    /**
+     * SASL on the listener: reads the credentials and fetches the JWKS. A failure stops start-up,
+     * naming the settings, rather than leave a listener that lets no one in (or anyone).
+     */
+    private static SaslAuthenticator startSasl(SaslSettings settings, ProxyMetrics metrics) {
+        try {
+            return SaslAuthenticator.start(settings, metrics);
+        } catch (RuntimeException e) {
+            throw new ConfigException("SASL on the Kafka listener (KAFSCALE_PROXY_SASL_*) could not start: " + e);
+        }
     }
 
     /** Waits a bounded time for the first read so the listener starts with routes; serves not-ready otherwise. */
@@ -234,6 +256,7 @@ public final class ProxyRuntime implements AutoCloseable {
         // The probe first, so it starts no request through a listener that is closing.
         housekeeping.shutdownNow();
         kafkaServer.close();
+        sasl.ifPresent(SaslAuthenticator::close);
         topology.close();
         kafkaClient.close();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -16,6 +16,8 @@ public final class ConfigHelp {
                 Usage: java -jar kafscale-proxy.jar [run|help] [--config file.yaml] [--KEY=value ...]
                   run   serve Kafka clients (the default)
                   help  print this text (also --help or -h)
+                       java -jar kafscale-proxy.jar scram-credential --user USER --mechanism SCRAM-SHA-512 [--iterations N]
+                  reads a password from stdin and prints its line for KAFSCALE_PROXY_SASL_CREDENTIALS_FILE
 
                 Settings, from lowest to highest precedence: the defaults below, the --config YAML file
                 (a flat map of KEY: value), KAFSCALE_* environment variables, and --KEY=value or --KEY value

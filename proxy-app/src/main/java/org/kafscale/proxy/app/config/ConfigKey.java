@@ -4,6 +4,8 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.Optional;
+import org.kafscale.proxy.core.security.sasl.OAuthBearerSettings;
+import org.kafscale.proxy.core.security.sasl.SaslSettings;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.lfs.limits.LfsLimits;
@@ -139,6 +141,48 @@ public enum ConfigKey {
             "`plain`: one line per event; `json`: one JSON object per line (Logback's JSON encoder)."),
     LOG_LEVEL("KAFSCALE_PROXY_LOG_LEVEL", "INFO", null, null,
             "Level of the proxy's own loggers: `TRACE`, `DEBUG`, `INFO`, `WARN` or `ERROR`."),
+
+    // ---- SASL on the Kafka listener (bootstrap and broker ports alike) ----
+    SASL_MECHANISMS("KAFSCALE_PROXY_SASL_MECHANISMS", null, "unset (no SASL)", null,
+            "Comma-separated SASL mechanisms the Kafka listener requires: `PLAIN`, `SCRAM-SHA-256`, `SCRAM-SHA-512`, "
+                    + "`OAUTHBEARER`. When set, a client must authenticate before any request but ApiVersions; "
+                    + "anything else before that closes the connection."),
+    SASL_CREDENTIALS_FILE("KAFSCALE_PROXY_SASL_CREDENTIALS_FILE", null, "required with PLAIN or SCRAM", null,
+            "Users for PLAIN and SCRAM: one line `<user> <SCRAM-SHA-256|SCRAM-SHA-512> salt=...,stored_key=...,"
+                    + "server_key=...,iterations=N` per user and mechanism, as `scram-credential` prints it (salted "
+                    + "keys, never passwords; PLAIN checks a password against the user's SCRAM line). Re-read when "
+                    + "it changes (a mounted Kubernetes secret); a bad file at start-up stops it."),
+    SASL_MAX_REAUTH_MS("KAFSCALE_PROXY_SASL_MAX_REAUTH_MS", null, "unset (sessions last as long as the connection)",
+            Range.of(1000, 604_800_000),
+            "Kafka's `connections.max.reauth.ms`: a SASL session lasts at most this long (and no longer than an "
+                    + "OAuth token); clients re-authenticate on the same connection before then (KIP-368), and the "
+                    + "first other request after the session ended closes the connection."),
+    SASL_MAX_CONCURRENT_AUTHENTICATIONS("KAFSCALE_PROXY_SASL_MAX_CONCURRENT_AUTHENTICATIONS",
+            String.valueOf(SaslSettings.DEFAULT_MAX_CONCURRENT_AUTHENTICATIONS), null, Range.of(1, 100_000),
+            "SASL steps (SCRAM key derivations, token checks) queued or running at once, over all connections; "
+                    + "a client past it fails authentication at once and reconnects later."),
+    SASL_MAX_TOKEN_BYTES("KAFSCALE_PROXY_SASL_MAX_TOKEN_BYTES", String.valueOf(SaslSettings.DEFAULT_MAX_TOKEN_BYTES),
+            null, Range.of(256, 16 * 1024 * 1024),
+            "Largest SASL token (SaslAuthenticate `auth_bytes`) accepted; a larger one fails authentication."),
+    SASL_OAUTHBEARER_JWKS_URL("KAFSCALE_PROXY_SASL_OAUTHBEARER_JWKS_URL", null, "required with OAUTHBEARER", null,
+            "JWKS endpoint (`https://`, `http://` or `file:`) whose keys sign valid tokens (Kafka's "
+                    + "`sasl.oauthbearer.jwks.endpoint.url`); fetched at start-up and refreshed hourly, and when a "
+                    + "token names an unknown key."),
+    SASL_OAUTHBEARER_EXPECTED_ISSUER("KAFSCALE_PROXY_SASL_OAUTHBEARER_EXPECTED_ISSUER", null,
+            "unset (any issuer, with a warning)", null,
+            "The `iss` a token must carry (`sasl.oauthbearer.expected.issuer`)."),
+    SASL_OAUTHBEARER_EXPECTED_AUDIENCE("KAFSCALE_PROXY_SASL_OAUTHBEARER_EXPECTED_AUDIENCE", null,
+            "unset (any audience, with a warning)", null,
+            "Comma-separated audiences; a token's `aud` must contain one (`sasl.oauthbearer.expected.audience`)."),
+    SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS("KAFSCALE_PROXY_SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS",
+            String.valueOf(OAuthBearerSettings.DEFAULT_CLOCK_SKEW_SECONDS), null, Range.of(0, 3600),
+            "Seconds of clock difference tolerated on a token's `exp`, `nbf` and `iat`."),
+    SASL_OAUTHBEARER_SCOPE_CLAIM_NAME("KAFSCALE_PROXY_SASL_OAUTHBEARER_SCOPE_CLAIM_NAME",
+            OAuthBearerSettings.DEFAULT_SCOPE_CLAIM, null, null,
+            "Claim holding a token's scopes (`sasl.oauthbearer.scope.claim.name`)."),
+    SASL_OAUTHBEARER_SUB_CLAIM_NAME("KAFSCALE_PROXY_SASL_OAUTHBEARER_SUB_CLAIM_NAME",
+            OAuthBearerSettings.DEFAULT_SUB_CLAIM, null, null,
+            "Claim holding the principal's name (`sasl.oauthbearer.sub.claim.name`): the client is `User:<it>`."),
 
     // ---- LFS (large payloads through S3); read only when KAFSCALE_PROXY_LFS_ENABLED is true ----
     LFS_ENABLED("KAFSCALE_PROXY_LFS_ENABLED", "false", null, null,

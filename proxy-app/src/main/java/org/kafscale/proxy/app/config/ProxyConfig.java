@@ -13,6 +13,7 @@ import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.BrokerPorts;
 import org.kafscale.proxy.core.backend.ConnectAttempts;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
+import org.kafscale.proxy.core.security.sasl.SaslSettings;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.lfs.LfsSettings;
@@ -48,6 +49,7 @@ import org.slf4j.LoggerFactory;
  * @param drainTimeout how long requests already read may take to be answered on shutdown
  * @param logging the log format and level
  * @param lfs the LFS HTTP API, when enabled and given an address ({@link LfsConfig})
+ * @param sasl SASL on the Kafka listener, when {@code KAFSCALE_PROXY_SASL_MECHANISMS} is set ({@link SaslConfig})
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           BrokerPorts brokerPorts,
@@ -56,7 +58,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           int maxFrameBytes, int maxInFlightPerConnection, Duration requestTimeout,
                           Duration connectTimeout, Duration metadataRefresh, int ioThreads,
                           ListenerLimits listenerLimits, ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
-                          ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs) {
+                          ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
+                          Optional<SaslSettings> sasl) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -101,6 +104,20 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String DRAIN_TIMEOUT_MS = ConfigKey.DRAIN_TIMEOUT_MS.envName();
     public static final String LOG_FORMAT = ConfigKey.LOG_FORMAT.envName();
     public static final String LOG_LEVEL = ConfigKey.LOG_LEVEL.envName();
+    public static final String SASL_MECHANISMS = ConfigKey.SASL_MECHANISMS.envName();
+    public static final String SASL_CREDENTIALS_FILE = ConfigKey.SASL_CREDENTIALS_FILE.envName();
+    public static final String SASL_MAX_REAUTH_MS = ConfigKey.SASL_MAX_REAUTH_MS.envName();
+    public static final String SASL_MAX_CONCURRENT_AUTHENTICATIONS =
+            ConfigKey.SASL_MAX_CONCURRENT_AUTHENTICATIONS.envName();
+    public static final String SASL_MAX_TOKEN_BYTES = ConfigKey.SASL_MAX_TOKEN_BYTES.envName();
+    public static final String SASL_OAUTHBEARER_JWKS_URL = ConfigKey.SASL_OAUTHBEARER_JWKS_URL.envName();
+    public static final String SASL_OAUTHBEARER_EXPECTED_ISSUER = ConfigKey.SASL_OAUTHBEARER_EXPECTED_ISSUER.envName();
+    public static final String SASL_OAUTHBEARER_EXPECTED_AUDIENCE =
+            ConfigKey.SASL_OAUTHBEARER_EXPECTED_AUDIENCE.envName();
+    public static final String SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS =
+            ConfigKey.SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS.envName();
+    public static final String SASL_OAUTHBEARER_SCOPE_CLAIM_NAME = ConfigKey.SASL_OAUTHBEARER_SCOPE_CLAIM_NAME.envName();
+    public static final String SASL_OAUTHBEARER_SUB_CLAIM_NAME = ConfigKey.SASL_OAUTHBEARER_SUB_CLAIM_NAME.envName();
 
     /**
      * Builds the configuration from settings keyed by KafScale's environment variable names
@@ -144,6 +161,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                         .toUpperCase(java.util.Locale.ROOT)),
                 s.oneOf(ConfigKey.LOG_LEVEL, LogSettings.LEVELS));
         Optional<LfsSettings> lfs = LfsConfig.from(s);
+        Optional<SaslSettings> sasl = SaslConfig.from(s);
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
@@ -154,7 +172,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
                 metadataRefresh, ioThreads, listenerLimits, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
-                logging, lfs);
+                logging, lfs, sasl);
     }
 
     /**

@@ -55,11 +55,23 @@ public final class ReadPathProbe {
     private final BrokerEndpoint proxyListener;
     private final Topology topology;
     private final ReadProbeSettings settings;
+    /** The listener requires SASL, which this probe does not speak: only a broker round trip is checked. */
+    private final boolean listenerRequiresSasl;
     private volatile TopicPartition lastProven;
     private volatile ProbeResult latest;
 
     public ReadPathProbe(KafkaRequestClient client, InetSocketAddress proxyListener, Topology topology,
                          ReadProbeSettings settings) {
+        this(client, proxyListener, topology, settings, false);
+    }
+
+    /**
+     * @param listenerRequiresSasl the listener admits only authenticated clients; the probe then
+     *     shows only that a broker answers (unproven), until it can authenticate itself
+     */
+    public ReadPathProbe(KafkaRequestClient client, InetSocketAddress proxyListener, Topology topology,
+                         ReadProbeSettings settings, boolean listenerRequiresSasl) {
+        this.listenerRequiresSasl = listenerRequiresSasl;
         this.client = client;
         // The proxy's own listener, reached over loopback when it listens on every interface.
         String host = proxyListener.getAddress() == null || proxyListener.getAddress().isAnyLocalAddress()
@@ -120,6 +132,9 @@ public final class ReadPathProbe {
         if (!snapshot.hasBrokers()) {
             return CompletableFuture.completedFuture(ProbeResult.failed("no broker known"));
         }
+        if (listenerRequiresSasl) {
+            return brokerRoundTrip(snapshot, "the Kafka listener requires SASL, which the probe does not speak; ");
+        }
         Map<TopicPartition, Uuid> candidates = candidates(snapshot);
         if (candidates.isEmpty()) {
             if (settings.topic().isPresent()) {
@@ -127,7 +142,7 @@ public final class ReadPathProbe {
                         + settings.partition().stream().mapToObj(p -> " partition " + p).findFirst().orElse("")
                         + " is not in the cluster's metadata"));
             }
-            return brokerRoundTrip(snapshot);
+            return brokerRoundTrip(snapshot, "no topic has partitions yet; ");
         }
         return listOffsets(candidates.keySet(), OutboundRequests.LATEST_TIMESTAMP).thenCompose(latestOffsets -> {
             List<TopicPartition> withData = latestOffsets.entrySet().stream()
@@ -176,10 +191,10 @@ public final class ReadPathProbe {
     }
 
     /** With no topic at all, the best that can be shown: a broker answers a request. */
-    private CompletableFuture<ProbeResult> brokerRoundTrip(TopologySnapshot snapshot) {
+    private CompletableFuture<ProbeResult> brokerRoundTrip(TopologySnapshot snapshot, String why) {
         BrokerEndpoint broker = snapshot.brokers().values().iterator().next();
         return client.apiVersions(broker).thenApply(versions -> ProbeResult.unproven(
-                "no topic has partitions yet; metadata is known and broker " + broker.id()
+                why + "metadata is known and broker " + broker.id()
                         + " answered ApiVersions, which proves less than a Fetch of real records"));
     }
 

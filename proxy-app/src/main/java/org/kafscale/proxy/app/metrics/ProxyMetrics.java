@@ -1,6 +1,7 @@
 package org.kafscale.proxy.app.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import org.kafscale.proxy.core.security.sasl.SaslObserver;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import org.kafscale.proxy.app.health.Readiness;
@@ -31,7 +32,8 @@ import org.kafscale.proxy.discovery.TopologySource;
  * width, retries by cause, broker channels, whether the proxy can route, the topology's age, how
  * many brokers it knows, and JVM and Netty memory. docs/metrics.md lists every series.
  */
-public final class ProxyMetrics implements ClientConnectionHandler.ConnectionListener, RoutingObserver, BackendObserver {
+public final class ProxyMetrics implements ClientConnectionHandler.ConnectionListener, RoutingObserver, BackendObserver,
+        SaslObserver {
     private final MeterRegistry registry;
     /** Timer keys of the buckets for what a client may make up: any unknown key, any version out of range. */
     private static final int UNKNOWN = -1;
@@ -46,6 +48,7 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
     private final ConcurrentHashMap<Integer, AtomicInteger> backendChannels = new ConcurrentHashMap<>();
     private final AtomicLong readAheadHeld = new AtomicLong();
     private final ConcurrentHashMap<ReadAheadOutcome, Counter> readAheads = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> authentications = new ConcurrentHashMap<>();
 
     public ProxyMetrics(MeterRegistry registry, TopologySource topology, RoutingGate gate) {
         this.registry = registry;
@@ -143,6 +146,15 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
         retries.computeIfAbsent(api.name + "/" + cause, k -> Counter.builder("kafscale_proxy_retries")
                 .description("Parts of requests the proxy sent again, by cause").tag("api", api.name)
                 .tag("cause", cause.name().toLowerCase(java.util.Locale.ROOT)).register(registry)).increment();
+    }
+
+    /** Labels bounded by the enabled mechanisms (or {@code unsupported}) and the four outcomes. */
+    @Override
+    public void authentication(String mechanism, SaslObserver.Outcome outcome) {
+        authentications.computeIfAbsent(mechanism + "/" + outcome, k -> Counter.builder(
+                        "kafscale_proxy_sasl_authentications")
+                .description("SASL authentications on the Kafka listener, by mechanism and outcome")
+                .tag("mechanism", mechanism).tag("outcome", outcome.label()).register(registry)).increment();
     }
 
     @Override

@@ -107,9 +107,11 @@ public final class ApiTable {
         served(ApiKeys.STREAMS_GROUP_HEARTBEAT, "to the streams group's coordinator");
         served(ApiKeys.STREAMS_GROUP_DESCRIBE, "split per coordinator, merged in request order");
 
-        refused("answered UNSUPPORTED_SASL_MECHANISM with no mechanisms, then closed (this listener "
-                + "does not authenticate)", ApiKeys.SASL_HANDSHAKE);
-        refused("closed: no SASL on this listener", ApiKeys.SASL_AUTHENTICATE);
+        refused("answered UNSUPPORTED_SASL_MECHANISM with no mechanisms, then closed, on a listener without "
+                + "SASL; with `KAFSCALE_PROXY_SASL_MECHANISMS` the listener answers it itself (the enabled "
+                + "mechanisms) and advertises it", ApiKeys.SASL_HANDSHAKE);
+        refused("closed on a listener without SASL; with `KAFSCALE_PROXY_SASL_MECHANISMS` the listener runs the "
+                + "exchange itself (never a broker)", ApiKeys.SASL_AUTHENTICATE);
         refused("closed: removed from Kafka, no version exists", ApiKeys.LEADER_AND_ISR, ApiKeys.STOP_REPLICA,
                 ApiKeys.UPDATE_METADATA, ApiKeys.CONTROLLED_SHUTDOWN);
         refused("closed: controller-only (KRaft quorum and broker lifecycle)", ApiKeys.VOTE,

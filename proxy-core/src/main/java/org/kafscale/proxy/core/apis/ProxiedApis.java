@@ -12,8 +12,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
  * {@code RequestDispatcher} (the connection closes with a log line, as a broker does), never
  * forwarded.
  *
- * <p>Left out on purpose (each with its reason in {@link ApiTable}): SASL (the proxy does not
- * authenticate), inter-broker and controller APIs (but WriteTxnMarkers, which
+ * <p>Left out on purpose (each with its reason in {@link ApiTable}): SASL (never forwarded; on a
+ * SASL listener the listener's own gate, {@code core.security.sasl.SaslGate}, answers it), inter-broker and controller APIs (but WriteTxnMarkers, which
  * {@code kafka-transactions abort} sends to partition leaders), and client telemetry, which a
  * broker ties to the connection it was subscribed on. APIs about one broker's disks
  * (DescribeLogDirs, {@link RouteKind#ADDRESSED_BROKER}) are served only on a connection that

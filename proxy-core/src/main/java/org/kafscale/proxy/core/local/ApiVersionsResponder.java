@@ -1,6 +1,9 @@
 package org.kafscale.proxy.core.local;
 
 import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -31,9 +34,17 @@ public final class ApiVersionsResponder {
     private static final short ZERO_MINIMUM_VERSION = 4;
 
     private final BrokerApiVersions brokers;
+    /** Keys the listener itself serves besides the proxied ones (SASL on a SASL listener). */
+    private final List<ApiVersion> listenerApis;
 
     public ApiVersionsResponder(BrokerApiVersions brokers) {
+        this(brokers, List.of());
+    }
+
+    /** @param listenerApis keys the listener serves itself, such as SaslHandshake on a SASL listener */
+    public ApiVersionsResponder(BrokerApiVersions brokers, List<ApiVersion> listenerApis) {
         this.brokers = brokers;
+        this.listenerApis = List.copyOf(listenerApis);
     }
 
     /** Whether a broker has reported, so an answer now advertises nothing a broker lacks. */
@@ -84,7 +95,8 @@ public final class ApiVersionsResponder {
     }
 
     ApiVersionCollection advertised(boolean addressesBroker) {
-        ApiVersionCollection keys = new ApiVersionCollection();
+        List<ApiVersion> ranges = new ArrayList<>();
+        listenerApis.forEach(api -> ranges.add(api.duplicate()));
         for (Map.Entry<ApiKeys, RouteKind> entry : ProxiedApis.all().entrySet()) {
             ApiKeys api = entry.getKey();
             if (ProxiedApis.servedOn(api, addressesBroker).isEmpty()) {
@@ -105,9 +117,12 @@ public final class ApiVersionsResponder {
                 }
             }
             if (min <= max) {
-                keys.add(new ApiVersion().setApiKey(api.id).setMinVersion(min).setMaxVersion(max));
+                ranges.add(new ApiVersion().setApiKey(api.id).setMinVersion(min).setMaxVersion(max));
             }
         }
+        ranges.sort(Comparator.comparingInt(ApiVersion::apiKey));
+        ApiVersionCollection keys = new ApiVersionCollection();
+        ranges.forEach(keys::add);
         return keys;
     }
 }

@@ -390,7 +390,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         if (closing) {
             return;
         }
-        logs.timedOutConnections.info("Closing connection from client {}: {}", context.clientAddress(), reason);
+        logs.timedOutConnections.info("Closing connection from client {}: {}", context.describeClient(), reason);
         listener.timedOut();
         ctx.close();
         beginClose();
@@ -411,7 +411,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     /** During a drain: once every request read has its answer written, close after the flush. */
     private void closeIfDrained() {
         if (draining && !closing && orderer.waiting() == 0 && queued.isEmpty()) {
-            LOGGER.debug("Drained connection from client {}", context.clientAddress());
+            LOGGER.debug("Drained connection from client {}", context.describeClient());
             closing = true;
             // An empty write completes after every earlier write; it starts at the head of the
             // pipeline so the size prepender does not turn it into a zero-length frame.
@@ -433,11 +433,11 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
             ctx.write(withClientCorrelationId(send.frame(), slot), written);
         } else if (reply instanceof Reply.SendAndClose send) {
             logs.answeredAndClosed.info("Closing connection from client {} after answering: {}",
-                    context.clientAddress(), send.reason());
+                    context.describeClient(), send.reason());
             ctx.writeAndFlush(withClientCorrelationId(send.frame(), slot)).addListener(ChannelFutureListener.CLOSE);
             beginClose();
         } else if (reply instanceof Reply.Close close) {
-            logs.closes.warn("Closing connection from client {}: {}", context.clientAddress(), close.reason());
+            logs.closes.warn("Closing connection from client {}: {}", context.describeClient(), close.reason());
             ctx.flush();
             ctx.close();
             beginClose();
@@ -445,7 +445,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     }
 
     private void closeAfter(String what, RuntimeException e) {
-        logs.failures.warn("Closing connection from client {}: {} failed: {}", context.clientAddress(), what,
+        logs.failures.warn("Closing connection from client {}: {} failed: {}", context.describeClient(), what,
                 e.toString());
         LOGGER.debug("Connection failure detail", e);
         ctx.close();

@@ -6,6 +6,7 @@ import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +27,8 @@ public final class ConnectionContext {
     private long heldForMillis = NOT_HANDLING;
     private final List<Runnable> onClose = new ArrayList<>(1);
     private boolean closed;
+    /** Who the client proved to be; anonymous until a listener's authentication says otherwise. */
+    private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
 
     /** A connection on the bootstrap listener, which stands for no one broker. */
     public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress) {
@@ -65,6 +68,22 @@ public final class ConnectionContext {
     /** The client's address, for log lines. */
     public SocketAddress clientAddress() {
         return clientAddress;
+    }
+
+    /** Who the client is: {@link KafkaPrincipal#ANONYMOUS} until it authenticates. Call on the event loop. */
+    public KafkaPrincipal principal() {
+        return principal;
+    }
+
+    /** The client proved it is {@code principal} (SASL, a client certificate). Call on the event loop. */
+    public void authenticatedAs(KafkaPrincipal principal) {
+        this.principal = principal;
+    }
+
+    /** The client for log lines: its address, and its principal once it has authenticated. */
+    public String describeClient() {
+        return KafkaPrincipal.ANONYMOUS.equals(principal) ? String.valueOf(clientAddress)
+                : clientAddress + " (" + principal + ")";
     }
 
     public Promise<Reply> newReply() {

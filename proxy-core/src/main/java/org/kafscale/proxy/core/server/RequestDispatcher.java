@@ -28,7 +28,9 @@ import org.kafscale.proxy.core.topology.RoutingGate;
  *       shares. The connection closes with a log line naming key, version and client, as a Kafka
  *       broker closes on a key it does not serve. SaslHandshake is answered first,
  *       UNSUPPORTED_SASL_MECHANISM with no mechanisms (this listener has no SASL), so a client
- *       configured for SASL says why instead of seeing a bare disconnect.</li>
+ *       configured for SASL says why instead of seeing a bare disconnect. On a SASL listener the
+ *       SASL gate in front of the dispatcher ({@code core.security.sasl}) answers SASL instead, and
+ *       nothing reaches the dispatcher before the client has authenticated.</li>
  *   <li>ApiVersions is always answered here; before any broker has reported its own versions it
  *       is held (at most {@link #FIRST_PROBE_WAIT}), since the proxy cannot yet say what every
  *       broker serves, and past that the connection closes (the client reconnects) rather than

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.codec.KafkaWire;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.apis.ProxiedApis;
+import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 
 class ApiVersionsResponderTest {
 
@@ -227,6 +228,26 @@ class ApiVersionsResponderTest {
     }
 
     /** Asks the responder at {@link #VERSION} and parses the answer with kafka-clients. */
+    @Test
+    void saslApisOfTheListenerAreAdvertisedInKeyOrderBesideTheProxiedOnes() {
+        // Given a SASL listener's responder
+        List<ApiVersion> sasl = SaslAuthenticator.advertisedApis();
+        ApiVersionsResponder withSasl = new ApiVersionsResponder(brokers, sasl);
+
+        // When a client asks
+        ApiVersionsResponseData answer = ask(withSasl, VERSION, false);
+
+        // Then SaslHandshake and SaslAuthenticate are listed at Kafka's ranges, the rest as without SASL
+        Map<Short, ApiVersion> keys = new TreeMap<>(byKey(answer));
+        assertEquals(range(ApiKeys.SASL_HANDSHAKE, ApiKeys.SASL_HANDSHAKE.oldestVersion(),
+                ApiKeys.SASL_HANDSHAKE.latestVersion()), keys.remove(ApiKeys.SASL_HANDSHAKE.id));
+        assertEquals(range(ApiKeys.SASL_AUTHENTICATE, ApiKeys.SASL_AUTHENTICATE.oldestVersion(),
+                ApiKeys.SASL_AUTHENTICATE.latestVersion()), keys.remove(ApiKeys.SASL_AUTHENTICATE.id));
+        assertEquals(byKey(ask()), keys);
+        List<Short> order = answer.apiKeys().stream().map(ApiVersion::apiKey).toList();
+        assertEquals(order.stream().sorted().toList(), order, "in key order");
+    }
+
     private ApiVersionsResponseData ask() {
         return ask(VERSION);
     }
@@ -236,6 +257,10 @@ class ApiVersionsResponderTest {
     }
 
     private ApiVersionsResponseData ask(short version, boolean addressesBroker) {
+        return ask(responder, version, addressesBroker);
+    }
+
+    private static ApiVersionsResponseData ask(ApiVersionsResponder responder, short version, boolean addressesBroker) {
         RequestFrame request = KafkaWire.requestFrame(new ApiVersionsRequest.Builder().build(version), 3, "client");
         ByteBuf answer;
         try {

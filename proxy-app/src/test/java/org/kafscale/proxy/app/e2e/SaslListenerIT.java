@@ -1,0 +1,682 @@
+package org.kafscale.proxy.app.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import javax.security.auth.callback.Callback;
+import javax.security.auth.login.AppConfigurationEntry;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.UnsupportedSaslMechanismException;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.SaslAuthenticateRequest;
+import org.apache.kafka.common.requests.SaslAuthenticateResponse;
+import org.apache.kafka.common.requests.SaslHandshakeRequest;
+import org.apache.kafka.common.requests.SaslHandshakeResponse;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.MetadataRequest;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.security.auth.AuthenticateCallbackHandler;
+import org.apache.kafka.common.security.oauthbearer.OAuthBearerToken;
+import org.apache.kafka.common.security.oauthbearer.OAuthBearerTokenCallback;
+import org.apache.kafka.common.security.scram.internals.ScramCredentialUtils;
+import org.apache.kafka.common.security.scram.internals.ScramFormatter;
+import org.apache.kafka.common.security.scram.internals.ScramMechanism;
+import org.jose4j.jwk.JsonWebKey;
+import org.jose4j.jwk.JsonWebKeySet;
+import org.jose4j.jwk.RsaJsonWebKey;
+import org.jose4j.jwk.RsaJwkGenerator;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jws.JsonWebSignature;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.jwt.NumericDate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.kafscale.proxy.testkit.Eventually;
+import org.kafscale.proxy.testkit.KafkaClusterExtension;
+import org.kafscale.proxy.testkit.Kcat;
+
+/**
+ * SASL terminated at the proxy (plaintext brokers behind it): real Java clients, kcat and
+ * confluent-kafka authenticate with PLAIN, SCRAM and OAUTHBEARER (tokens signed by the test,
+ * keys served by a JWKS endpoint in the test) and move records; wrong credentials, bad tokens,
+ * unknown mechanisms and requests before authentication fail at once with nothing routed; and a
+ * client re-authenticates on its connection as the session runs out (KIP-368).
+ */
+class SaslListenerIT {
+    @RegisterExtension
+    static final KafkaClusterExtension KAFKA = KafkaClusterExtension.withBrokers(1);
+
+    private static final String USER = "alice";
+    private static final String PASSWORD = "alice-secret";
+    private static final String AUDIENCE = "kafscale-proxy";
+    private static final String ISSUER = "https://issuer.test";
+    private static final Duration FAILURE_WITHIN = Duration.ofSeconds(1);
+
+    @TempDir
+    static Path dir;
+    private static Path credentials;
+    private static HttpServer jwks;
+    private static RsaJsonWebKey signingKey;
+
+    @BeforeAll
+    static void credentialsAndJwks() throws Exception {
+        credentials = dir.resolve("sasl-users");
+        List<String> lines = new ArrayList<>();
+        for (ScramMechanism mechanism : List.of(ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512)) {
+            lines.add(USER + " " + mechanism.mechanismName() + " " + ScramCredentialUtils.credentialToString(
+                    new ScramFormatter(mechanism).generateCredential(PASSWORD, 4096)));
+        }
+        Files.write(credentials, lines);
+        signingKey = RsaJwkGenerator.generateJwk(2048);
+        signingKey.setKeyId("test-key");
+        String keySet = new JsonWebKeySet(signingKey).toJson(JsonWebKey.OutputControlLevel.PUBLIC_ONLY);
+        jwks = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        jwks.createContext("/jwks", exchange -> {
+            byte[] body = keySet.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        jwks.start();
+    }
+
+    @AfterAll
+    static void stopJwks() {
+        jwks.stop(0);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"})
+    void javaProducerAndGroupConsumerMoveRecordsAfterAuthenticating(String mechanism) throws Exception {
+        // Given
+        String topic = "sasl-" + mechanism.toLowerCase();
+        KAFKA.cluster().createTopic(topic, 2);
+        try (RunningProxy proxy = startProxy("PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER", Map.of())) {
+            Properties client = clientProperties(proxy, mechanism, USER, PASSWORD, token(USER, AUDIENCE, 300));
+            // When
+            List<String> sent = produce(client, topic, 200);
+            List<String> received = consumeAsGroup(client, topic, "group-" + topic, sent.size());
+            // Then
+            assertEquals(Set.copyOf(sent), Set.copyOf(received));
+            String metrics = proxy.healthBody("/metrics");
+            assertTrue(RunningProxy.metricValue(metrics, "kafscale_proxy_sasl_authentications_total{mechanism=\""
+                    + mechanism + "\",outcome=\"succeeded\"") >= 2, metrics);
+        }
+    }
+
+    @Test
+    void inPortsModeEveryBrokerPortRequiresAndAcceptsSasl() throws Exception {
+        // Given: clients bootstrap on the proxy's port, then use each broker's own port
+        String topic = "sasl-ports";
+        KAFKA.cluster().createTopic(topic, 2);
+        try (RunningProxy proxy = startProxy("SCRAM-SHA-512", "ports", Map.of())) {
+            Properties client = clientProperties(proxy, "SCRAM-SHA-512", USER, PASSWORD, null);
+            // When
+            List<String> sent = produce(client, topic, 50);
+            List<String> received = consumeAsGroup(client, topic, "group-" + topic, sent.size());
+            // Then: records flow (the clients authenticated on the broker port as on the bootstrap port)
+            assertEquals(Set.copyOf(sent), Set.copyOf(received));
+            int brokerPort = proxy.runtime().brokerPortAddresses().values().iterator().next().getPort();
+            try (Socket socket = new Socket("127.0.0.1", brokerPort)) {
+                socket.setSoTimeout((int) FAILURE_WITHIN.toMillis());
+                DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+                DataInputStream in = new DataInputStream(socket.getInputStream());
+                assertThrows(java.io.EOFException.class, () -> exchange(out, in,
+                        new MetadataRequest(new MetadataRequestData().setTopics(List.of()), (short) 12), 1),
+                        "a broker's port closes on Metadata before authentication too");
+            }
+        }
+    }
+
+    @Test
+    void aUserAddedToTheCredentialsFileCanLogInWithoutARestart() throws Exception {
+        // Given a running proxy whose file knows only alice
+        Path rotated = dir.resolve("rotated-users");
+        Files.copy(credentials, rotated, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        try (RunningProxy proxy = startProxy("SCRAM-SHA-512", Map.of("KAFSCALE_PROXY_SASL_CREDENTIALS_FILE",
+                rotated.toString()))) {
+            assertThrows(ExecutionException.class, () -> describeCluster(proxy, "bob", "bob-secret"));
+
+            // When the secret is rotated with a line for bob
+            List<String> lines = new ArrayList<>(Files.readAllLines(rotated));
+            lines.add("bob SCRAM-SHA-512 " + ScramCredentialUtils.credentialToString(
+                    new ScramFormatter(ScramMechanism.SCRAM_SHA_512).generateCredential("bob-secret", 4096)));
+            Path next = dir.resolve("rotated-users.next");
+            Files.write(next, lines);
+            Files.move(next, rotated, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+
+            // Then bob logs in
+            assertTrue(!describeCluster(proxy, "bob", "bob-secret").isBlank(), "bob is told the cluster id");
+        }
+    }
+
+    private static String describeCluster(RunningProxy proxy, String user, String password) throws Exception {
+        try (Admin admin = Admin.create(clientProperties(proxy, "SCRAM-SHA-512", user, password, null))) {
+            return admin.describeCluster().clusterId().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void wrongPasswordFailsAtOnceWithNothingRouted() throws Exception {
+        assertRefused("PLAIN", "PLAIN", USER, "wrong", null, SaslAuthenticationException.class);
+        assertRefused("SCRAM-SHA-512", "SCRAM-SHA-512", USER, "wrong", null, SaslAuthenticationException.class);
+    }
+
+    @Test
+    void unknownUserFailsAtOnceWithNothingRouted() throws Exception {
+        assertRefused("SCRAM-SHA-256", "SCRAM-SHA-256", "mallory", PASSWORD, null, SaslAuthenticationException.class);
+    }
+
+    @Test
+    void expiredTokenFailsAtOnceWithNothingRouted() throws Exception {
+        assertRefused("OAUTHBEARER", "OAUTHBEARER", USER, null, token(USER, AUDIENCE, -600),
+                SaslAuthenticationException.class);
+    }
+
+    @Test
+    void tokenForAnotherAudienceFailsAtOnceWithNothingRouted() throws Exception {
+        assertRefused("OAUTHBEARER", "OAUTHBEARER", USER, null, token(USER, "another-service", 300),
+                SaslAuthenticationException.class);
+    }
+
+    @Test
+    void mechanismTheListenerDoesNotEnableFailsAtOnceWithNothingRouted() throws Exception {
+        assertRefused("PLAIN", "SCRAM-SHA-512", USER, PASSWORD, null, UnsupportedSaslMechanismException.class);
+    }
+
+    @Test
+    void metadataBeforeAuthenticationClosesTheConnection() throws Exception {
+        try (RunningProxy proxy = startProxy("PLAIN", Map.of());
+             Socket socket = new Socket("127.0.0.1", proxy.port())) {
+            // Given
+            socket.setSoTimeout((int) FAILURE_WITHIN.toMillis());
+            short version = 12;
+            ByteBuffer request = new MetadataRequest(new MetadataRequestData().setTopics(null), version)
+                    .serializeWithHeader(new RequestHeader(ApiKeys.METADATA, version, "raw-client", 1));
+            // When
+            OutputStream out = socket.getOutputStream();
+            out.write(ByteBuffer.allocate(4).putInt(request.remaining()).array());
+            out.write(request.array(), request.arrayOffset() + request.position(), request.remaining());
+            out.flush();
+            InputStream in = socket.getInputStream();
+            // Then: closed without an answer (a read past the timeout would throw instead)
+            assertEquals(-1, in.read(), "the proxy closes the connection");
+            assertNoBrokerReached(proxy);
+        }
+    }
+
+    @Test
+    void aSessionThatEndsWithoutReauthenticationClosesAtTheNextRequest() throws Exception {
+        // Given: a client that authenticates once (SaslAuthenticate v2) and never again, sessions of 3 s
+        try (RunningProxy proxy = startProxy("PLAIN", Map.of("KAFSCALE_PROXY_SASL_MAX_REAUTH_MS", "3000"));
+             Socket socket = new Socket("127.0.0.1", proxy.port())) {
+            socket.setSoTimeout(5000);
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            SaslHandshakeResponse handshake = (SaslHandshakeResponse) exchange(out, in,
+                    new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("PLAIN")).build((short) 1),
+                    1);
+            assertEquals(Errors.NONE, handshake.error());
+            byte[] plain = ("\0" + USER + "\0" + PASSWORD).getBytes(StandardCharsets.UTF_8);
+            SaslAuthenticateResponse authenticated = (SaslAuthenticateResponse) exchange(out, in,
+                    new SaslAuthenticateRequest.Builder(new SaslAuthenticateRequestData().setAuthBytes(plain))
+                            .build((short) 2), 2);
+            assertEquals(Errors.NONE, authenticated.error());
+            assertTrue(authenticated.sessionLifetimeMs() > 0 && authenticated.sessionLifetimeMs() <= 3000,
+                    "session lifetime " + authenticated.sessionLifetimeMs());
+
+            // When it keeps asking for Metadata; Then the answers stop, with a close, once the session is over
+            int[] answered = {0};
+            Eventually.await(Duration.ofSeconds(15), "the connection closes after the session", () -> {
+                try {
+                    exchange(out, in, new MetadataRequest(new MetadataRequestData().setTopics(List.of()), (short) 12),
+                            10 + answered[0]);
+                    answered[0]++;
+                    return false;
+                } catch (java.io.EOFException | java.net.SocketException e) {
+                    return true;
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            assertTrue(answered[0] >= 1, "Metadata is answered while the session lasts");
+        }
+    }
+
+    /** Sends one request and reads its answer; an {@link java.io.EOFException} when the proxy closed instead. */
+    private static AbstractResponse exchange(DataOutputStream out, DataInputStream in, AbstractRequest request,
+                                             int correlationId) throws IOException {
+        RequestHeader header = new RequestHeader(request.apiKey(), request.version(), "raw-client", correlationId);
+        ByteBuffer bytes = request.serializeWithHeader(header);
+        out.writeInt(bytes.remaining());
+        out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+        out.flush();
+        byte[] answer = new byte[in.readInt()];
+        in.readFully(answer);
+        return AbstractResponse.parseResponse(ByteBuffer.wrap(answer), header);
+    }
+
+    @Test
+    void producerKeepsProducingAcrossReauthentications() throws Exception {
+        // Given: sessions of 2 s
+        String topic = "sasl-reauth";
+        KAFKA.cluster().createTopic(topic, 1);
+        try (RunningProxy proxy = startProxy("SCRAM-SHA-512", Map.of("KAFSCALE_PROXY_SASL_MAX_REAUTH_MS", "2000"))) {
+            Properties client = clientProperties(proxy, "SCRAM-SHA-512", USER, PASSWORD, null);
+            client.putAll(RecordRoundTrip.idempotentProducerProperties(proxy.bootstrap()));
+            int sent = 0;
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(7);
+            // When: one record after another for longer than three sessions
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(client)) {
+                while (System.nanoTime() < end) {
+                    producer.send(new ProducerRecord<>(topic, "k", "v" + sent)).get(10, TimeUnit.SECONDS);
+                    sent++;
+                }
+            }
+            // Then
+            String metrics = proxy.healthBody("/metrics");
+            assertTrue(RunningProxy.metricValue(metrics, "kafscale_proxy_sasl_authentications_total{mechanism="
+                    + "\"SCRAM-SHA-512\",outcome=\"reauthenticated\"") >= 2, metrics);
+            assertTrue(sent > 10, "records sent: " + sent);
+        }
+    }
+
+    @Test
+    void kcatProducesAndConsumesWithPlain() {
+        String topic = "sasl-kcat-plain";
+        KAFKA.cluster().createTopic(topic, 1);
+        try (RunningProxy proxy = startProxy("PLAIN,SCRAM-SHA-512", Map.of())) {
+            assertKcatRoundTrip(proxy, topic, "PLAIN");
+        }
+    }
+
+    @Test
+    void kcatProducesAndConsumesWithScram() {
+        assumeTrue(LIBRDKAFKA_SCRAM_FIXED.compareTo(kcatLibrdkafka()) <= 0,
+                "kcat's librdkafka " + kcatLibrdkafka() + " sends a wrong SCRAM nonce (fixed in 2.6.1)");
+        String topic = "sasl-kcat-scram";
+        KAFKA.cluster().createTopic(topic, 1);
+        try (RunningProxy proxy = startProxy("SCRAM-SHA-512", Map.of())) {
+            assertKcatRoundTrip(proxy, topic, "SCRAM-SHA-512");
+        }
+    }
+
+    /**
+     * librdkafka before 2.6.1 repeats the client nonce in its SCRAM final message; Kafka 4 brokers
+     * (whose SCRAM server the proxy runs) refuse it, and so does the proxy: at once and plainly.
+     */
+    @Test
+    void kcatWithTheOldLibrdkafkaScramNonceIsRefusedPlainly() {
+        assumeTrue(LIBRDKAFKA_SCRAM_FIXED.compareTo(kcatLibrdkafka()) > 0, "kcat's librdkafka has the fix");
+        try (RunningProxy proxy = startProxy("SCRAM-SHA-512", Map.of())) {
+            List<String> args = new ArrayList<>(List.of("-b", proxy.bootstrap(), "-L"));
+            args.addAll(kcatSasl("SCRAM-SHA-512"));
+            Kcat.Result result = Kcat.run(Duration.ofSeconds(30), null, args);
+            assertTrue(!result.succeeded() && result.stderr().contains("SASL authentication error"), result.stderr());
+            assertNothingRouted(proxy);
+        }
+    }
+
+    @Test
+    void confluentKafkaPythonProducesAndConsumesWithPlain() throws Exception {
+        try (RunningProxy proxy = startProxy("PLAIN", Map.of())) {
+            assertPythonRoundTrip(proxy, "sasl-python-plain", "PLAIN");
+        }
+    }
+
+    @Test
+    void confluentKafkaPythonProducesAndConsumesWithScram() throws Exception {
+        Version version = pythonLibrdkafka();
+        assumeTrue(LIBRDKAFKA_SCRAM_FIXED.compareTo(version) <= 0,
+                "confluent-kafka's librdkafka " + version + " sends a wrong SCRAM nonce (fixed in 2.6.1)");
+        try (RunningProxy proxy = startProxy("SCRAM-SHA-512", Map.of())) {
+            assertPythonRoundTrip(proxy, "sasl-python-scram", "SCRAM-SHA-512");
+        }
+    }
+
+    /** The first librdkafka whose SCRAM final message Kafka 4's server accepts (confluentinc/librdkafka#4895). */
+    private static final Version LIBRDKAFKA_SCRAM_FIXED = Version.of("2.6.1");
+
+    /** A dotted version, compared number by number. */
+    private record Version(List<Integer> parts) implements Comparable<Version> {
+        static Version of(String text) {
+            return new Version(Arrays.stream(text.split("\\.")).map(Integer::valueOf).toList());
+        }
+
+        @Override
+        public int compareTo(Version other) {
+            for (int i = 0; i < Math.max(parts.size(), other.parts.size()); i++) {
+                int a = i < parts.size() ? parts.get(i) : 0;
+                int b = i < other.parts.size() ? other.parts.get(i) : 0;
+                if (a != b) {
+                    return Integer.compare(a, b);
+                }
+            }
+            return 0;
+        }
+
+        @Override
+        public String toString() {
+            return parts.stream().map(String::valueOf).collect(Collectors.joining("."));
+        }
+    }
+
+    private static Version kcatLibrdkafka() {
+        String banner = Kcat.run(Duration.ofSeconds(10), null, List.of("-V")).stdout();
+        Matcher m = Pattern.compile("librdkafka (\\d+\\.\\d+\\.\\d+)").matcher(banner);
+        assertTrue(m.find(), banner);
+        return Version.of(m.group(1));
+    }
+
+    private static Version pythonLibrdkafka() throws Exception {
+        return Version.of(runPython("import confluent_kafka; print(confluent_kafka.libversion()[0])").strip());
+    }
+
+    private static List<String> kcatSasl(String mechanism) {
+        return List.of("-X", "security.protocol=sasl_plaintext", "-X", "sasl.mechanisms=" + mechanism,
+                "-X", "sasl.username=" + USER, "-X", "sasl.password=" + PASSWORD);
+    }
+
+    private static void assertKcatRoundTrip(RunningProxy proxy, String topic, String mechanism) {
+        List<String> produce = new ArrayList<>(List.of("-b", proxy.bootstrap(), "-t", topic, "-P"));
+        produce.addAll(kcatSasl(mechanism));
+        Kcat.Result produced = Kcat.run(Duration.ofSeconds(30), "one\ntwo\n", produce);
+        List<String> consume = new ArrayList<>(List.of("-b", proxy.bootstrap(), "-t", topic, "-C", "-o", "beginning",
+                "-c", "2", "-e"));
+        consume.addAll(kcatSasl(mechanism));
+        Kcat.Result consumed = Kcat.run(Duration.ofSeconds(30), null, consume);
+        assertTrue(produced.succeeded(), produced.stderr());
+        assertTrue(consumed.succeeded(), consumed.stderr());
+        assertEquals(List.of("one", "two"), consumed.lines());
+    }
+
+    private static void assertPythonRoundTrip(RunningProxy proxy, String topic, String mechanism) throws Exception {
+        KAFKA.cluster().createTopic(topic, 1);
+        String script = """
+                import sys, time
+                from confluent_kafka import Producer, Consumer
+                bootstrap, topic, mechanism, user, password = sys.argv[1:6]
+                sasl = {'bootstrap.servers': bootstrap, 'security.protocol': 'SASL_PLAINTEXT',
+                        'sasl.mechanisms': mechanism, 'sasl.username': user, 'sasl.password': password}
+                p = Producer(dict(sasl))
+                for i in range(20):
+                    p.produce(topic, value=('py-%d' % i).encode())
+                if p.flush(30) != 0:
+                    sys.exit('not delivered')
+                c = Consumer(dict(sasl, **{'group.id': 'py-' + topic, 'auto.offset.reset': 'earliest'}))
+                c.subscribe([topic])
+                got = set()
+                deadline = time.time() + 30
+                while len(got) < 20 and time.time() < deadline:
+                    m = c.poll(1.0)
+                    if m is not None and m.error() is None:
+                        got.add(m.value().decode())
+                c.close()
+                print(len(got))
+                sys.exit(0 if len(got) == 20 else 2)
+                """;
+        String output = runPython(script, proxy.bootstrap(), topic, mechanism, USER, PASSWORD);
+        assertEquals("20", output.lines().reduce((a, b) -> b).orElse(""), output);
+    }
+
+    /** Runs a program on Debian's Python (where confluent-kafka is installed); what it printed, once it exited 0. */
+    private static String runPython(String script, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("/usr/bin/python3", "-"));
+        command.addAll(List.of(args));
+        Process python = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try (OutputStream stdin = python.getOutputStream()) {
+            stdin.write(script.getBytes(StandardCharsets.UTF_8));
+        }
+        CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(python.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return e.toString();
+            }
+        });
+        if (!python.waitFor(90, TimeUnit.SECONDS)) {
+            python.destroyForcibly();
+            throw new AssertionError("python did not finish: " + output.getNow(""));
+        }
+        String printed = output.get(10, TimeUnit.SECONDS);
+        assertEquals(0, python.exitValue(), printed);
+        return printed;
+    }
+
+    /**
+     * A client configured as given gets {@code expected} within a second, and the proxy routes
+     * nothing. The first such client warms the path (class loading, the JIT) on a machine shared
+     * with other builds; the second is timed.
+     */
+    private void assertRefused(String enabled, String mechanism, String user, String password, String token,
+                               Class<? extends Exception> expected) throws Exception {
+        try (RunningProxy proxy = startProxy(enabled, Map.of())) {
+            refusal(proxy, mechanism, user, password, token, expected);
+            Duration took = refusal(proxy, mechanism, user, password, token, expected);
+            assertTrue(took.compareTo(FAILURE_WITHIN) <= 0, "failed after " + took.toMillis() + " ms");
+            assertNothingRouted(proxy);
+        }
+    }
+
+    /** One client's refusal: how long its first request took to fail with {@code expected}. */
+    private static Duration refusal(RunningProxy proxy, String mechanism, String user, String password, String token,
+                                    Class<? extends Exception> expected) {
+        try (Admin admin = Admin.create(clientProperties(proxy, mechanism, user, password, token))) {
+            long started = System.nanoTime();
+            ExecutionException failure = assertThrows(ExecutionException.class,
+                    () -> admin.describeCluster().clusterId().get(10, TimeUnit.SECONDS));
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            assertInstanceOf(expected, failure.getCause(), String.valueOf(failure.getCause()));
+            return took;
+        }
+    }
+
+    /** No broker channel was ever opened for a client (the gauge appears with the first). */
+    private static void assertNoBrokerReached(RunningProxy proxy) {
+        String metrics = proxy.healthBody("/metrics");
+        assertTrue(metrics.lines().noneMatch(l -> l.startsWith("kafscale_proxy_backend_channels{")), metrics);
+    }
+
+    /** Only ApiVersions and the SASL requests were answered (no Metadata), and no broker was reached. */
+    private static void assertNothingRouted(RunningProxy proxy) {
+        assertNoBrokerReached(proxy);
+        String metrics = proxy.healthBody("/metrics");
+        Set<String> answered = metrics.lines().filter(l -> l.startsWith("kafscale_proxy_requests_seconds_count{"))
+                .map(l -> l.replaceAll(".*api=\"([^\"]+)\".*", "$1")).collect(Collectors.toSet());
+        assertTrue(Set.of("ApiVersions", "SaslHandshake", "SaslAuthenticate").containsAll(answered),
+                "answered: " + answered);
+    }
+
+    private static RunningProxy startProxy(String mechanisms, Map<String, String> extra) {
+        return startProxy(mechanisms, "single", extra);
+    }
+
+    private static RunningProxy startProxy(String mechanisms, String advertiseMode, Map<String, String> extra) {
+        Map<String, String> env = new HashMap<>();
+        env.put("KAFSCALE_PROXY_SASL_MECHANISMS", mechanisms);
+        if (!mechanisms.equals("OAUTHBEARER")) {
+            env.put("KAFSCALE_PROXY_SASL_CREDENTIALS_FILE", credentials.toString());
+        }
+        if (mechanisms.contains("OAUTHBEARER")) {
+            env.put("KAFSCALE_PROXY_SASL_OAUTHBEARER_JWKS_URL",
+                    "http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks");
+            env.put("KAFSCALE_PROXY_SASL_OAUTHBEARER_EXPECTED_AUDIENCE", AUDIENCE);
+            env.put("KAFSCALE_PROXY_SASL_OAUTHBEARER_EXPECTED_ISSUER", ISSUER);
+            env.put("KAFSCALE_PROXY_SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS", "5");
+        }
+        env.putAll(extra);
+        RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), advertiseMode, env);
+        Eventually.await(Duration.ofSeconds(15), "/readyz 200",
+                () -> proxy.healthStatus("/readyz") == 200);
+        return proxy;
+    }
+
+    private static Properties clientProperties(RunningProxy proxy, String mechanism, String user, String password,
+                                               String token) {
+        Properties props = new Properties();
+        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
+        props.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
+        props.put(SaslConfigs.SASL_MECHANISM, mechanism);
+        if (mechanism.equals("OAUTHBEARER")) {
+            StaticToken.value = token;
+            props.put(SaslConfigs.SASL_JAAS_CONFIG,
+                    "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;");
+            props.put(SaslConfigs.SASL_LOGIN_CALLBACK_HANDLER_CLASS, StaticToken.class.getName());
+        } else {
+            String module = mechanism.equals("PLAIN") ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+                    : "org.apache.kafka.common.security.scram.ScramLoginModule";
+            props.put(SaslConfigs.SASL_JAAS_CONFIG, module + " required username=\"" + user + "\" password=\""
+                    + password + "\";");
+        }
+        return props;
+    }
+
+    /** A JWT for {@code subject} signed with the test's key, expiring {@code expiresInSeconds} from now. */
+    private static String token(String subject, String audience, int expiresInSeconds) throws Exception {
+        JwtClaims claims = new JwtClaims();
+        claims.setIssuer(ISSUER);
+        claims.setAudience(audience);
+        claims.setSubject(subject);
+        claims.setIssuedAt(NumericDate.fromSeconds(System.currentTimeMillis() / 1000 - 3600));
+        claims.setExpirationTime(NumericDate.fromSeconds(System.currentTimeMillis() / 1000 + expiresInSeconds));
+        claims.setClaim("scope", "kafka");
+        JsonWebSignature jws = new JsonWebSignature();
+        jws.setPayload(claims.toJson());
+        jws.setKey(signingKey.getPrivateKey());
+        jws.setKeyIdHeaderValue(signingKey.getKeyId());
+        jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
+        return jws.getCompactSerialization();
+    }
+
+    private static List<String> produce(Properties client, String topic, int count) throws Exception {
+        Properties props = new Properties();
+        props.putAll(client);
+        props.putAll(RecordRoundTrip.idempotentProducerProperties(client.getProperty(
+                CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)));
+        List<String> sent = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+            for (int i = 0; i < count; i++) {
+                producer.send(new ProducerRecord<>(topic, "k" + i, "v" + i));
+                sent.add("v" + i);
+            }
+            producer.flush();
+        }
+        return sent;
+    }
+
+    private static List<String> consumeAsGroup(Properties client, String topic, String group, int expected) {
+        Properties props = new Properties();
+        props.putAll(client);
+        props.putAll(RecordRoundTrip.consumerProperties(client.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)));
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        List<String> received = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (received.size() < expected && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+                    received.add(record.value());
+                }
+            }
+        }
+        return received;
+    }
+
+    /** The client's login: hands the token the test made to Kafka's OAUTHBEARER client. */
+    public static final class StaticToken implements AuthenticateCallbackHandler {
+        static volatile String value;
+
+        @Override
+        public void configure(Map<String, ?> configs, String saslMechanism, List<AppConfigurationEntry> entries) {
+        }
+
+        @Override
+        public void handle(Callback[] callbacks) {
+            for (Callback callback : callbacks) {
+                if (callback instanceof OAuthBearerTokenCallback tokenCallback) {
+                    String jwt = value;
+                    tokenCallback.token(new OAuthBearerToken() {
+                        @Override
+                        public String value() {
+                            return jwt;
+                        }
+
+                        @Override
+                        public Set<String> scope() {
+                            return Set.of("kafka");
+                        }
+
+                        @Override
+                        public long lifetimeMs() {
+                            return System.currentTimeMillis() + 300_000;
+                        }
+
+                        @Override
+                        public String principalName() {
+                            return USER;
+                        }
+
+                        @Override
+                        public Long startTimeMs() {
+                            return null;
+                        }
+                    });
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
