@@ -15,6 +15,7 @@ import org.kafscale.proxy.core.backend.ConnectAttempts;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
+import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
 import org.slf4j.Logger;
@@ -42,6 +43,7 @@ import org.slf4j.LoggerFactory;
  * @param metadataRefresh how often the topology source re-reads the cluster
  * @param ioThreads Netty event loop threads (0: Netty's default)
  * @param listenerLimits what clients may make the Kafka listener hold (connections, bytes, time)
+ * @param listenerTls TLS on the Kafka listener (KAFSCALE_PROXY_TLS_*, {@link ListenerTlsConfig}); empty: plaintext
  * @param anyBrokerConnect connection attempts for requests any broker can answer
  * @param readProbe where and how often the readiness probe fetches
  * @param fetchReadAhead whether split Fetches are read ahead, and what that may hold (KAFSCALE_PROXY_FETCH_READ_AHEAD*)
@@ -55,7 +57,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           Duration backendCacheTtl, Duration etcdResync,
                           int maxFrameBytes, int maxInFlightPerConnection, Duration requestTimeout,
                           Duration connectTimeout, Duration metadataRefresh, int ioThreads,
-                          ListenerLimits listenerLimits, ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
+                          ListenerLimits listenerLimits, Optional<ListenerTlsSettings> listenerTls,
+                          ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
                           ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
@@ -133,6 +136,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         Duration metadataRefresh = Duration.ofMillis(s.longValue(ConfigKey.METADATA_REFRESH_MS));
         int ioThreads = s.intValue(ConfigKey.IO_THREADS);
         ListenerLimits listenerLimits = listenerLimits(s);
+        Optional<ListenerTlsSettings> listenerTls = ListenerTlsConfig.from(s);
         ConnectAttempts anyBrokerConnect = new ConnectAttempts(s.intValue(ConfigKey.BACKEND_RETRIES),
                 Duration.ofMillis(s.longValue(ConfigKey.BACKEND_BACKOFF_MS)));
         ReadProbeSettings readProbe = readProbeSettings(s);
@@ -153,7 +157,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         });
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
-                metadataRefresh, ioThreads, listenerLimits, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
+                metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
                 logging, lfs);
     }
 
@@ -237,6 +241,6 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
 
     public ListenerSettings listenerSettings() {
         return new ListenerSettings(listen.toBindAddress(), maxFrameBytes, maxInFlightPerConnection, requestTimeout,
-                connectTimeout, ioThreads, listenerLimits, brokerPorts);
+                connectTimeout, ioThreads, listenerLimits, brokerPorts, listenerTls);
     }
 }

@@ -5,7 +5,9 @@ import io.netty.util.concurrent.Promise;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalInt;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +28,7 @@ public final class ConnectionContext {
     private long heldForMillis = NOT_HANDLING;
     private final List<Runnable> onClose = new ArrayList<>(1);
     private boolean closed;
+    private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
 
     /** A connection on the bootstrap listener, which stands for no one broker. */
     public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress) {
@@ -60,6 +63,19 @@ public final class ConnectionContext {
      */
     public OptionalInt addressedBroker() {
         return addressedBroker;
+    }
+
+    /**
+     * Who the client is: {@link KafkaPrincipal#ANONYMOUS} until a security layer (a verified TLS
+     * client certificate, a SASL exchange) says otherwise. Read on the event loop.
+     */
+    public KafkaPrincipal principal() {
+        return principal;
+    }
+
+    /** The client proved it is {@code principal}. Call on the connection's event loop. */
+    public void authenticatedAs(KafkaPrincipal principal) {
+        this.principal = Objects.requireNonNull(principal, "principal");
     }
 
     /** The client's address, for log lines. */
