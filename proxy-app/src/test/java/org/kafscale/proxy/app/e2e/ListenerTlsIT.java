@@ -158,6 +158,20 @@ class ListenerTlsIT {
     }
 
     @Test
+    void readinessProbeReachesAListenerThatRequiresClientCertificatesOverTls() {
+        // Given: a proxy that requires client certificates from the CA that also signed its own
+        Map<String, String> settings = tlsOn(server);
+        settings.put(ConfigKey.TLS_CLIENT_CA_FILE.envName(), ca.caPem.toString());
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "single", settings)) {
+            // Then: its read-path probe gets through (over TLS, with the listener's certificate), so it is ready
+            Eventually.await(DEADLINE, "/readyz answering 200", () -> proxy.healthStatus("/readyz") == 200);
+            assertEquals(0, logs.events().stream().map(ILoggingEvent::getFormattedMessage)
+                    .filter(m -> m.contains("plaintext (non-TLS) client") || m.contains("TLS handshake with client"))
+                    .count(), logs.warnings());
+        }
+    }
+
+    @Test
     void kcatProducesAndConsumesOverTls() throws Exception {
         // Given: a TLS proxy, and kcat told to use TLS with the CA
         String topic = "tls-kcat-" + UUID.randomUUID();

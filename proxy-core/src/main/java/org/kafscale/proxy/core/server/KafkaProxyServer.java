@@ -93,6 +93,11 @@ public final class KafkaProxyServer implements AutoCloseable {
         }
     }
 
+    /** The listener's TLS, when it has TLS: what a client of the listener inside the proxy (the readiness probe) dials with. */
+    public java.util.Optional<ListenerTls> tls() {
+        return java.util.Optional.ofNullable(tls);
+    }
+
     public InetSocketAddress localAddress() {
         return (InetSocketAddress) serverChannel.localAddress();
     }

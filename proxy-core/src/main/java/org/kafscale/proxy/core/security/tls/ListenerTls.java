@@ -62,11 +62,23 @@ public final class ListenerTls implements AutoCloseable {
     public static void check(ListenerTlsSettings settings) {
         new CertificatePrincipals(settings.principalMappingRules());
         ServerSslContexts.build(settings);
+        ServerSslContexts.buildSelfClient(settings);
     }
 
     /** A handler for one new connection, with the certificate current now and the handshake timeout. */
     public SslHandler newHandler(ByteBufAllocator allocator) {
         SslHandler handler = context.current().newHandler(allocator, handshakeTasks);
+        handler.setHandshakeTimeoutMillis(settings.handshakeTimeout().toMillis());
+        return handler;
+    }
+
+    /**
+     * A client handler for the proxy's own readiness probe, which connects to this listener as a
+     * client would: it trusts only the listener's certificate and, when the listener asks for
+     * client certificates, presents that certificate (so the client CA must trust it too).
+     */
+    public SslHandler newSelfClientHandler(ByteBufAllocator allocator) {
+        SslHandler handler = context.currentSelfClient().newHandler(allocator, handshakeTasks);
         handler.setHandshakeTimeoutMillis(settings.handshakeTimeout().toMillis());
         return handler;
     }

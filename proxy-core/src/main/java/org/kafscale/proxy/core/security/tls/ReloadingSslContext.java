@@ -26,13 +26,20 @@ final class ReloadingSslContext {
     private static final Logger LOGGER = LoggerFactory.getLogger(ReloadingSslContext.class);
 
     private final ListenerTlsSettings settings;
-    private volatile SslContext current;
+    private volatile Contexts current;
     /** Digest of the files {@link #current} was built from. Touched by the checking thread only. */
     private byte[] loaded;
     /** Digest of the last contents that failed to build, so each failure is logged once. */
     private byte[] failed;
 
-    private ReloadingSslContext(ListenerTlsSettings settings, SslContext current, byte[] loaded) {
+    /** The listener's server context and the readiness probe's client context, built from the same files. */
+    private record Contexts(SslContext server, SslContext selfClient) {
+        static Contexts build(ListenerTlsSettings settings) {
+            return new Contexts(ServerSslContexts.build(settings), ServerSslContexts.buildSelfClient(settings));
+        }
+    }
+
+    private ReloadingSslContext(ListenerTlsSettings settings, Contexts current, byte[] loaded) {
         this.settings = settings;
         this.current = current;
         this.loaded = loaded;
@@ -41,11 +48,17 @@ final class ReloadingSslContext {
     /** Builds the first context; a failure here is the caller's to report (start-up stops). */
     static ReloadingSslContext load(ListenerTlsSettings settings) {
         byte[] digest = digestOrNull(settings);
-        return new ReloadingSslContext(settings, ServerSslContexts.build(settings), digest);
+        return new ReloadingSslContext(settings, Contexts.build(settings), digest);
     }
 
+    /** The server context for a new client connection. */
     SslContext current() {
-        return current;
+        return current.server();
+    }
+
+    /** The client context for a new readiness-probe connection to the listener. */
+    SslContext currentSelfClient() {
+        return current.selfClient();
     }
 
     /**
@@ -59,7 +72,7 @@ final class ReloadingSslContext {
             return false;
         }
         try {
-            SslContext rebuilt = ServerSslContexts.build(settings);
+            Contexts rebuilt = Contexts.build(settings);
             current = rebuilt;
             loaded = digest;
             failed = null;
