@@ -37,8 +37,10 @@ final class ConnectionAccessLog {
         if (ssl == null) {
             return "plaintext";
         }
+        if (!ssl.handshakeFuture().isSuccess()) {
+            return "tls(no handshake)";
+        }
         SSLSession session = ssl.engine().getSession();
-        return session == null || session.getProtocol() == null || "NONE".equals(session.getProtocol())
-                ? "tls(no handshake)" : session.getProtocol() + "/" + session.getCipherSuite();
+        return session.getProtocol() + "/" + session.getCipherSuite();
     }
 }
