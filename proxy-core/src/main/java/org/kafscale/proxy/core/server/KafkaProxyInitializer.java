@@ -48,12 +48,6 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
     /** The listener's TLS, or null on a plaintext listener. */
     private final ListenerTls tls;
 
-    KafkaProxyInitializer(ListenerSettings settings, RequestHandlers handlers, BackendConnector connector,
-                          ClientConnectionHandler.ConnectionListener listener, ClientConnections clients,
-                          ConnectionBudgets budgets) {
-        this(settings, handlers, connector, listener, clients, budgets, OptionalInt.empty(), null, null);
-    }
-
     /**
      * @param addressedBroker the broker id the listener's port stands for, if any
      * @param accepted where the listener's own connections are kept (so they can be closed with

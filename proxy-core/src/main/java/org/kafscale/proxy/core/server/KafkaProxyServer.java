@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -94,8 +95,8 @@ public final class KafkaProxyServer implements AutoCloseable {
     }
 
     /** The listener's TLS, when it has TLS: what a client of the listener inside the proxy (the readiness probe) dials with. */
-    public java.util.Optional<ListenerTls> tls() {
-        return java.util.Optional.ofNullable(tls);
+    public Optional<ListenerTls> tls() {
+        return Optional.ofNullable(tls);
     }
 
     public InetSocketAddress localAddress() {
