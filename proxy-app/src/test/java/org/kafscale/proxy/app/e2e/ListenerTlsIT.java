@@ -304,6 +304,25 @@ class ListenerTlsIT {
     }
 
     @Test
+    void aClientThatNeverFinishesItsHandshakeIsClosedAtTheHandshakeTimeout() throws Exception {
+        // Given: a TLS proxy with a short handshake timeout
+        Map<String, String> settings = tlsOn(server);
+        settings.put(ConfigKey.TLS_HANDSHAKE_TIMEOUT_MS.envName(), "300");
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "single", settings);
+             Socket socket = new Socket()) {
+            // When: a client connects and sends nothing
+            socket.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 5000);
+            socket.setSoTimeout((int) DEADLINE.toMillis());
+
+            // Then: the proxy closes it, saying the handshake did not finish
+            assertEquals(-1, readUntilClosed(socket.getInputStream()));
+            String client = "127.0.0.1:" + socket.getLocalPort();
+            logs.awaitLine(DEADLINE, "client=/" + client);
+            assertEquals(1, linesAbout(client, "did not finish within 300 ms"));
+        }
+    }
+
+    @Test
     void tlsClientOnThePlaintextPortGetsOneClearLineAndIsClosed() throws Exception {
         // Given: a plaintext proxy
         try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "single", Map.of())) {
