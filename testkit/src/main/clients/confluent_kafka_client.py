@@ -5,8 +5,11 @@ Usage: confluent_kafka_client.py BOOTSTRAP TOPIC COUNT PARTITIONS GROUP DEADLINE
 Produces COUNT records (key k<i>, value v<i>, partition i % PARTITIONS), then consumes the topic
 as consumer group GROUP from the earliest offset until COUNT records arrived or the deadline
 passed. Prints one line per record read: "<partition> <offset> <key>". Exit code 0 when COUNT
-records were read, 2 on the deadline, 1 on a delivery error.
+records were read, 2 on the deadline, 1 on a delivery error. Extra client settings (TLS, for
+instance) come as a JSON object in the environment variable KAFSCALE_TEST_CLIENT_CONFIG.
 """
+import json
+import os
 import sys
 import time
 
@@ -18,8 +21,10 @@ def main():
     count, partitions = int(count), int(partitions)
     give_up = time.monotonic() + float(deadline)
 
+    extra = json.loads(os.environ.get("KAFSCALE_TEST_CLIENT_CONFIG", "{}"))
     failures = []
-    producer = Producer({"bootstrap.servers": bootstrap, "message.timeout.ms": int(float(deadline) * 1000)})
+    producer = Producer({"bootstrap.servers": bootstrap, "message.timeout.ms": int(float(deadline) * 1000),
+                         **extra})
     for i in range(count):
         producer.produce(topic, key=f"k{i}", value=f"v{i}", partition=i % partitions,
                          on_delivery=lambda err, msg: failures.append(err) if err else None)
@@ -31,7 +36,7 @@ def main():
     print(f"produced {count}", file=sys.stderr)
 
     consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": group,
-                         "auto.offset.reset": "earliest", "enable.auto.commit": False})
+                         "auto.offset.reset": "earliest", "enable.auto.commit": False, **extra})
     consumer.subscribe([topic])
     read = 0
     try:

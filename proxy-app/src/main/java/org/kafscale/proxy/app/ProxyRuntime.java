@@ -18,6 +18,7 @@ import org.kafscale.proxy.app.health.Readiness;
 import org.kafscale.proxy.app.lfs.LfsRuntime;
 import org.kafscale.proxy.app.metrics.ProxyMetrics;
 import org.kafscale.proxy.core.backend.BackendConnector;
+import org.kafscale.proxy.core.backend.BackendObserver;
 import org.kafscale.proxy.core.backend.BrokerApiVersionsProbe;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
 import org.kafscale.proxy.core.local.AdvertiseMode;
@@ -61,6 +62,8 @@ public final class ProxyRuntime implements AutoCloseable {
 
     private final EventLoopGroup workers;
     private final KafkaRequestClient kafkaClient;
+    /** The readiness probe's client of the listener: {@link #kafkaClient} unless the listener has TLS. */
+    private final KafkaRequestClient probeClient;
     private final TopologySource topology;
     private final ScheduledExecutorService housekeeping;
     private final KafkaProxyServer kafkaServer;
@@ -70,12 +73,13 @@ public final class ProxyRuntime implements AutoCloseable {
     private final LfsRuntime lfs;
     private final Optional<SaslAuthenticator> sasl;
 
-    private ProxyRuntime(EventLoopGroup workers, KafkaRequestClient kafkaClient, TopologySource topology,
-                         ScheduledExecutorService housekeeping, KafkaProxyServer kafkaServer, Readiness readiness,
-                         HealthServer healthServer, LfsRuntime lfs, Optional<SaslAuthenticator> sasl) {
+    private ProxyRuntime(EventLoopGroup workers, KafkaRequestClient kafkaClient, KafkaRequestClient probeClient,
+                         TopologySource topology, ScheduledExecutorService housekeeping, KafkaProxyServer kafkaServer,
+                         Readiness readiness, HealthServer healthServer, LfsRuntime lfs, Optional<SaslAuthenticator> sasl) {
         this.sasl = sasl;
         this.workers = workers;
         this.kafkaClient = kafkaClient;
+        this.probeClient = probeClient;
         this.topology = topology;
         this.housekeeping = housekeeping;
         this.kafkaServer = kafkaServer;
@@ -140,7 +144,12 @@ public final class ProxyRuntime implements AutoCloseable {
         }
 
         // The probe is a client of the proxy's own listener, so it proves the path clients take.
-        ReadPathProbe readProbe = new ReadPathProbe(kafkaClient, kafkaServer.localAddress(), topology,
+        // A TLS listener is probed over TLS, as its clients reach it (see ListenerTls#newSelfClientHandler).
+        KafkaRequestClient probeClient = kafkaServer.tls().map(tls -> new KafkaRequestClient(workers,
+                new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), BackendObserver.NONE,
+                        tls::newSelfClientHandler), "kafscale-proxy-probe", config.requestTimeout()))
+                .orElse(kafkaClient);
+        ReadPathProbe readProbe = new ReadPathProbe(probeClient, kafkaServer.localAddress(), topology,
                 config.readProbe(), sasl.isPresent());
         readProbe.start(housekeeping);
         Readiness readiness = new Readiness(gate, topology, readProbe);
@@ -152,8 +161,8 @@ public final class ProxyRuntime implements AutoCloseable {
         LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {}{})", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode(),
                 config.advertiseMode() == AdvertiseMode.PORTS ? ", broker ports " + config.brokerPorts() : "");
-        return new ProxyRuntime(workers, kafkaClient, topology, housekeeping, kafkaServer, readiness, health, lfs,
-                sasl);
+        return new ProxyRuntime(workers, kafkaClient, probeClient, topology, housekeeping, kafkaServer, readiness, health,
+                lfs, sasl);
     }
 
     /**
@@ -259,6 +268,9 @@ public final class ProxyRuntime implements AutoCloseable {
         sasl.ifPresent(SaslAuthenticator::close);
         topology.close();
         kafkaClient.close();
+        if (probeClient != kafkaClient) {
+            probeClient.close();
+        }
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

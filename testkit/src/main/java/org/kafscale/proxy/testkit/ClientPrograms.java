@@ -72,6 +72,18 @@ public final class ClientPrograms {
      */
     public static Run produceThenConsume(ClientFamily family, String bootstrap, String topic, int count,
             int partitions, Duration deadline) {
+        return produceThenConsume(family, bootstrap, topic, count, partitions, deadline, Map.of());
+    }
+
+    /**
+     * The same, with extra librdkafka settings (TLS, for instance) for the producer and the consumer.
+     * Only confluent-kafka-python takes them.
+     */
+    public static Run produceThenConsume(ClientFamily family, String bootstrap, String topic, int count,
+            int partitions, Duration deadline, Map<String, String> clientConfig) {
+        if (!clientConfig.isEmpty() && family != ClientFamily.CONFLUENT_KAFKA_PYTHON) {
+            throw new IllegalArgumentException("extra client settings are supported for confluent-kafka-python only");
+        }
         String seconds = Long.toString(Math.max(1, deadline.toSeconds()));
         String group = "client-families-" + topic;
         List<String> args = List.of(bootstrap, topic, Integer.toString(count), Integer.toString(partitions));
@@ -85,6 +97,9 @@ public final class ClientPrograms {
                 command.addAll(args);
                 command.add(group);
                 command.add(seconds);
+                if (!clientConfig.isEmpty()) {
+                    env = Map.of("KAFSCALE_TEST_CLIENT_CONFIG", json(clientConfig));
+                }
             }
             case KAFKAJS -> {
                 command.add(Executables.require("node", HOW_TO_INSTALL + " (Node.js)").toString());
@@ -103,6 +118,14 @@ public final class ClientPrograms {
         }
         ChildProcess.Output output = ChildProcess.run(command, env, null, deadline.plus(STARTUP_MARGIN));
         return new Run(family, output.exitCode(), output.stdout(), output.stderr());
+    }
+
+    private static String json(Map<String, String> values) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(values);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("client settings not writable as JSON", e);
+        }
     }
 
     /** The folder scripts/ensure-test-tools.sh installs kafkajs (and keeps Go's build cache) under. */

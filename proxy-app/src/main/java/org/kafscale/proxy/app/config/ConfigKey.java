@@ -40,6 +40,39 @@ public enum ConfigKey {
                     + "is logged and served through the bootstrap port, listed at it in Metadata."),
     HEALTH_ADDR("KAFSCALE_PROXY_HEALTH_ADDR", null, "unset (off)", null,
             "Address of `/livez`, `/readyz` and `/metrics` (`host:port` or `:port`)."),
+    TLS_ENABLED("KAFSCALE_PROXY_TLS_ENABLED", "false", null, null,
+            "TLS on the Kafka listener: the bootstrap port and, in advertise mode `ports`, every broker's port. "
+                    + "Needs `KAFSCALE_PROXY_TLS_CERT_FILE` and `KAFSCALE_PROXY_TLS_KEY_FILE`, or "
+                    + "`KAFSCALE_PROXY_TLS_KEYSTORE_FILE`. A file that cannot be read or used stops start-up."),
+    TLS_CERT_FILE("KAFSCALE_PROXY_TLS_CERT_FILE", null, "required with TLS, unless a key store is given", null,
+            "PEM certificate chain of the Kafka listener, its own certificate first."),
+    TLS_KEY_FILE("KAFSCALE_PROXY_TLS_KEY_FILE", null, "required with `KAFSCALE_PROXY_TLS_CERT_FILE`", null,
+            "PEM private key (PKCS#8) of that certificate."),
+    TLS_KEY_PASSWORD("KAFSCALE_PROXY_TLS_KEY_PASSWORD", null, null, null,
+            "Password of an encrypted PEM private key."),
+    TLS_KEYSTORE_FILE("KAFSCALE_PROXY_TLS_KEYSTORE_FILE", null, null, null,
+            "Instead of PEM files: a key store holding the listener's private key and certificate chain."),
+    TLS_KEYSTORE_PASSWORD("KAFSCALE_PROXY_TLS_KEYSTORE_PASSWORD", null, "required with a key store", null,
+            "Password of the key store and of its key."),
+    TLS_KEYSTORE_TYPE("KAFSCALE_PROXY_TLS_KEYSTORE_TYPE", "PKCS12", null, null, "`PKCS12` or `JKS`."),
+    TLS_CLIENT_CA_FILE("KAFSCALE_PROXY_TLS_CLIENT_CA_FILE", null, "unset (no client certificates)", null,
+            "PEM CA certificates that sign client certificates; set to ask clients for one (mTLS)."),
+    TLS_REQUIRE_CLIENT_CERT("KAFSCALE_PROXY_TLS_REQUIRE_CLIENT_CERT", "true", null, null,
+            "With a client CA: `true` fails the handshake of a client without a trusted certificate; `false` "
+                    + "verifies a certificate when one is given and lets clients without one in as `User:ANONYMOUS`."),
+    TLS_PRINCIPAL_MAPPING_RULES("KAFSCALE_PROXY_TLS_PRINCIPAL_MAPPING_RULES", "DEFAULT", null, null,
+            "How a client certificate's subject (RFC 2253, e.g. `CN=app,OU=team,O=corp`) becomes the user name of "
+                    + "the principal `User:<name>`, in Kafka's `ssl.principal.mapping.rules` syntax, e.g. "
+                    + "`RULE:^CN=([^,]+),.*$/$1/L,DEFAULT`."),
+    TLS_PROTOCOLS("KAFSCALE_PROXY_TLS_PROTOCOLS", "TLSv1.3,TLSv1.2", null, null,
+            "TLS versions the listener accepts (comma-separated)."),
+    TLS_CIPHERS("KAFSCALE_PROXY_TLS_CIPHERS", null, "the JDK's defaults", null,
+            "Cipher suites the listener accepts (comma-separated, JSSE names such as `TLS_AES_128_GCM_SHA256`)."),
+    TLS_HANDSHAKE_TIMEOUT_MS("KAFSCALE_PROXY_TLS_HANDSHAKE_TIMEOUT_MS", "10000", null, Range.of(100, 600_000),
+            "Milliseconds a client has to finish the TLS handshake; then the connection is closed."),
+    TLS_RELOAD_INTERVAL_MS("KAFSCALE_PROXY_TLS_RELOAD_INTERVAL_MS", "10000", null, Range.of(100, 3_600_000),
+            "How often the TLS files are checked for a new certificate (by content, so Kubernetes secret updates "
+                    + "are seen). New connections get the new certificate; open ones keep theirs."),
     ETCD_ENDPOINTS("KAFSCALE_PROXY_ETCD_ENDPOINTS", null, null, null,
             "KafScale's etcd (comma-separated URLs such as `http://etcd-0:2379`). When set, etcd is the topology. "
                     + "This or `KAFSCALE_PROXY_BACKENDS` is required."),

@@ -38,7 +38,12 @@ public final class ConfigSources {
             ConfigKey.ETCD_PASSWORD, ConfigKey.ETCD_CA_FILE, ConfigKey.ETCD_CERT_FILE, ConfigKey.ETCD_KEY_FILE,
             ConfigKey.LFS_S3_ACCESS_KEY, ConfigKey.LFS_S3_SECRET_KEY, ConfigKey.LFS_S3_SESSION_TOKEN,
             ConfigKey.LFS_HTTP_TLS_ENABLED, ConfigKey.LFS_HTTP_TLS_CERT_FILE, ConfigKey.LFS_HTTP_TLS_KEY_FILE,
-            ConfigKey.LFS_HTTP_TLS_CLIENT_CA_FILE, ConfigKey.LFS_HTTP_TLS_REQUIRE_CLIENT_CERT);
+            ConfigKey.LFS_HTTP_TLS_CLIENT_CA_FILE, ConfigKey.LFS_HTTP_TLS_REQUIRE_CLIENT_CERT,
+            ConfigKey.TLS_ENABLED, ConfigKey.TLS_CERT_FILE, ConfigKey.TLS_KEY_FILE, ConfigKey.TLS_KEY_PASSWORD,
+            ConfigKey.TLS_KEYSTORE_FILE, ConfigKey.TLS_KEYSTORE_PASSWORD, ConfigKey.TLS_KEYSTORE_TYPE,
+            ConfigKey.TLS_CLIENT_CA_FILE, ConfigKey.TLS_REQUIRE_CLIENT_CERT, ConfigKey.TLS_PRINCIPAL_MAPPING_RULES,
+            ConfigKey.TLS_PROTOCOLS, ConfigKey.TLS_CIPHERS, ConfigKey.TLS_HANDSHAKE_TIMEOUT_MS,
+            ConfigKey.TLS_RELOAD_INTERVAL_MS);
     /** Words every setting of a prefix shares; alone they say nothing about which setting was meant. */
     private static final Set<String> PREFIX_WORDS = Set.of("KAFSCALE", "PROXY", "LFS", "S3", "HTTP");
 

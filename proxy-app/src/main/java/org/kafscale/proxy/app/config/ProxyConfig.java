@@ -16,6 +16,7 @@ import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.security.sasl.SaslSettings;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
+import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
 import org.slf4j.Logger;
@@ -43,6 +44,7 @@ import org.slf4j.LoggerFactory;
  * @param metadataRefresh how often the topology source re-reads the cluster
  * @param ioThreads Netty event loop threads (0: Netty's default)
  * @param listenerLimits what clients may make the Kafka listener hold (connections, bytes, time)
+ * @param listenerTls TLS on the Kafka listener (KAFSCALE_PROXY_TLS_*, {@link ListenerTlsConfig}); empty: plaintext
  * @param anyBrokerConnect connection attempts for requests any broker can answer
  * @param readProbe where and how often the readiness probe fetches
  * @param fetchReadAhead whether split Fetches are read ahead, and what that may hold (KAFSCALE_PROXY_FETCH_READ_AHEAD*)
@@ -57,7 +59,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           Duration backendCacheTtl, Duration etcdResync,
                           int maxFrameBytes, int maxInFlightPerConnection, Duration requestTimeout,
                           Duration connectTimeout, Duration metadataRefresh, int ioThreads,
-                          ListenerLimits listenerLimits, ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
+                          ListenerLimits listenerLimits, Optional<ListenerTlsSettings> listenerTls,
+                          ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
                           ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
                           Optional<SaslSettings> sasl) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
@@ -71,6 +74,20 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String BROKER_PORT_COUNT = ConfigKey.BROKER_PORT_COUNT.envName();
     public static final String HEALTH_ADDR = ConfigKey.HEALTH_ADDR.envName();
     public static final String BACKENDS = ConfigKey.BACKENDS.envName();
+    public static final String TLS_ENABLED = ConfigKey.TLS_ENABLED.envName();
+    public static final String TLS_CERT_FILE = ConfigKey.TLS_CERT_FILE.envName();
+    public static final String TLS_KEY_FILE = ConfigKey.TLS_KEY_FILE.envName();
+    public static final String TLS_KEY_PASSWORD = ConfigKey.TLS_KEY_PASSWORD.envName();
+    public static final String TLS_KEYSTORE_FILE = ConfigKey.TLS_KEYSTORE_FILE.envName();
+    public static final String TLS_KEYSTORE_PASSWORD = ConfigKey.TLS_KEYSTORE_PASSWORD.envName();
+    public static final String TLS_KEYSTORE_TYPE = ConfigKey.TLS_KEYSTORE_TYPE.envName();
+    public static final String TLS_CLIENT_CA_FILE = ConfigKey.TLS_CLIENT_CA_FILE.envName();
+    public static final String TLS_REQUIRE_CLIENT_CERT = ConfigKey.TLS_REQUIRE_CLIENT_CERT.envName();
+    public static final String TLS_PRINCIPAL_MAPPING_RULES = ConfigKey.TLS_PRINCIPAL_MAPPING_RULES.envName();
+    public static final String TLS_PROTOCOLS = ConfigKey.TLS_PROTOCOLS.envName();
+    public static final String TLS_CIPHERS = ConfigKey.TLS_CIPHERS.envName();
+    public static final String TLS_HANDSHAKE_TIMEOUT_MS = ConfigKey.TLS_HANDSHAKE_TIMEOUT_MS.envName();
+    public static final String TLS_RELOAD_INTERVAL_MS = ConfigKey.TLS_RELOAD_INTERVAL_MS.envName();
     public static final String ETCD_ENDPOINTS = ConfigKey.ETCD_ENDPOINTS.envName();
     public static final String ETCD_USERNAME = ConfigKey.ETCD_USERNAME.envName();
     public static final String ETCD_PASSWORD = ConfigKey.ETCD_PASSWORD.envName();
@@ -150,6 +167,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         Duration metadataRefresh = Duration.ofMillis(s.longValue(ConfigKey.METADATA_REFRESH_MS));
         int ioThreads = s.intValue(ConfigKey.IO_THREADS);
         ListenerLimits listenerLimits = listenerLimits(s);
+        Optional<ListenerTlsSettings> listenerTls = ListenerTlsConfig.from(s);
         ConnectAttempts anyBrokerConnect = new ConnectAttempts(s.intValue(ConfigKey.BACKEND_RETRIES),
                 Duration.ofMillis(s.longValue(ConfigKey.BACKEND_BACKOFF_MS)));
         ReadProbeSettings readProbe = readProbeSettings(s);
@@ -171,7 +189,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         });
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
-                metadataRefresh, ioThreads, listenerLimits, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
+                metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
                 logging, lfs, sasl);
     }
 
@@ -255,6 +273,6 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
 
     public ListenerSettings listenerSettings() {
         return new ListenerSettings(listen.toBindAddress(), maxFrameBytes, maxInFlightPerConnection, requestTimeout,
-                connectTimeout, ioThreads, listenerLimits, brokerPorts);
+                connectTimeout, ioThreads, listenerLimits, brokerPorts, listenerTls);
     }
 }

@@ -144,4 +144,11 @@ class ConfigSourcesTest {
                 Map.of("KAFSCALE_PROXY_ETCD_PASWORD", "x"), Map.of()));
         assertTrue(error.getMessage().contains("KAFSCALE_PROXY_ETCD_PASSWORD"), error.getMessage());
     }
+
+    @Test
+    void aMisspeltListenerTlsSettingStopsStartUpNamingTheRightOne() {
+        ConfigException error = assertThrows(ConfigException.class, () -> ConfigSources.merge(Optional.empty(),
+                Map.of("KAFSCALE_PROXY_TLS_CERT_FLE", "/etc/tls.crt"), Map.of()));
+        assertTrue(error.getMessage().contains("KAFSCALE_PROXY_TLS_CERT_FILE"), error.getMessage());
+    }
 }

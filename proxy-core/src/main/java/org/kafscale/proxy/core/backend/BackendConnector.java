@@ -6,12 +6,15 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.time.Duration;
+import java.util.function.Function;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.server.FrameBuffers;
 import org.kafscale.proxy.core.server.NettyTransport;
@@ -27,15 +30,29 @@ public final class BackendConnector {
     private final int maxFrameBytes;
     private final Duration connectTimeout;
     private final BackendObserver observer;
+    /** Makes each channel's TLS handler, first in its pipeline; null for plaintext. */
+    private final Function<ByteBufAllocator, ? extends ChannelHandler> tls;
 
     public BackendConnector(int maxFrameBytes, Duration connectTimeout) {
         this(maxFrameBytes, connectTimeout, BackendObserver.NONE);
     }
 
     public BackendConnector(int maxFrameBytes, Duration connectTimeout, BackendObserver observer) {
+        this(maxFrameBytes, connectTimeout, observer, null);
+    }
+
+    /**
+     * A connector whose channels start with a TLS handler (which holds back every request until
+     * its handshake is done). Used by the readiness probe to reach a TLS listener of the proxy itself.
+     *
+     * @param tls makes each channel's TLS handler, or null for plaintext
+     */
+    public BackendConnector(int maxFrameBytes, Duration connectTimeout, BackendObserver observer,
+                            Function<ByteBufAllocator, ? extends ChannelHandler> tls) {
         this.maxFrameBytes = maxFrameBytes;
         this.connectTimeout = connectTimeout;
         this.observer = observer;
+        this.tls = tls;
     }
 
     /** Connects on {@code loop}, so the channel shares the caller's thread and needs no locks. */
@@ -51,6 +68,9 @@ public final class BackendConnector {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast("tls", tls.apply(ch.alloc()));
+                        }
                         ch.pipeline()
                                 .addLast("flushes", new FlushConsolidationHandler(
                         FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, false))

@@ -22,6 +22,7 @@ import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
+import org.kafscale.proxy.core.security.ClientAuthenticated;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,6 +93,9 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     private boolean brokersRead = true;
     private boolean closing;
     private boolean draining;
+    private final long openedAtNanos = System.nanoTime();
+    /** Requests read on this connection, for its access log line. */
+    private long requestsRead;
 
     /** The user event that starts a drain of this connection. */
     public static final Object DRAIN = new Object() {
@@ -213,6 +217,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
 
     private void dispatch(InFlight request) {
         unsettled++;
+        requestsRead++;
         try {
             listener.requestStarted(request.request.apiKey());
         } catch (RuntimeException e) {
@@ -405,6 +410,10 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
             closeIfDrained();
             return;
         }
+        if (event instanceof ClientAuthenticated authenticated) {
+            context.authenticatedAs(authenticated.principal());
+            return;
+        }
         ctx.fireUserEventTriggered(event);
     }
 
@@ -532,6 +541,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         context.backends().closeAll("client " + context.clientAddress() + " disconnected");
         context.closed();
         listener.closed();
+        ConnectionAccessLog.closed(ctx.channel(), context, openedAtNanos, requestsRead);
         ctx.fireChannelInactive();
     }
 

@@ -5,6 +5,7 @@ import io.netty.util.concurrent.Promise;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalInt;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
@@ -65,19 +66,22 @@ public final class ConnectionContext {
         return addressedBroker;
     }
 
-    /** The client's address, for log lines. */
-    public SocketAddress clientAddress() {
-        return clientAddress;
-    }
-
-    /** Who the client is: {@link KafkaPrincipal#ANONYMOUS} until it authenticates. Call on the event loop. */
+    /**
+     * Who the client is: {@link KafkaPrincipal#ANONYMOUS} until a security layer (a verified TLS
+     * client certificate, a SASL exchange) says otherwise. Read on the event loop.
+     */
     public KafkaPrincipal principal() {
         return principal;
     }
 
-    /** The client proved it is {@code principal} (SASL, a client certificate). Call on the event loop. */
+    /** The client proved it is {@code principal}. Call on the connection's event loop. */
     public void authenticatedAs(KafkaPrincipal principal) {
-        this.principal = principal;
+        this.principal = Objects.requireNonNull(principal, "principal");
+    }
+
+    /** The client's address, for log lines. */
+    public SocketAddress clientAddress() {
+        return clientAddress;
     }
 
     /** The client for log lines: its address, and its principal once it has authenticated. */

@@ -10,11 +10,18 @@ import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.codec.RequestHeaderDecoder;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
+import org.kafscale.proxy.core.security.tls.ListenerTls;
+import org.kafscale.proxy.core.security.tls.TlsClientOnPlaintextPortHandler;
+import org.kafscale.proxy.core.security.tls.TlsLogs;
+import org.kafscale.proxy.core.security.tls.TlsSessionHandler;
 
 /**
  * The client-side pipeline, top to bottom: flushes gathered into one per batch, frames in, size
  * prefix out (the only writer of sizes), request headers, then the connection handler that
- * dispatches and orders answers.
+ * dispatches and orders answers. On a TLS listener the pipeline starts with the TLS handler (made
+ * from the certificate current when the connection is accepted, so a reloaded certificate serves
+ * new connections only) and the handler that turns its handshake into the client's principal; on a
+ * plaintext listener it starts with the check that turns a TLS client into one clear log line.
  *
  * <p>Answers written while the client's read batch is being handled are flushed once, when the
  * batch ends: a flush is a system call, and a client pipelining small requests would otherwise pay
@@ -37,21 +44,21 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
     private final ChannelGroup accepted;
     private final RateLimitedLog badHeaders = RequestHeaderDecoder.rejectionLog();
     private final ClientConnectionHandler.Logs connectionLogs = new ClientConnectionHandler.Logs();
-
-    KafkaProxyInitializer(ListenerSettings settings, RequestHandlers handlers, BackendConnector connector,
-                          ClientConnectionHandler.ConnectionListener listener, ClientConnections clients,
-                          ConnectionBudgets budgets) {
-        this(settings, handlers, connector, listener, clients, budgets, OptionalInt.empty(), null);
-    }
+    private final TlsLogs tlsLogs = new TlsLogs();
+    /** The listener's TLS, or null on a plaintext listener. */
+    private final ListenerTls tls;
 
     /**
      * @param addressedBroker the broker id the listener's port stands for, if any
      * @param accepted where the listener's own connections are kept (so they can be closed with
      *     it), or null
+     * @param tls the listener's TLS, or null for plaintext
      */
     KafkaProxyInitializer(ListenerSettings settings, RequestHandlers handlers, BackendConnector connector,
                           ClientConnectionHandler.ConnectionListener listener, ClientConnections clients,
-                          ConnectionBudgets budgets, OptionalInt addressedBroker, ChannelGroup accepted) {
+                          ConnectionBudgets budgets, OptionalInt addressedBroker, ChannelGroup accepted,
+                          ListenerTls tls) {
+        this.tls = tls;
         this.addressedBroker = addressedBroker;
         this.accepted = accepted;
         this.settings = settings;
@@ -69,6 +76,14 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
         }
         if (accepted != null) {
             accepted.add(ch);
+        }
+        if (tls != null) {
+            ch.pipeline()
+                    .addLast("tls", tls.newHandler(ch.alloc()))
+                    .addLast("tlsSession", new TlsSessionHandler(tls.principals(), tlsLogs,
+                            tls.settings().handshakeTimeout().toMillis()));
+        } else {
+            ch.pipeline().addLast("tlsOnPlaintextPort", new TlsClientOnPlaintextPortHandler(tlsLogs));
         }
         ch.pipeline()
                 .addLast("flushes", new FlushConsolidationHandler(

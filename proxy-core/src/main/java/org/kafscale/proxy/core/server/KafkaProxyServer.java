@@ -9,9 +9,12 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import org.kafscale.proxy.core.backend.BackendConnector;
+import org.kafscale.proxy.core.security.tls.ListenerTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,9 +31,12 @@ public final class KafkaProxyServer implements AutoCloseable {
     private final ClientConnections clients;
     private final ConnectionBudgets budgets;
     private final BrokerPortListeners brokerPorts;
+    /** TLS of every port of the listener, or null when it is plaintext. */
+    private final ListenerTls tls;
 
     private KafkaProxyServer(EventLoopGroup bossGroup, Channel serverChannel, ClientConnections clients,
-                             ConnectionBudgets budgets, BrokerPortListeners brokerPorts) {
+                             ConnectionBudgets budgets, BrokerPortListeners brokerPorts, ListenerTls tls) {
+        this.tls = tls;
         this.bossGroup = bossGroup;
         this.serverChannel = serverChannel;
         this.clients = clients;
@@ -43,6 +49,7 @@ public final class KafkaProxyServer implements AutoCloseable {
      *
      * @param handlers makes each connection's request handler
      * @param workerGroup event loops for client connections and their broker channels (owned by the caller)
+     * @throws org.kafscale.proxy.core.security.tls.TlsMaterialException if TLS is on and its files cannot be used
      */
     public static KafkaProxyServer start(ListenerSettings settings, EventLoopGroup workerGroup, RequestHandlers handlers,
                                          BackendConnector connector,
@@ -57,7 +64,10 @@ public final class KafkaProxyServer implements AutoCloseable {
         ClientConnections clients = new ClientConnections(maxConnections, limits.maxConnectionsPerIp(), listener);
         ConnectionBudgets budgets = new ConnectionBudgets(limits);
         int highWater = limits.unreadAnswerBytesPerConnection();
+        ListenerTls tls = null;
         try {
+            tls = settings.tls().map(ListenerTls::start).orElse(null);
+            ListenerTls listenerTls = tls;
             ServerBootstrap template = new ServerBootstrap()
                     .group(boss, workerGroup)
                     .channel(NettyTransport.serverChannelClass(boss))
@@ -66,16 +76,27 @@ public final class KafkaProxyServer implements AutoCloseable {
                     .childOption(ChannelOption.ALLOCATOR, FrameBuffers.allocator())
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(highWater / 2, highWater));
             Channel channel = template.clone()
-                    .childHandler(new KafkaProxyInitializer(settings, handlers, connector, listener, clients, budgets))
+                    .childHandler(new KafkaProxyInitializer(settings, handlers, connector, listener, clients, budgets,
+                            OptionalInt.empty(), null, listenerTls))
                     .bind(settings.bindAddress()).sync().channel();
-            LOGGER.info("Kafka listener bound to {} ({})", channel.localAddress(), NettyTransport.describe(boss));
+            LOGGER.info("Kafka listener bound to {} ({}, {})", channel.localAddress(), NettyTransport.describe(boss),
+                    tls == null ? "plaintext" : "TLS");
             BrokerPortListeners brokerPorts = new BrokerPortListeners(settings, template, (broker, accepted) ->
-                    new KafkaProxyInitializer(settings, handlers, connector, listener, clients, budgets, broker, accepted));
-            return new KafkaProxyServer(boss, channel, clients, budgets, brokerPorts);
+                    new KafkaProxyInitializer(settings, handlers, connector, listener, clients, budgets, broker, accepted,
+                            listenerTls));
+            return new KafkaProxyServer(boss, channel, clients, budgets, brokerPorts, tls);
         } catch (InterruptedException | RuntimeException e) {
+            if (tls != null) {
+                tls.close();
+            }
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
         }
+    }
+
+    /** The listener's TLS, when it has TLS: what a client of the listener inside the proxy (the readiness probe) dials with. */
+    public Optional<ListenerTls> tls() {
+        return Optional.ofNullable(tls);
     }
 
     public InetSocketAddress localAddress() {
@@ -139,6 +160,9 @@ public final class KafkaProxyServer implements AutoCloseable {
     public void close() {
         stopAccepting();
         clients.closeAll();
+        if (tls != null) {
+            tls.close();
+        }
         bossGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

@@ -2,7 +2,9 @@ package org.kafscale.proxy.core.server;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Optional;
 import org.kafscale.proxy.core.local.BrokerPorts;
+import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
 
 /**
  * How the Kafka listener and its broker channels behave.
@@ -16,10 +18,11 @@ import org.kafscale.proxy.core.local.BrokerPorts;
  * @param limits what the listener's clients may hold (connections, buffered bytes, time)
  * @param brokerPorts advertise mode ports: a listener per broker id in range, at the bind host on
  *     the broker's port, beside the bootstrap listener; {@link BrokerPorts#NONE} otherwise
+ * @param tls TLS on the bootstrap port and every per-broker port; empty: plaintext
  */
 public record ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
                                Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits,
-                               BrokerPorts brokerPorts) {
+                               BrokerPorts brokerPorts, Optional<ListenerTlsSettings> tls) {
 
     public static final int DEFAULT_MAX_FRAME_BYTES = 100 * 1024 * 1024;
 
@@ -35,6 +38,14 @@ public record ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes,
                             Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits) {
         this(bindAddress, maxFrameBytes, maxInFlightPerConnection, requestTimeout, connectTimeout, ioThreads, limits,
                 BrokerPorts.NONE);
+    }
+
+    /** Plaintext settings. */
+    public ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
+                            Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits,
+                            BrokerPorts brokerPorts) {
+        this(bindAddress, maxFrameBytes, maxInFlightPerConnection, requestTimeout, connectTimeout, ioThreads, limits,
+                brokerPorts, Optional.empty());
     }
 
     /** Where broker {@code brokerId}'s own listener binds: the bootstrap's host, the broker's port. */

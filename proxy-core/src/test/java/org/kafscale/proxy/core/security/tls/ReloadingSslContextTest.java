@@ -1,0 +1,80 @@
+package org.kafscale.proxy.core.security.tls;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.handler.ssl.SslContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.kafscale.proxy.testkit.TestCertificates;
+
+class ReloadingSslContextTest {
+    @TempDir
+    static Path dir;
+    private static TestCertificates.Leaf first;
+    private static TestCertificates.Leaf renewed;
+
+    @BeforeAll
+    static void certificates() throws Exception {
+        TestCertificates ca = TestCertificates.authority(dir, "reload-test");
+        first = ca.server("first");
+        renewed = ca.server("renewed");
+    }
+
+    /** Copies of the first certificate's files, which each test then changes. */
+    private static ListenerTlsSettings served(Path where) throws Exception {
+        Files.createDirectories(where);
+        Path cert = Files.copy(first.certPem(), where.resolve("tls.crt"), StandardCopyOption.REPLACE_EXISTING);
+        Path key = Files.copy(first.keyPem(), where.resolve("tls.key"), StandardCopyOption.REPLACE_EXISTING);
+        return ListenerTlsSettings.pem(cert, key);
+    }
+
+    @Test
+    void unchangedFilesKeepTheContext() throws Exception {
+        // Given
+        ReloadingSslContext context = ReloadingSslContext.load(served(dir.resolve("unchanged")));
+        SslContext before = context.current();
+        // Then
+        assertFalse(context.reloadIfChanged());
+        assertSame(before, context.current());
+    }
+
+    @Test
+    void aRenewalReplacingTheKeyBeforeTheCertificateKeepsTheOldContextUntilBothAreNew() throws Exception {
+        // Given
+        ListenerTlsSettings settings = served(dir.resolve("half"));
+        ListenerTlsSettings.KeyMaterial.Pem pem = (ListenerTlsSettings.KeyMaterial.Pem) settings.keyMaterial();
+        ReloadingSslContext context = ReloadingSslContext.load(settings);
+        SslContext before = context.current();
+        // When: the key is new and the certificate still the old one
+        Files.copy(renewed.keyPem(), pem.keyFile(), StandardCopyOption.REPLACE_EXISTING);
+        // Then: the mismatched pair is refused and the old context stays
+        assertFalse(context.reloadIfChanged());
+        assertSame(before, context.current());
+        // When: the certificate follows
+        Files.copy(renewed.certPem(), pem.certFile(), StandardCopyOption.REPLACE_EXISTING);
+        // Then
+        assertTrue(context.reloadIfChanged());
+        assertNotSame(before, context.current());
+    }
+
+    @Test
+    void aBrokenCertificateFileKeepsTheOldContext() throws Exception {
+        // Given
+        ListenerTlsSettings settings = served(dir.resolve("broken"));
+        ReloadingSslContext context = ReloadingSslContext.load(settings);
+        SslContext before = context.current();
+        // When
+        Files.writeString(((ListenerTlsSettings.KeyMaterial.Pem) settings.keyMaterial()).certFile(), "garbage\n");
+        // Then
+        assertFalse(context.reloadIfChanged());
+        assertFalse(context.reloadIfChanged(), "the same broken contents are tried (and logged) once");
+        assertSame(before, context.current());
+    }
+}
