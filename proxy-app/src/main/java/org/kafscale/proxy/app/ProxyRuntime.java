@@ -17,6 +17,7 @@ import org.kafscale.proxy.app.health.Readiness;
 import org.kafscale.proxy.app.lfs.LfsRuntime;
 import org.kafscale.proxy.app.metrics.ProxyMetrics;
 import org.kafscale.proxy.core.backend.BackendConnector;
+import org.kafscale.proxy.core.backend.BackendObserver;
 import org.kafscale.proxy.core.backend.BrokerApiVersionsProbe;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
 import org.kafscale.proxy.core.local.AdvertiseMode;
@@ -84,7 +85,8 @@ public final class ProxyRuntime implements AutoCloseable {
         // The proxy's own requests (discovery, probes) use their own connector, so the backend
         // channel metric counts only channels that carry clients' requests.
         KafkaRequestClient kafkaClient = new KafkaRequestClient(workers,
-                new BackendConnector(config.maxFrameBytes(), config.connectTimeout()), "kafscale-proxy",
+                new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), BackendObserver.NONE,
+                        config.backendSecurity()), "kafscale-proxy",
                 config.requestTimeout());
 
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -109,7 +111,8 @@ public final class ProxyRuntime implements AutoCloseable {
         }
         RoutingGate gate = topology.gate();
         ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, gate);
-        BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), proxyMetrics);
+        BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), proxyMetrics,
+                config.backendSecurity());
         ApiVersionsResponder apiVersions = new ApiVersionsResponder(brokerVersions);
         MetadataResponder metadata = new MetadataResponder(topology, advertised);
         FindCoordinatorResponder findCoordinator = new FindCoordinatorResponder(topology, advertised);
@@ -140,9 +143,11 @@ public final class ProxyRuntime implements AutoCloseable {
         if (config.health().isPresent()) {
             health = HealthServer.start(config.health().get().toBindAddress(), readiness::status, metrics::scrape);
         }
-        LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {}{})", kafkaServer.localAddress(),
+        LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {}{}); brokers over {}{}", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode(),
-                config.advertiseMode() == AdvertiseMode.PORTS ? ", broker ports " + config.brokerPorts() : "");
+                config.advertiseMode() == AdvertiseMode.PORTS ? ", broker ports " + config.brokerPorts() : "",
+                config.backendSecurity().protocol(),
+                config.backendSecurity().sasl().map(sasl -> " (" + sasl + ")").orElse(""));
         return new ProxyRuntime(workers, kafkaClient, topology, housekeeping, kafkaServer, readiness, health, lfs);
     }
 

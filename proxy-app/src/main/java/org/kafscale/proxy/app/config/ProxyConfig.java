@@ -12,6 +12,7 @@ import org.kafscale.proxy.app.health.ReadProbeSettings;
 import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.BrokerPorts;
 import org.kafscale.proxy.core.backend.ConnectAttempts;
+import org.kafscale.proxy.core.backend.security.BackendSecurity;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
@@ -48,6 +49,7 @@ import org.slf4j.LoggerFactory;
  * @param drainTimeout how long requests already read may take to be answered on shutdown
  * @param logging the log format and level
  * @param lfs the LFS HTTP API, when enabled and given an address ({@link LfsConfig})
+ * @param backendSecurity TLS and SASL on every connection to a broker ({@link BackendSecurityConfig})
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           BrokerPorts brokerPorts,
@@ -56,7 +58,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           int maxFrameBytes, int maxInFlightPerConnection, Duration requestTimeout,
                           Duration connectTimeout, Duration metadataRefresh, int ioThreads,
                           ListenerLimits listenerLimits, ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
-                          ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs) {
+                          ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
+                          BackendSecurity backendSecurity) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -144,6 +147,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                         .toUpperCase(java.util.Locale.ROOT)),
                 s.oneOf(ConfigKey.LOG_LEVEL, LogSettings.LEVELS));
         Optional<LfsSettings> lfs = LfsConfig.from(s);
+        BackendSecurity backendSecurity = BackendSecurityConfig.from(s);
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
@@ -154,7 +158,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
                 metadataRefresh, ioThreads, listenerLimits, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
-                logging, lfs);
+                logging, lfs, backendSecurity);
     }
 
     /**
