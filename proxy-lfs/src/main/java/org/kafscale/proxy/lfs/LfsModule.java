@@ -24,6 +24,7 @@ import org.kafscale.proxy.lfs.http.LfsHttpServer;
 import org.kafscale.proxy.lfs.http.LfsRoute;
 import org.kafscale.proxy.lfs.http.LfsRouteFactory;
 import org.kafscale.proxy.lfs.http.Cors;
+import org.kafscale.proxy.lfs.http.ExposureWarnings;
 import org.kafscale.proxy.lfs.http.LfsRouter;
 import org.kafscale.proxy.lfs.limits.BlockingPool;
 import org.kafscale.proxy.lfs.limits.LfsLimits;
@@ -139,6 +140,7 @@ public final class LfsModule implements AutoCloseable {
             LfsRouter router = new LfsRouter(routes, new ApiKeyCheck(settings.http().apiKey()),
                     Cors.allowing(settings.http().allowedOrigins()), health::healthy);
             LfsHttpServer server = LfsHttpServer.start(settings.http(), loops, router);
+            ExposureWarnings.of(settings.http()).forEach(LOGGER::warn);
             return new LfsModule(context, kafka, housekeeping, loops, server);
         } catch (RuntimeException | InterruptedException e) {
             release(context, kafka, housekeeping, loops);

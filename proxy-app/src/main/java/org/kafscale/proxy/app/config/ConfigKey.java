@@ -364,6 +364,13 @@ public enum ConfigKey {
                 .filter(k -> distance(k.envName, candidate) <= MAX_SUGGESTION_DISTANCE);
     }
 
+    /** Of {@code among}, the key whose name is fewest edits from {@code name} (normalized as {@link #closest}). */
+    static ConfigKey nearest(String name, java.util.Collection<ConfigKey> among) {
+        String normalized = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+        String candidate = normalized.startsWith("KAFSCALE_") ? normalized : PREFIX + normalized;
+        return among.stream().min(Comparator.comparingInt(k -> distance(k.envName, candidate))).orElseThrow();
+    }
+
     private static int distance(String a, String b) {
         int[] previous = new int[b.length() + 1];
         int[] current = new int[b.length() + 1];

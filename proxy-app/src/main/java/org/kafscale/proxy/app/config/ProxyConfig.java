@@ -104,6 +104,18 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String DRAIN_TIMEOUT_MS = ConfigKey.DRAIN_TIMEOUT_MS.envName();
     public static final String LOG_FORMAT = ConfigKey.LOG_FORMAT.envName();
     public static final String LOG_LEVEL = ConfigKey.LOG_LEVEL.envName();
+    public static final String BACKEND_TLS_ENABLED = ConfigKey.BACKEND_TLS_ENABLED.envName();
+    public static final String BACKEND_TLS_CA_FILE = ConfigKey.BACKEND_TLS_CA_FILE.envName();
+    public static final String BACKEND_TLS_CERT_FILE = ConfigKey.BACKEND_TLS_CERT_FILE.envName();
+    public static final String BACKEND_TLS_KEY_FILE = ConfigKey.BACKEND_TLS_KEY_FILE.envName();
+    public static final String BACKEND_TLS_INSECURE_SKIP_HOSTNAME_VERIFY = ConfigKey.BACKEND_TLS_INSECURE_SKIP_HOSTNAME_VERIFY.envName();
+    public static final String BACKEND_SASL_MECHANISM = ConfigKey.BACKEND_SASL_MECHANISM.envName();
+    public static final String BACKEND_SASL_USERNAME = ConfigKey.BACKEND_SASL_USERNAME.envName();
+    public static final String BACKEND_SASL_PASSWORD = ConfigKey.BACKEND_SASL_PASSWORD.envName();
+    public static final String BACKEND_SASL_OAUTH_TOKEN_ENDPOINT_URL = ConfigKey.BACKEND_SASL_OAUTH_TOKEN_ENDPOINT_URL.envName();
+    public static final String BACKEND_SASL_OAUTH_CLIENT_ID = ConfigKey.BACKEND_SASL_OAUTH_CLIENT_ID.envName();
+    public static final String BACKEND_SASL_OAUTH_CLIENT_SECRET = ConfigKey.BACKEND_SASL_OAUTH_CLIENT_SECRET.envName();
+    public static final String BACKEND_SASL_OAUTH_SCOPE = ConfigKey.BACKEND_SASL_OAUTH_SCOPE.envName();
 
     /**
      * Builds the configuration from settings keyed by KafScale's environment variable names

@@ -23,8 +23,9 @@ public record BackendSaslSettings(String mechanism, String username, String pass
         if (!MECHANISMS.contains(mechanism)) {
             throw new IllegalArgumentException("unknown SASL mechanism " + mechanism + "; known: " + MECHANISMS);
         }
-        if (isOAuthBearer() ? oauth == null : username == null || password == null) {
-            throw new IllegalArgumentException(isOAuthBearer()
+        boolean bearer = "OAUTHBEARER".equals(mechanism);
+        if (bearer ? oauth == null : username == null || password == null) {
+            throw new IllegalArgumentException(bearer
                     ? "OAUTHBEARER needs a token endpoint and client credentials"
                     : mechanism + " needs a user name and a password");
         }
