@@ -59,6 +59,7 @@ public final class ProxyRuntime implements AutoCloseable {
 
     private final EventLoopGroup workers;
     private final KafkaRequestClient kafkaClient;
+    private final KafkaRequestClient probeClient;
     private final TopologySource topology;
     private final ScheduledExecutorService housekeeping;
     private final KafkaProxyServer kafkaServer;
@@ -67,11 +68,13 @@ public final class ProxyRuntime implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final LfsRuntime lfs;
 
-    private ProxyRuntime(EventLoopGroup workers, KafkaRequestClient kafkaClient, TopologySource topology,
+    private ProxyRuntime(EventLoopGroup workers, KafkaRequestClient kafkaClient, KafkaRequestClient probeClient,
+                         TopologySource topology,
                          ScheduledExecutorService housekeeping, KafkaProxyServer kafkaServer, Readiness readiness,
                          HealthServer healthServer, LfsRuntime lfs) {
         this.workers = workers;
         this.kafkaClient = kafkaClient;
+        this.probeClient = probeClient;
         this.topology = topology;
         this.housekeeping = housekeeping;
         this.kafkaServer = kafkaServer;
@@ -134,7 +137,12 @@ public final class ProxyRuntime implements AutoCloseable {
         }
 
         // The probe is a client of the proxy's own listener, so it proves the path clients take.
-        ReadPathProbe readProbe = new ReadPathProbe(kafkaClient, kafkaServer.localAddress(), topology,
+        // Its client speaks to the proxy's own (plaintext) listener, so without the backend security.
+        // A listener with TLS or SASL needs the probe to speak those instead.
+        KafkaRequestClient listenerClient = new KafkaRequestClient(workers,
+                new BackendConnector(config.maxFrameBytes(), config.connectTimeout()), "kafscale-proxy-probe",
+                config.requestTimeout());
+        ReadPathProbe readProbe = new ReadPathProbe(listenerClient, kafkaClient, kafkaServer.localAddress(), topology,
                 config.readProbe());
         readProbe.start(housekeeping);
         Readiness readiness = new Readiness(gate, topology, readProbe);
@@ -148,7 +156,8 @@ public final class ProxyRuntime implements AutoCloseable {
                 config.advertiseMode() == AdvertiseMode.PORTS ? ", broker ports " + config.brokerPorts() : "",
                 config.backendSecurity().protocol(),
                 config.backendSecurity().sasl().map(sasl -> " (" + sasl + ")").orElse(""));
-        return new ProxyRuntime(workers, kafkaClient, topology, housekeeping, kafkaServer, readiness, health, lfs);
+        return new ProxyRuntime(workers, kafkaClient, listenerClient, topology, housekeeping, kafkaServer, readiness,
+                health, lfs);
     }
 
     /**
@@ -241,6 +250,7 @@ public final class ProxyRuntime implements AutoCloseable {
         kafkaServer.close();
         topology.close();
         kafkaClient.close();
+        probeClient.close();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

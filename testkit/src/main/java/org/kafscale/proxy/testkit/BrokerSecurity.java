@@ -151,7 +151,10 @@ public final class BrokerSecurity {
             props.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, certificates.trustStoreFile().toString());
             props.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD);
             props.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PKCS12");
-            props.put("ssl.client.auth", requireClientCertificates ? "required" : "none");
+            // A SASL_SSL listener ignores ssl.client.auth unless it carries the listener's prefix.
+            String clientAuth = requireClientCertificates ? "required" : "none";
+            props.put("ssl.client.auth", clientAuth);
+            props.put("listener.name." + LISTENER.toLowerCase(Locale.ROOT) + ".ssl.client.auth", clientAuth);
         }
         if (isSasl()) {
             String prefix = "listener.name." + LISTENER.toLowerCase(Locale.ROOT) + ".";

@@ -51,16 +51,20 @@ public final class ReadPathProbe {
     private static final int MAX_FETCHED = 3;
     private static final int FETCH_MAX_BYTES = 1024 * 1024;
 
+    /** Speaks to the proxy's own listener, with that listener's security (not the brokers'). */
     private final KafkaRequestClient client;
+    /** Speaks to the brokers, with the backend security, when no topic proves the read path. */
+    private final KafkaRequestClient brokerClient;
     private final BrokerEndpoint proxyListener;
     private final Topology topology;
     private final ReadProbeSettings settings;
     private volatile TopicPartition lastProven;
     private volatile ProbeResult latest;
 
-    public ReadPathProbe(KafkaRequestClient client, InetSocketAddress proxyListener, Topology topology,
-                         ReadProbeSettings settings) {
-        this.client = client;
+    public ReadPathProbe(KafkaRequestClient listenerClient, KafkaRequestClient brokerClient,
+                         InetSocketAddress proxyListener, Topology topology, ReadProbeSettings settings) {
+        this.client = listenerClient;
+        this.brokerClient = brokerClient;
         // The proxy's own listener, reached over loopback when it listens on every interface.
         String host = proxyListener.getAddress() == null || proxyListener.getAddress().isAnyLocalAddress()
                 ? "127.0.0.1" : proxyListener.getAddress().getHostAddress();
@@ -178,7 +182,7 @@ public final class ReadPathProbe {
     /** With no topic at all, the best that can be shown: a broker answers a request. */
     private CompletableFuture<ProbeResult> brokerRoundTrip(TopologySnapshot snapshot) {
         BrokerEndpoint broker = snapshot.brokers().values().iterator().next();
-        return client.apiVersions(broker).thenApply(versions -> ProbeResult.unproven(
+        return brokerClient.apiVersions(broker).thenApply(versions -> ProbeResult.unproven(
                 "no topic has partitions yet; metadata is known and broker " + broker.id()
                         + " answered ApiVersions, which proves less than a Fetch of real records"));
     }

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.testkit.BrokerSecurity;
+import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
 import org.kafscale.proxy.testkit.TempDirs;
 import org.kafscale.proxy.testkit.TestCertificates;
@@ -72,8 +73,11 @@ class BackendSecurityIT {
             Map<Integer, List<String>> received = RecordRoundTrip.consumeAsGroup(proxy.bootstrap(), topic,
                     "secured-group-" + topic, 600);
 
-            // Then: every record arrives once, in order, from all three brokers
+            // Then: every record arrives once, in order, from all three brokers, and the proxy reports
+            // ready (its read-path probe fetches those records back through its own listener)
             RecordRoundTrip.assertExactlyOnceInOrder(sent, received);
+            Eventually.await(Duration.ofSeconds(30), "/readyz to answer 200",
+                    () -> proxy.healthStatus("/readyz") == 200);
         }
     }
 

@@ -71,7 +71,9 @@ public final class BackendChannel {
      * requests it carries are answered, so new requests go to a freshly authenticated channel.
      */
     void retireAfter(long lifetimeMillis) {
-        channel.eventLoop().schedule(this::retire, (long) (lifetimeMillis * RETIRE_AT), TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> retirement = channel.eventLoop().schedule(this::retire, (long) (lifetimeMillis * RETIRE_AT),
+                TimeUnit.MILLISECONDS);
+        channel.closeFuture().addListener(closed -> retirement.cancel(false));
     }
 
     private void retire() {

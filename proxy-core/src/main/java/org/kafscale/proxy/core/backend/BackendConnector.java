@@ -128,7 +128,15 @@ public final class BackendConnector implements AutoCloseable {
             ready(promise, backend);
             return;
         }
-        sasl.authenticate(backend, connectTimeout.toMillis()).addListener(a -> {
+        Future<Long> authenticated;
+        try {
+            authenticated = sasl.authenticate(backend, connectTimeout.toMillis());
+        } catch (RuntimeException e) {
+            fail(promise, backend, BackendException.Cause.AUTHENTICATION_FAILED,
+                    "cannot authenticate to " + backend.broker() + ": " + e);
+            return;
+        }
+        authenticated.addListener(a -> {
             if (!a.isSuccess()) {
                 fail(promise, backend, BackendException.Cause.AUTHENTICATION_FAILED,
                         "cannot authenticate to " + backend.broker() + ": " + a.cause().getMessage());

@@ -5,7 +5,6 @@ import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import javax.security.sasl.Sasl;
 import javax.security.sasl.SaslClient;
@@ -50,18 +49,32 @@ public final class SaslAuthenticator implements AutoCloseable {
         return settings.mechanism();
     }
 
-    /** Runs the exchange on {@code channel}; completes on the channel's loop. */
+    /**
+     * Runs the exchange on {@code channel}; call on the channel's loop. The future always
+     * completes, on that loop: a step that throws fails it rather than leaving the channel's
+     * requests waiting for a connection that never comes.
+     */
     public Future<Long> authenticate(BackendChannel channel, long timeoutMillis) {
         EventLoop loop = channel.channel().eventLoop();
         Promise<Long> done = loop.newPromise();
-        CompletableFuture<OAuthBearerToken> token = tokens == null ? CompletableFuture.completedFuture(null) : tokens.token();
-        token.whenComplete((t, failure) -> loop.execute(() -> {
-            if (failure != null) {
-                done.tryFailure(unwrap(failure));
-                return;
+        if (tokens == null) {
+            new Exchange(channel, timeoutMillis, done, null).start();
+            return done;
+        }
+        tokens.token().whenComplete((token, failure) -> {
+            try {
+                loop.execute(() -> {
+                    if (failure != null) {
+                        done.tryFailure(unwrap(failure));
+                    } else {
+                        new Exchange(channel, timeoutMillis, done, token).start();
+                    }
+                });
+            } catch (RuntimeException rejected) {
+                // The loop is shutting down: the channel goes with it.
+                done.tryFailure(rejected);
             }
-            new Exchange(channel, timeoutMillis, done, t).start();
-        }));
+        });
         return done;
     }
 
@@ -118,6 +131,15 @@ public final class SaslAuthenticator implements AutoCloseable {
             send(OutboundRequests.saslHandshake(settings.mechanism()), HANDSHAKE_VERSION, this::handshaken);
         }
 
+        /** Runs one step; whatever it throws fails the exchange. */
+        private void guarded(Runnable action) {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                fail(e.toString());
+            }
+        }
+
         private void handshaken(SaslHandshakeResponseData answer) {
             if (answer.errorCode() != Errors.NONE.code()) {
                 fail(Errors.forCode(answer.errorCode()) == Errors.UNSUPPORTED_SASL_MECHANISM
@@ -160,6 +182,10 @@ public final class SaslAuthenticator implements AutoCloseable {
         }
 
         private <T> void send(OutboundRequest<T> request, short version, Consumer<T> then) {
+            guarded(() -> sendNow(request, version, then));
+        }
+
+        private <T> void sendNow(OutboundRequest<T> request, short version, Consumer<T> then) {
             ApiKeys api = request.api();
             channel.request(request.encode(version, clientId), timeoutMillis).addListener(f -> {
                 if (!f.isSuccess()) {
@@ -176,7 +202,7 @@ public final class SaslAuthenticator implements AutoCloseable {
                 } finally {
                     frame.release();
                 }
-                then.accept(answer);
+                guarded(() -> then.accept(answer));
             });
         }
 
