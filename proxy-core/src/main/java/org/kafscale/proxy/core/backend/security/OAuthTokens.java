@@ -1,11 +1,13 @@
 package org.kafscale.proxy.core.backend.security;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import javax.security.auth.callback.Callback;
 import javax.security.auth.login.AppConfigurationEntry;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.SaslConfigs;
@@ -28,6 +30,8 @@ import org.apache.kafka.common.security.oauthbearer.OAuthBearerTokenCallback;
 final class OAuthTokens implements AutoCloseable {
     /** Fraction of a token's lifetime after which it is no longer handed out. */
     static final double REFRESH_AT = 0.8;
+    /** Connect and read timeout of each call to the token endpoint. */
+    private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(10);
 
     private final OAuthBearerLoginCallbackHandler handler = new OAuthBearerLoginCallbackHandler();
     private final ExecutorService fetcher = Executors.newSingleThreadExecutor(r -> {
@@ -43,6 +47,9 @@ final class OAuthTokens implements AutoCloseable {
         Map<String, Object> props = new HashMap<>();
         props.put(SaslConfigs.SASL_MECHANISM, OAuthBearerLoginModule.OAUTHBEARER_MECHANISM);
         props.put(SaslConfigs.SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL, credentials.tokenEndpoint().toString());
+        // kafka-clients waits forever on a silent token endpoint unless told otherwise.
+        props.put(SaslConfigs.SASL_LOGIN_CONNECT_TIMEOUT_MS, (int) HTTP_TIMEOUT.toMillis());
+        props.put(SaslConfigs.SASL_LOGIN_READ_TIMEOUT_MS, (int) HTTP_TIMEOUT.toMillis());
         ConfigDef definition = new ConfigDef();
         SaslConfigs.addClientSaslSupport(definition);
         SslConfigs.addClientSslSupport(definition);
@@ -83,7 +90,7 @@ final class OAuthTokens implements AutoCloseable {
     private OAuthBearerToken fetch() {
         OAuthBearerTokenCallback callback = new OAuthBearerTokenCallback();
         try {
-            handler.handle(new javax.security.auth.callback.Callback[] {callback});
+            handler.handle(new Callback[] {callback});
         } catch (Exception e) {
             throw new IllegalStateException("cannot get an OAUTHBEARER token: " + e.getMessage(), e);
         }

@@ -4,7 +4,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.security.NoSuchAlgorithmException;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import javax.security.sasl.Sasl;
 import javax.security.sasl.SaslClient;
@@ -61,6 +65,11 @@ public final class SaslAuthenticator implements AutoCloseable {
             new Exchange(channel, timeoutMillis, done, null).start();
             return done;
         }
+        // An identity provider that does not answer must not hold the channel's requests forever.
+        ScheduledFuture<?> deadline = loop.schedule(() -> done.tryFailure(new SaslException(
+                "no OAUTHBEARER token from the token endpoint within " + timeoutMillis + " ms")),
+                timeoutMillis, TimeUnit.MILLISECONDS);
+        done.addListener(f -> deadline.cancel(false));
         tokens.token().whenComplete((token, failure) -> {
             try {
                 loop.execute(() -> {
@@ -93,7 +102,7 @@ public final class SaslAuthenticator implements AutoCloseable {
             if (ScramMechanism.isScram(mechanism)) {
                 return new ScramSaslClient(ScramMechanism.forMechanismName(mechanism), callbacks);
             }
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new SaslException(mechanism + " is not available in this JVM", e);
         }
         if (settings.isOAuthBearer()) {
@@ -108,7 +117,7 @@ public final class SaslAuthenticator implements AutoCloseable {
     }
 
     private static Throwable unwrap(Throwable failure) {
-        return failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+        return failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
     }
 
