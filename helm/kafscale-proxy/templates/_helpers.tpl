@@ -60,6 +60,15 @@ would print 5368709120 as 5.36870912e+09: whole numbers are printed as integers.
 
 {{- define "kafscale-proxy.lfsTlsDir" -}}/etc/kafscale/lfs-tls{{- end -}}
 {{- define "kafscale-proxy.etcdTlsDir" -}}/etc/kafscale/etcd-tls{{- end -}}
+{{- define "kafscale-proxy.tlsDir" -}}/etc/kafscale/tls{{- end -}}
+{{- define "kafscale-proxy.saslDir" -}}/etc/kafscale/sasl{{- end -}}
+{{- define "kafscale-proxy.aclDir" -}}/etc/kafscale/acl{{- end -}}
+{{- define "kafscale-proxy.backendTlsDir" -}}/etc/kafscale/backend-tls{{- end -}}
+
+{{/* The Secret holding the Kafka listener's certificate: tls.secretName, else the one cert-manager writes. */}}
+{{- define "kafscale-proxy.tlsSecretName" -}}
+{{- .Values.tls.secretName | default (printf "%s-tls" (include "kafscale-proxy.fullname" .)) -}}
+{{- end -}}
 
 {{/*
 Every plain setting, as a YAML map of variable name to string: first the chart's own (listen
@@ -88,6 +97,39 @@ addresses from the ports, so probes and Service agree), then the first-class val
 {{- end -}}
 {{- end -}}
 {{- with $v.backends }}{{ $_ := set $s "KAFSCALE_PROXY_BACKENDS" (join "," .) }}{{ end -}}
+{{- if $v.tls.enabled -}}
+{{- $dir := include "kafscale-proxy.tlsDir" . -}}
+{{- $_ := set $s "KAFSCALE_PROXY_TLS_ENABLED" "true" -}}
+{{- $_ := set $s "KAFSCALE_PROXY_TLS_CERT_FILE" (printf "%s/tls.crt" $dir) -}}
+{{- $_ := set $s "KAFSCALE_PROXY_TLS_KEY_FILE" (printf "%s/tls.key" $dir) -}}
+{{- if ne $v.tls.clientAuth "none" -}}
+{{- $_ := set $s "KAFSCALE_PROXY_TLS_CLIENT_CA_FILE" (printf "%s/ca.crt" $dir) -}}
+{{- $_ := set $s "KAFSCALE_PROXY_TLS_REQUIRE_CLIENT_CERT" (toString (eq $v.tls.clientAuth "required")) -}}
+{{- end -}}
+{{- end -}}
+{{- with $v.sasl.mechanisms }}{{ $_ := set $s "KAFSCALE_PROXY_SASL_MECHANISMS" (join "," .) }}{{ end -}}
+{{- with $v.sasl.credentialsSecret }}{{ $_ := set $s "KAFSCALE_PROXY_SASL_CREDENTIALS_FILE" (printf "%s/%s" (include "kafscale-proxy.saslDir" $) $v.sasl.credentialsKey) }}{{ end -}}
+{{- if or $v.acl.configMap $v.acl.secret -}}
+{{- $_ := set $s "KAFSCALE_PROXY_ACL_FILE" (printf "%s/%s" (include "kafscale-proxy.aclDir" .) $v.acl.key) -}}
+{{- end -}}
+{{- $b := $v.backend -}}
+{{- if $b.tls.enabled -}}
+{{- $dir := include "kafscale-proxy.backendTlsDir" . -}}
+{{- $_ := set $s "KAFSCALE_PROXY_BACKEND_TLS_ENABLED" "true" -}}
+{{- if $b.tls.secretName -}}
+{{- $_ := set $s "KAFSCALE_PROXY_BACKEND_TLS_CA_FILE" (printf "%s/ca.crt" $dir) -}}
+{{- if $b.tls.mutual -}}
+{{- $_ := set $s "KAFSCALE_PROXY_BACKEND_TLS_CERT_FILE" (printf "%s/tls.crt" $dir) -}}
+{{- $_ := set $s "KAFSCALE_PROXY_BACKEND_TLS_KEY_FILE" (printf "%s/tls.key" $dir) -}}
+{{- end -}}
+{{- end -}}
+{{- if $b.tls.insecureSkipHostnameVerify }}{{ $_ := set $s "KAFSCALE_PROXY_BACKEND_TLS_INSECURE_SKIP_HOSTNAME_VERIFY" "true" }}{{ end -}}
+{{- end -}}
+{{- with $b.sasl.mechanism }}{{ $_ := set $s "KAFSCALE_PROXY_BACKEND_SASL_MECHANISM" . }}{{ end -}}
+{{- with $b.sasl.username }}{{ $_ := set $s "KAFSCALE_PROXY_BACKEND_SASL_USERNAME" . }}{{ end -}}
+{{- with $b.sasl.oauth.tokenEndpointUrl }}{{ $_ := set $s "KAFSCALE_PROXY_BACKEND_SASL_OAUTH_TOKEN_ENDPOINT_URL" . }}{{ end -}}
+{{- with $b.sasl.oauth.clientId }}{{ $_ := set $s "KAFSCALE_PROXY_BACKEND_SASL_OAUTH_CLIENT_ID" . }}{{ end -}}
+{{- with $b.sasl.oauth.scope }}{{ $_ := set $s "KAFSCALE_PROXY_BACKEND_SASL_OAUTH_SCOPE" . }}{{ end -}}
 {{- if $v.lfs.enabled -}}
 {{- $s3 := $v.lfs.s3 -}}
 {{- with $s3.bucket }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_BUCKET" . }}{{ end -}}
@@ -96,8 +138,6 @@ addresses from the ports, so probes and Service agree), then the first-class val
 {{- with $s3.publicEndpoint }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_PUBLIC_ENDPOINT" . }}{{ end -}}
 {{- if not (kindIs "invalid" $s3.forcePathStyle) }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_FORCE_PATH_STYLE" (toString $s3.forcePathStyle) }}{{ end -}}
 {{- $_ := set $s "KAFSCALE_S3_NAMESPACE" ($s3.namespace | default .Release.Namespace) -}}
-{{- with $v.lfs.backendSasl.mechanism }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_BACKEND_SASL_MECHANISM" . }}{{ end -}}
-{{- with $v.lfs.backendSasl.username }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_BACKEND_SASL_USERNAME" . }}{{ end -}}
 {{- if $v.lfs.tls.enabled -}}
 {{- $dir := include "kafscale-proxy.lfsTlsDir" . -}}
 {{- $_ := set $s "KAFSCALE_LFS_PROXY_HTTP_TLS_ENABLED" "true" -}}
@@ -137,15 +177,16 @@ Secret, never to the ConfigMap.
 {{- with $v.lfs.s3.accessKey }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_ACCESS_KEY" . }}{{ end -}}
 {{- with $v.lfs.s3.secretKey }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_SECRET_KEY" . }}{{ end -}}
 {{- with $v.lfs.s3.sessionToken }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_SESSION_TOKEN" . }}{{ end -}}
-{{- with $v.lfs.backendSasl.password }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_BACKEND_SASL_PASSWORD" . }}{{ end -}}
+{{- with $v.backend.sasl.password }}{{ $_ := set $s "KAFSCALE_PROXY_BACKEND_SASL_PASSWORD" . }}{{ end -}}
+{{- with $v.backend.sasl.oauth.clientSecret }}{{ $_ := set $s "KAFSCALE_PROXY_BACKEND_SASL_OAUTH_CLIENT_SECRET" . }}{{ end -}}
 {{- toYaml $s -}}
 {{- end -}}
 
 {{/* The secret names that can come from existingSecret: the LFS ones only with LFS on. */}}
 {{- define "kafscale-proxy.existingSecretNames" -}}
-{{- $names := list "KAFSCALE_PROXY_ETCD_PASSWORD" -}}
+{{- $names := list "KAFSCALE_PROXY_ETCD_PASSWORD" "KAFSCALE_PROXY_BACKEND_SASL_PASSWORD" "KAFSCALE_PROXY_BACKEND_SASL_OAUTH_CLIENT_SECRET" -}}
 {{- if .Values.lfs.enabled -}}
-{{- $names = concat $names (list "KAFSCALE_LFS_PROXY_HTTP_API_KEY" "KAFSCALE_LFS_PROXY_S3_ACCESS_KEY" "KAFSCALE_LFS_PROXY_S3_SECRET_KEY" "KAFSCALE_LFS_PROXY_S3_SESSION_TOKEN" "KAFSCALE_LFS_PROXY_BACKEND_SASL_PASSWORD") -}}
+{{- $names = concat $names (list "KAFSCALE_LFS_PROXY_HTTP_API_KEY" "KAFSCALE_LFS_PROXY_S3_ACCESS_KEY" "KAFSCALE_LFS_PROXY_S3_SECRET_KEY" "KAFSCALE_LFS_PROXY_S3_SESSION_TOKEN") -}}
 {{- end -}}
 {{- toYaml $names -}}
 {{- end -}}
@@ -166,6 +207,34 @@ Secret, never to the ConfigMap.
 {{- end -}}
 {{- if and .Values.etcd.tls.enabled (not .Values.etcd.tls.secretName) -}}
 {{- fail "etcd.tls.enabled needs etcd.tls.secretName" -}}
+{{- end -}}
+{{- $tls := .Values.tls -}}
+{{- if and $tls.enabled (not $tls.secretName) (not $tls.certManager.enabled) -}}
+{{- fail "tls.enabled needs tls.secretName or tls.certManager.enabled" -}}
+{{- end -}}
+{{- if and $tls.certManager.enabled (not $tls.enabled) -}}
+{{- fail "tls.certManager.enabled needs tls.enabled: the certificate would be made and not used" -}}
+{{- end -}}
+{{- if and $tls.certManager.enabled (not $tls.certManager.issuerRef.name) -}}
+{{- fail "tls.certManager.enabled needs tls.certManager.issuerRef.name" -}}
+{{- end -}}
+{{- if and (ne $tls.clientAuth "none") (not $tls.enabled) -}}
+{{- fail (printf "tls.clientAuth %s needs tls.enabled" $tls.clientAuth) -}}
+{{- end -}}
+{{- $saslNeedsCredentials := false -}}
+{{- range .Values.sasl.mechanisms }}{{ if ne . "OAUTHBEARER" }}{{ $saslNeedsCredentials = true }}{{ end }}{{ end -}}
+{{- if and $saslNeedsCredentials (not .Values.sasl.credentialsSecret) -}}
+{{- fail "sasl.mechanisms PLAIN and SCRAM-* need sasl.credentialsSecret" -}}
+{{- end -}}
+{{- if and .Values.acl.configMap .Values.acl.secret -}}
+{{- fail "acl.configMap and acl.secret are both set: the rules file comes from one of them" -}}
+{{- end -}}
+{{- $btls := .Values.backend.tls -}}
+{{- if and $btls.mutual (not $btls.secretName) -}}
+{{- fail "backend.tls.mutual needs backend.tls.secretName (holding tls.crt and tls.key)" -}}
+{{- end -}}
+{{- if and (or $btls.secretName $btls.mutual $btls.insecureSkipHostnameVerify) (not $btls.enabled) -}}
+{{- fail "backend.tls settings need backend.tls.enabled" -}}
 {{- end -}}
 {{- $inline := include "kafscale-proxy.secretSettings" . | fromYaml -}}
 {{- if and .Values.existingSecret (gt (len $inline) 0) -}}

@@ -62,7 +62,7 @@ public final class ProxyRuntime implements AutoCloseable {
 
     private final EventLoopGroup workers;
     private final KafkaRequestClient kafkaClient;
-    /** The readiness probe's client of the listener: {@link #kafkaClient} unless the listener has TLS. */
+    /** The readiness probe's client of the proxy's own listener (with its TLS, never the backend security). */
     private final KafkaRequestClient probeClient;
     private final TopologySource topology;
     private final ScheduledExecutorService housekeeping;
@@ -93,7 +93,8 @@ public final class ProxyRuntime implements AutoCloseable {
         // The proxy's own requests (discovery, probes) use their own connector, so the backend
         // channel metric counts only channels that carry clients' requests.
         KafkaRequestClient kafkaClient = new KafkaRequestClient(workers,
-                new BackendConnector(config.maxFrameBytes(), config.connectTimeout()), "kafscale-proxy",
+                new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), BackendObserver.NONE,
+                        config.backendSecurity()), "kafscale-proxy",
                 config.requestTimeout());
 
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -118,7 +119,8 @@ public final class ProxyRuntime implements AutoCloseable {
         }
         RoutingGate gate = topology.gate();
         ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, gate);
-        BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), proxyMetrics);
+        BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), proxyMetrics,
+                config.backendSecurity());
         Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> startSasl(settings, proxyMetrics));
         ApiVersionsResponder apiVersions = new ApiVersionsResponder(brokerVersions,
                 sasl.isPresent() ? SaslAuthenticator.advertisedApis() : List.of());
@@ -144,12 +146,16 @@ public final class ProxyRuntime implements AutoCloseable {
         }
 
         // The probe is a client of the proxy's own listener, so it proves the path clients take.
-        // A TLS listener is probed over TLS, as its clients reach it (see ListenerTls#newSelfClientHandler).
-        KafkaRequestClient probeClient = kafkaServer.tls().map(tls -> new KafkaRequestClient(workers,
-                new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), BackendObserver.NONE,
-                        tls::newSelfClientHandler), "kafscale-proxy-probe", config.requestTimeout()))
-                .orElse(kafkaClient);
-        ReadPathProbe readProbe = new ReadPathProbe(probeClient, kafkaServer.localAddress(), topology,
+        // Its client speaks to the proxy's own listener with that listener's TLS (see
+        // ListenerTls#newSelfClientHandler), never with the backend security; its round trip to a
+        // broker, when no topic proves the read path, goes through kafkaClient.
+        BackendConnector listenerConnector = kafkaServer.tls()
+                .map(tls -> new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), BackendObserver.NONE,
+                        tls::newSelfClientHandler))
+                .orElseGet(() -> new BackendConnector(config.maxFrameBytes(), config.connectTimeout()));
+        KafkaRequestClient probeClient = new KafkaRequestClient(workers, listenerConnector, "kafscale-proxy-probe",
+                config.requestTimeout());
+        ReadPathProbe readProbe = new ReadPathProbe(probeClient, kafkaClient, kafkaServer.localAddress(), topology,
                 config.readProbe(), sasl.isPresent());
         readProbe.start(housekeeping);
         Readiness readiness = new Readiness(gate, topology, readProbe);
@@ -158,9 +164,11 @@ public final class ProxyRuntime implements AutoCloseable {
         if (config.health().isPresent()) {
             health = HealthServer.start(config.health().get().toBindAddress(), readiness::status, metrics::scrape);
         }
-        LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {}{})", kafkaServer.localAddress(),
+        LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {}{}); brokers over {}{}", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode(),
-                config.advertiseMode() == AdvertiseMode.PORTS ? ", broker ports " + config.brokerPorts() : "");
+                config.advertiseMode() == AdvertiseMode.PORTS ? ", broker ports " + config.brokerPorts() : "",
+                config.backendSecurity().protocol(),
+                config.backendSecurity().sasl().map(s -> " (" + s + ")").orElse(""));
         return new ProxyRuntime(workers, kafkaClient, probeClient, topology, housekeeping, kafkaServer, readiness, health,
                 lfs, sasl);
     }
@@ -268,9 +276,7 @@ public final class ProxyRuntime implements AutoCloseable {
         sasl.ifPresent(SaslAuthenticator::close);
         topology.close();
         kafkaClient.close();
-        if (probeClient != kafkaClient) {
-            probeClient.close();
-        }
+        probeClient.close();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

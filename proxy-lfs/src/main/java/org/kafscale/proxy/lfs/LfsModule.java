@@ -13,6 +13,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.kafscale.proxy.core.backend.BackendConnector;
+import org.kafscale.proxy.core.backend.BackendObserver;
+import org.kafscale.proxy.core.backend.security.BackendSecurity;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.topology.RoutingGate;
@@ -22,6 +24,7 @@ import org.kafscale.proxy.lfs.http.LfsHttpServer;
 import org.kafscale.proxy.lfs.http.LfsRoute;
 import org.kafscale.proxy.lfs.http.LfsRouteFactory;
 import org.kafscale.proxy.lfs.http.Cors;
+import org.kafscale.proxy.lfs.http.ExposureWarnings;
 import org.kafscale.proxy.lfs.http.LfsRouter;
 import org.kafscale.proxy.lfs.limits.BlockingPool;
 import org.kafscale.proxy.lfs.limits.LfsLimits;
@@ -86,6 +89,16 @@ public final class LfsModule implements AutoCloseable {
     public static LfsModule start(LfsSettings settings, Topology topology, RoutingGate gate, MeterRegistry registry,
                                   List<LfsRouteFactory> extraRoutes)
             throws InterruptedException {
+        return start(settings, topology, gate, registry, extraRoutes, BackendSecurity.NONE);
+    }
+
+    /**
+     * Like the above, its connections to brokers (envelope and tracker produces) secured as the
+     * Kafka listener's are ({@code KAFSCALE_PROXY_BACKEND_TLS_*}, {@code _SASL_*}).
+     */
+    public static LfsModule start(LfsSettings settings, Topology topology, RoutingGate gate, MeterRegistry registry,
+                                  List<LfsRouteFactory> extraRoutes, BackendSecurity backendSecurity)
+            throws InterruptedException {
         LfsLimits limits = settings.limits();
         S3AsyncClient s3 = S3Clients.asyncClient(settings.s3(), limits.s3Connections(), DATA_ACQUISITION_TIMEOUT);
         S3AsyncClient controlS3 = S3Clients.asyncClient(settings.s3(), CONTROL_CONNECTIONS,
@@ -102,7 +115,8 @@ public final class LfsModule implements AutoCloseable {
                         + "blocking threads {}", limits.maxUploads(), limits.maxUploadsPerClient(), limits.maxDownloads(),
                 limits.downloadTempBytes(), limits.s3Connections(), limits.blockingThreads());
         KafkaRequestClient kafka = new KafkaRequestClient(loops,
-                new BackendConnector(MAX_BROKER_FRAME, settings.dialTimeout()), CLIENT_ID,
+                new BackendConnector(MAX_BROKER_FRAME, settings.dialTimeout(), BackendObserver.NONE, backendSecurity),
+                CLIENT_ID,
                 settings.publish().produceTimeout().plus(settings.dialTimeout()));
         LfsMetrics metrics = new LfsMetrics(registry);
         TrackerEvents events = new TrackerEvents(settings.proxyId());
@@ -126,6 +140,7 @@ public final class LfsModule implements AutoCloseable {
             LfsRouter router = new LfsRouter(routes, new ApiKeyCheck(settings.http().apiKey()),
                     Cors.allowing(settings.http().allowedOrigins()), health::healthy);
             LfsHttpServer server = LfsHttpServer.start(settings.http(), loops, router);
+            ExposureWarnings.of(settings.http()).forEach(LOGGER::warn);
             return new LfsModule(context, kafka, housekeeping, loops, server);
         } catch (RuntimeException | InterruptedException e) {
             release(context, kafka, housekeeping, loops);

@@ -11,6 +11,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
@@ -37,14 +41,18 @@ public final class KafkaCluster implements AutoCloseable {
     private static final Duration METADATA_DEADLINE = Duration.ofSeconds(30);
     private static final String HEARTBEAT_INTERVAL_MS = "500";
     private static final String SESSION_TIMEOUT_MS = "3000";
+    /** Kafka's minimum: SCRAM users are made quickly, and their strength does not matter in a test. */
+    private static final int SCRAM_ITERATIONS = 4096;
 
     private final KafkaClusterTestKit kit;
+    private final BrokerSecurity security;
     /** Taken from metadata once all brokers are up; a restart keeps the port, so it stays valid. */
     private final Map<Integer, String> advertisedAddresses = new TreeMap<>();
     private Admin admin;
 
-    private KafkaCluster(KafkaClusterTestKit kit) {
+    private KafkaCluster(KafkaClusterTestKit kit, BrokerSecurity security) {
         this.kit = kit;
+        this.security = security;
     }
 
     /**
@@ -62,6 +70,21 @@ public final class KafkaCluster implements AutoCloseable {
      * get none.
      */
     public static KafkaCluster start(int brokers, Map<Integer, Map<String, String>> brokerProperties) {
+        return start(brokers, brokerProperties, BrokerSecurity.plaintext());
+    }
+
+    /**
+     * Like {@link #start(int)}, the brokers' client listener secured as {@code security} says
+     * (SSL, SASL_PLAINTEXT, SASL_SSL); its SCRAM users are created before this returns. Clients
+     * connect with {@link BrokerSecurity#clientProperties}; {@link #admin()} is the admin user.
+     */
+    public static KafkaCluster start(int brokers, BrokerSecurity security) {
+        return start(brokers, Map.of(), security);
+    }
+
+    /** Both of the above: per-broker properties and a secured listener. */
+    public static KafkaCluster start(int brokers, Map<Integer, Map<String, String>> brokerProperties,
+                                     BrokerSecurity security) {
         if (brokers < 1) {
             throw new IllegalArgumentException("a cluster needs at least one broker, got " + brokers);
         }
@@ -77,7 +100,9 @@ public final class KafkaCluster implements AutoCloseable {
                     .setNumBrokerNodes(brokers)
                     .setPerServerProperties(brokerProperties)
                     .build();
-            kit = new KafkaClusterTestKit.Builder(nodes)
+            KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes);
+            security.brokerProperties().forEach(builder::setConfigProp);
+            kit = builder
                     .setDeleteOnClose(true)
                     .setConfigProp("offsets.topic.replication.factor", replication)
                     .setConfigProp("transaction.state.log.replication.factor", replication)
@@ -100,20 +125,27 @@ public final class KafkaCluster implements AutoCloseable {
             }
             throw new IllegalStateException("cannot start a Kafka cluster of " + brokers + " broker(s)", e);
         }
-        KafkaCluster cluster = new KafkaCluster(kit);
+        KafkaCluster cluster = new KafkaCluster(kit, security);
         try {
             cluster.recordAdvertisedAddresses();
+            cluster.createScramUsers();
         } catch (RuntimeException | Error e) {
             cluster.close();
             throw e;
         }
-        LOGGER.info("Kafka cluster ready: brokers {} at {}", cluster.brokerIds(), cluster.bootstrapServers());
+        LOGGER.info("Kafka cluster ready: brokers {} at {} ({})", cluster.brokerIds(), cluster.bootstrapServers(),
+                security.protocol());
         return cluster;
     }
 
     /** Comma-separated {@code host:port} of all brokers (running or not). */
     public String bootstrapServers() {
         return kit.bootstrapServers();
+    }
+
+    /** How the brokers' client listener is secured. */
+    public BrokerSecurity security() {
+        return security;
     }
 
     /** Broker node ids, ascending. */
@@ -221,7 +253,9 @@ public final class KafkaCluster implements AutoCloseable {
     /** A shared admin client, created on first use and closed with the cluster. */
     public synchronized Admin admin() {
         if (admin == null) {
-            admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
+            Map<String, Object> config = new java.util.HashMap<>(security.adminClientProperties());
+            config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+            admin = Admin.create(config);
         }
         return admin;
     }
@@ -241,6 +275,27 @@ public final class KafkaCluster implements AutoCloseable {
         Eventually.await(METADATA_DEADLINE, "metadata to list brokers " + brokerIds(),
                 () -> metadata().liveBrokerIds().containsAll(brokerIds()));
         advertisedAddresses.putAll(metadata().liveBrokers());
+    }
+
+    /** Gives each SCRAM user of {@link #security} both SCRAM credentials, and waits until every broker has them. */
+    private void createScramUsers() {
+        if (security.scramUsers().isEmpty()) {
+            return;
+        }
+        // Kafka refuses two alterations of one user in one request, so one request per mechanism.
+        for (ScramMechanism mechanism : List.of(ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512)) {
+            List<UserScramCredentialAlteration> alterations = new java.util.ArrayList<>();
+            security.scramUsers().forEach((user, password) -> alterations.add(new UserScramCredentialUpsertion(user,
+                    new ScramCredentialInfo(mechanism, SCRAM_ITERATIONS), password)));
+            ClusterMetadata.call(admin().alterUserScramCredentials(alterations).all());
+        }
+        // The credentials reach each broker through the metadata log; a client may connect to any.
+        Eventually.await(METADATA_DEADLINE, "every broker to know SCRAM users " + security.scramUsers().keySet(),
+                () -> kit.brokers().values().stream().allMatch(broker -> security.scramUsers().keySet().stream()
+                        .allMatch(user -> broker.credentialProvider().credentialCache
+                                .cache(ScramMechanism.SCRAM_SHA_512.mechanismName(),
+                                        org.apache.kafka.common.security.scram.ScramCredential.class)
+                                .get(user) != null)));
     }
 
     private void createAndAwait(NewTopic topic, Predicate<TopicDescription> placedAsAsked) {

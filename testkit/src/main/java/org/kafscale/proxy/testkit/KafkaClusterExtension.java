@@ -1,6 +1,7 @@
 package org.kafscale.proxy.testkit;
 
 import java.util.Map;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -18,20 +19,31 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class KafkaClusterExtension implements BeforeAllCallback, AfterAllCallback {
     private final int brokers;
     private final Map<Integer, Map<String, String>> brokerProperties;
+    private final Supplier<BrokerSecurity> security;
     private KafkaCluster cluster;
 
-    private KafkaClusterExtension(int brokers, Map<Integer, Map<String, String>> brokerProperties) {
+    private KafkaClusterExtension(int brokers, Map<Integer, Map<String, String>> brokerProperties,
+                                  Supplier<BrokerSecurity> security) {
         this.brokers = brokers;
         this.brokerProperties = brokerProperties;
+        this.security = security;
     }
 
     public static KafkaClusterExtension withBrokers(int brokers) {
-        return new KafkaClusterExtension(brokers, Map.of());
+        return new KafkaClusterExtension(brokers, Map.of(), BrokerSecurity::plaintext);
+    }
+
+    /**
+     * Brokers whose client listener is secured as {@code security} says ({@link KafkaCluster#start(int,
+     * BrokerSecurity)}); a supplier, so certificates are made when the class starts, not when it loads.
+     */
+    public static KafkaClusterExtension withSecurity(int brokers, Supplier<BrokerSecurity> security) {
+        return new KafkaClusterExtension(brokers, Map.of(), security);
     }
 
     /** Brokers with properties of their own, by broker id ({@link KafkaCluster#start(int, Map)}). */
     public static KafkaClusterExtension withBrokers(int brokers, Map<Integer, Map<String, String>> brokerProperties) {
-        return new KafkaClusterExtension(brokers, Map.copyOf(brokerProperties));
+        return new KafkaClusterExtension(brokers, Map.copyOf(brokerProperties), BrokerSecurity::plaintext);
     }
 
     /** The running cluster; only between the class's first and last test. */
@@ -44,7 +56,7 @@ public final class KafkaClusterExtension implements BeforeAllCallback, AfterAllC
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        cluster = KafkaCluster.start(brokers, brokerProperties);
+        cluster = KafkaCluster.start(brokers, brokerProperties, security.get());
     }
 
     @Override

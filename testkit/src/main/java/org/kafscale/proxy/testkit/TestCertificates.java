@@ -1,189 +1,238 @@
 package org.kafscale.proxy.testkit;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
+import java.util.Date;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.bouncycastle.util.io.pem.PemObject;
 
 /**
- * Certificates for tests, made with the JDK's keytool: a CA, and leaf certificates it signs
- * (servers with {@code localhost}/{@code 127.0.0.1} names, clients with a subject of the test's
- * choosing), each as PEM files (certificate chain, PKCS#8 key) and as a PKCS#12 key store. The
- * CA is also a PEM file and a PKCS#12 trust store.
+ * A test certificate authority and the certificates it signs, written as files the way a
+ * deployment holds them: PEM (certificate, PKCS#8 key, CA bundle) and PKCS#12 (key store with the
+ * chain, trust store with the CA). Made fresh by the test, so nothing secret is checked in.
+ *
+ * <p>{@link #create} makes a CA; {@link #server()} a certificate for {@code localhost} and
+ * {@code 127.0.0.1} (what brokers and the proxy listen on in tests), {@link #client} one per
+ * principal. {@link #issue} makes any other, for example a server certificate whose names do not
+ * match, to prove hostname verification. Two {@code create} calls make two CAs that do not trust
+ * each other (an untrusted client certificate). Keys are EC P-256: fast to make, and every client
+ * the tests run (Java, librdkafka, Python, Node, Go) accepts them.
  */
 public final class TestCertificates {
-    /** The password of every key store made here (and of its keys). */
-    public static final String PASSWORD = "changeit";
+    /** Password of every PKCS#12 file this class writes. */
+    public static final String PASSWORD = "test-password";
 
-    private final Path dir;
-    private final String name;
-    private final Path caP12;
-    /** The CA's certificate (PEM). */
-    public final Path caPem;
-    /** A PKCS#12 trust store holding the CA's certificate. */
-    public final Path trustStore;
+    private static final AtomicLong SERIALS = new AtomicLong(System.currentTimeMillis());
+    private static final Duration VALIDITY = Duration.ofDays(2);
+    private static final String SIGNATURE = "SHA256withECDSA";
 
-    private TestCertificates(Path dir, String name, Path caP12, Path caPem, Path trustStore) {
-        this.dir = dir;
-        this.name = name;
-        this.caP12 = caP12;
-        this.caPem = caPem;
-        this.trustStore = trustStore;
-    }
+    private final Path directory;
+    private final KeyPair caKeys;
+    private final X509Certificate caCertificate;
+    private final Path caFile;
+    private final Path trustStoreFile;
+    private Identity server;
 
-    /** A leaf certificate signed by the CA, in every form a test needs. */
-    public record Leaf(String subject, Path certPem, Path keyPem, Path keyStore, X509Certificate certificate) {
-    }
+    /** A certificate with its key, in every form the tests hand to servers and clients. */
+    public record Identity(
+            /** The certificate alone, PEM. */
+            Path certificateFile,
+            /** The unencrypted PKCS#8 private key, PEM. */
+            Path keyFile,
+            /** Certificate followed by the CA's, PEM (what a server sends as its chain). */
+            Path chainFile,
+            /** Key and chain in a PKCS#12 key store, password {@link #PASSWORD}. */
+            Path keyStoreFile,
+            X509Certificate certificate,
+            PrivateKey privateKey) {
 
-    /** Makes a CA named {@code name} under {@code dir}. */
-    public static TestCertificates authority(Path dir, String name) throws Exception {
-        Files.createDirectories(dir);
-        Path caP12 = dir.resolve(name + "-ca.p12");
-        keytool("-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name,
-                "-ext", "bc:c", "-validity", "2", "-storetype", "PKCS12", "-keystore", caP12.toString(),
-                "-storepass", PASSWORD);
-        KeyStore ca = load(caP12);
-        Path caPem = dir.resolve(name + "-ca.crt");
-        Files.writeString(caPem, pem("CERTIFICATE", certificate(ca, "ca").getEncoded()));
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("ca", certificate(ca, "ca"));
-        Path trustStore = dir.resolve(name + "-truststore.p12");
-        store(trust, trustStore);
-        return new TestCertificates(dir, name, caP12, caPem, trustStore);
-    }
-
-    /** A server certificate for {@code localhost} and {@code 127.0.0.1}. */
-    public Leaf server(String leafName) throws Exception {
-        return leaf(leafName, "CN=" + leafName, "SAN=dns:localhost,ip:127.0.0.1");
-    }
-
-    /** A client certificate with this subject (an X.500 name such as {@code CN=app,OU=team,O=corp}). */
-    public Leaf client(String leafName, String subject) throws Exception {
-        return leaf(leafName, subject, null);
-    }
-
-    private Leaf leaf(String leafName, String subject, String extension) throws Exception {
-        String prefix = name + "-" + leafName;
-        Path p12 = dir.resolve(prefix + "-key.p12");
-        Files.deleteIfExists(p12);
-        keytool("-genkeypair", "-alias", "leaf", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", subject,
-                "-validity", "2", "-storetype", "PKCS12", "-keystore", p12.toString(), "-storepass", PASSWORD);
-        Path csr = dir.resolve(prefix + ".csr");
-        keytool("-certreq", "-alias", "leaf", "-keystore", p12.toString(), "-storepass", PASSWORD,
-                "-file", csr.toString());
-        Path signed = dir.resolve(prefix + ".der");
-        List<String> gencert = new ArrayList<>(List.of("-gencert", "-alias", "ca", "-keystore", caP12.toString(),
-                "-storepass", PASSWORD, "-infile", csr.toString(), "-outfile", signed.toString(), "-validity", "2"));
-        if (extension != null) {
-            gencert.addAll(List.of("-ext", extension));
+        /** The key store's password ({@link TestCertificates#PASSWORD}). */
+        public String password() {
+            return PASSWORD;
         }
-        keytool(gencert.toArray(String[]::new));
-        X509Certificate cert;
-        try (InputStream in = Files.newInputStream(signed)) {
-            cert = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IOException(e);
-        }
-        KeyStore ca = load(caP12);
-        Certificate[] chain = {cert, certificate(ca, "ca")};
-        PrivateKey key = privateKey(load(p12), "leaf");
-        KeyStore leafStore;
+    }
+
+    private TestCertificates(Path directory, KeyPair caKeys, X509Certificate caCertificate) {
+        this.directory = directory;
+        this.caKeys = caKeys;
+        this.caCertificate = caCertificate;
+        this.caFile = directory.resolve("ca.pem");
+        this.trustStoreFile = directory.resolve("truststore.p12");
+    }
+
+    /** A new CA named {@code CN=KafScale Test CA}, its files written under {@code directory}. */
+    public static TestCertificates create(Path directory) {
         try {
-            leafStore = KeyStore.getInstance("PKCS12");
-            leafStore.load(null, null);
-            leafStore.setKeyEntry("leaf", key, PASSWORD.toCharArray(), chain);
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IOException(e);
+            Files.createDirectories(directory);
+            KeyPair keys = newKeyPair();
+            X500Name name = new X500Name("CN=KafScale Test CA " + SERIALS.incrementAndGet());
+            X509v3CertificateBuilder builder = builder(name, name, keys, keys);
+            JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
+            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(0));
+            builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
+            builder.addExtension(Extension.subjectKeyIdentifier, false,
+                    extensions.createSubjectKeyIdentifier(keys.getPublic()));
+            X509Certificate ca = sign(builder, keys.getPrivate());
+            TestCertificates certificates = new TestCertificates(directory, keys, ca);
+            Files.writeString(certificates.caFile, pem(ca), StandardCharsets.US_ASCII);
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            trust.setCertificateEntry("ca", ca);
+            store(trust, certificates.trustStoreFile);
+            return certificates;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException | OperatorCreationException e) {
+            throw new IllegalStateException("cannot make a test CA", e);
         }
-        Path keyStore = dir.resolve(prefix + ".p12");
-        store(leafStore, keyStore);
-        Path certPem = dir.resolve(prefix + ".crt");
-        Path keyPem = dir.resolve(prefix + ".key");
-        Files.writeString(certPem, pem("CERTIFICATE", cert.getEncoded()) + pem("CERTIFICATE", chain[1].getEncoded()));
-        Files.writeString(keyPem, pem("PRIVATE KEY", key.getEncoded()));
-        return new Leaf(subject, certPem, keyPem, keyStore, cert);
+    }
+
+    /** The CA certificate, PEM: what a client or server trusts. */
+    public Path caFile() {
+        return caFile;
+    }
+
+    /** A PKCS#12 trust store holding only the CA, password {@link #PASSWORD}. */
+    public Path trustStoreFile() {
+        return trustStoreFile;
+    }
+
+    public X509Certificate caCertificate() {
+        return caCertificate;
+    }
+
+    /** The server certificate for {@code localhost} and {@code 127.0.0.1}, made on first use. */
+    public synchronized Identity server() {
+        if (server == null) {
+            server = issue("server", "CN=localhost", List.of("localhost"), List.of("127.0.0.1"), true);
+        }
+        return server;
+    }
+
+    /** A client certificate with subject {@code CN=<commonName>} (the principal mTLS derives). */
+    public Identity client(String commonName) {
+        return issue("client-" + commonName, "CN=" + commonName, List.of(), List.of(), false);
     }
 
     /**
-     * Puts {@code leaf}'s files where {@code target}'s are, each replaced by a move, the way a
-     * rotation leaves them: the key first, then the certificate chain.
+     * A certificate signed by this CA with the given subject and subject alternative names, its
+     * files named after {@code fileName}. {@code server} adds the server extended key usage to
+     * the client one.
      */
-    public static void replace(Leaf target, Leaf leaf) throws IOException {
-        for (Path[] pair : new Path[][] {{leaf.keyPem(), target.keyPem()}, {leaf.certPem(), target.certPem()}}) {
-            Path staged = pair[1].resolveSibling(pair[1].getFileName() + ".new");
-            Files.copy(pair[0], staged, StandardCopyOption.REPLACE_EXISTING);
-            Files.move(staged, pair[1], StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        }
-    }
-
-    private static void keytool(String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        Process keytool = new ProcessBuilder(command).redirectErrorStream(true).start();
+    public Identity issue(String fileName, String subject, List<String> dnsNames, List<String> ipAddresses,
+                          boolean server) {
         try {
-            boolean exited = keytool.waitFor(60, TimeUnit.SECONDS);
-            String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!exited || keytool.exitValue() != 0) {
-                keytool.destroyForcibly();
-                throw new IOException("keytool " + args[0] + " failed: " + output);
+            KeyPair keys = newKeyPair();
+            X509v3CertificateBuilder builder = builder(X500Name.getInstance(caCertificate.getSubjectX500Principal().getEncoded()),
+                    new X500Name(subject), keys, caKeys);
+            JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
+            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
+            builder.addExtension(Extension.keyUsage, true,
+                    new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement));
+            // A broker is also a client of the other brokers, with the same certificate.
+            builder.addExtension(Extension.extendedKeyUsage, false, server
+                    ? new ExtendedKeyUsage(new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth})
+                    : new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth));
+            builder.addExtension(Extension.authorityKeyIdentifier, false,
+                    extensions.createAuthorityKeyIdentifier(caCertificate));
+            builder.addExtension(Extension.subjectKeyIdentifier, false,
+                    extensions.createSubjectKeyIdentifier(keys.getPublic()));
+            List<GeneralName> names = new ArrayList<>();
+            dnsNames.forEach(n -> names.add(new GeneralName(GeneralName.dNSName, n)));
+            ipAddresses.forEach(n -> names.add(new GeneralName(GeneralName.iPAddress, n)));
+            if (!names.isEmpty()) {
+                builder.addExtension(Extension.subjectAlternativeName, false,
+                        new GeneralNames(names.toArray(GeneralName[]::new)));
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            keytool.destroyForcibly();
-            throw new IOException("interrupted while keytool ran", e);
+            X509Certificate certificate = sign(builder, caKeys.getPrivate());
+            return write(fileName, certificate, keys.getPrivate());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException | OperatorCreationException e) {
+            throw new IllegalStateException("cannot issue a test certificate for " + subject, e);
         }
     }
 
-    private static KeyStore load(Path file) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(in, PASSWORD.toCharArray());
-            return store;
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IOException("cannot read " + file, e);
-        }
+    private Identity write(String fileName, X509Certificate certificate, PrivateKey key)
+            throws IOException, GeneralSecurityException {
+        Path certificateFile = directory.resolve(fileName + ".pem");
+        Path keyFile = directory.resolve(fileName + ".key");
+        Path chainFile = directory.resolve(fileName + "-chain.pem");
+        Path keyStoreFile = directory.resolve(fileName + ".p12");
+        Files.writeString(certificateFile, pem(certificate), StandardCharsets.US_ASCII);
+        Files.writeString(keyFile, pem(new PemObject("PRIVATE KEY", key.getEncoded())), StandardCharsets.US_ASCII);
+        Files.writeString(chainFile, pem(certificate) + pem(caCertificate), StandardCharsets.US_ASCII);
+        KeyStore keyStore = KeyStore.getInstance("PKCS12");
+        keyStore.load(null, null);
+        keyStore.setKeyEntry("key", key, PASSWORD.toCharArray(), new Certificate[] {certificate, caCertificate});
+        store(keyStore, keyStoreFile);
+        return new Identity(certificateFile, keyFile, chainFile, keyStoreFile, certificate, key);
     }
 
-    private static void store(KeyStore store, Path file) throws IOException {
+    private static X509v3CertificateBuilder builder(X500Name issuer, X500Name subject, KeyPair subjectKeys,
+                                                    KeyPair issuerKeys) {
+        Instant now = Instant.now();
+        return new JcaX509v3CertificateBuilder(issuer, BigInteger.valueOf(SERIALS.incrementAndGet()),
+                Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(VALIDITY)), subject,
+                subjectKeys.getPublic());
+    }
+
+    private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey issuerKey)
+            throws OperatorCreationException, GeneralSecurityException {
+        return new JcaX509CertificateConverter().getCertificate(
+                builder.build(new JcaContentSignerBuilder(SIGNATURE).build(issuerKey)));
+    }
+
+    private static KeyPair newKeyPair() throws GeneralSecurityException {
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+        generator.initialize(new ECGenParameterSpec("secp256r1"));
+        return generator.generateKeyPair();
+    }
+
+    private static void store(KeyStore store, Path file) throws IOException, GeneralSecurityException {
         try (OutputStream out = Files.newOutputStream(file)) {
             store.store(out, PASSWORD.toCharArray());
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IOException("cannot write " + file, e);
         }
     }
 
-    private static Certificate certificate(KeyStore store, String alias) throws IOException {
-        try {
-            return store.getCertificate(alias);
-        } catch (java.security.KeyStoreException e) {
-            throw new IOException(e);
+    private static String pem(Object object) throws IOException {
+        StringWriter text = new StringWriter();
+        try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
+            writer.writeObject(object);
         }
-    }
-
-    private static PrivateKey privateKey(KeyStore store, String alias) throws IOException {
-        try {
-            return (PrivateKey) store.getKey(alias, PASSWORD.toCharArray());
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IOException(e);
-        }
-    }
-
-    private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-                .encodeToString(der) + "\n-----END " + type + "-----\n";
+        return text.toString();
     }
 }

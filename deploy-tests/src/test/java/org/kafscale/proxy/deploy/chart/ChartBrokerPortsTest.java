@@ -22,11 +22,10 @@ class ChartBrokerPortsTest {
         RenderedChart rendered = portsMode();
         Map<String, Integer> expected = new LinkedHashMap<>();
         expected.put("kafka", 9092);
-        expected.put("health", 9094);
         expected.put("broker-0", 9200);
         expected.put("broker-1", 9201);
         expected.put("broker-2", 9202);
-        assertEquals(expected, ChartDefaultsTest.servicePorts(rendered.get("Service").path("spec")));
+        assertEquals(expected, ChartDefaultsTest.servicePorts(rendered.service().path("spec")));
         for (int id = 0; id < 3; id++) {
             assertEquals(9200 + id, ChartDefaultsTest.containerPort(rendered.container(), "broker-" + id));
         }
@@ -40,7 +39,7 @@ class ChartBrokerPortsTest {
         RenderedChart rendered = ChartRenderer.chart().set("advertiseMode", "ports").set("service.type", "NodePort")
                 .set("brokerPorts.base", 30100).set("brokerPorts.count", 2).render();
         Map<String, Integer> nodePorts = new LinkedHashMap<>();
-        rendered.get("Service").path("spec").path("ports").forEach(p -> {
+        rendered.service().path("spec").path("ports").forEach(p -> {
             if (p.path("name").asText().startsWith("broker-")) {
                 nodePorts.put(p.path("name").asText(), p.path("nodePort").asInt());
             }
@@ -61,7 +60,7 @@ class ChartBrokerPortsTest {
     @Test
     void otherModesExposeNoBrokerPort() {
         RenderedChart rendered = ChartRenderer.chart().render();
-        assertFalse(StreamSupport.stream(rendered.get("Service").path("spec").path("ports").spliterator(), false)
+        assertFalse(StreamSupport.stream(rendered.service().path("spec").path("ports").spliterator(), false)
                 .anyMatch(p -> p.path("name").asText().startsWith("broker-")));
         assertFalse(rendered.effectiveSetting("KAFSCALE_PROXY_BROKER_PORT_BASE").isPresent());
     }

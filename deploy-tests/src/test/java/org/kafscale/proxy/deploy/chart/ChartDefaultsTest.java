@@ -19,7 +19,7 @@ class ChartDefaultsTest {
 
     @Test
     void rendersOnlyTheCoreObjects() {
-        assertEquals(List.of("ServiceAccount", "ConfigMap", "Service", "Deployment"), rendered.kinds());
+        assertEquals(List.of("ServiceAccount", "ConfigMap", "Service", "Service", "Deployment"), rendered.kinds());
     }
 
     @Test
@@ -61,12 +61,22 @@ class ChartDefaultsTest {
     }
 
     @Test
-    void serviceIsALoadBalancerForKafkaAndHealth() {
-        JsonNode service = rendered.get("Service").path("spec");
+    void serviceIsALoadBalancerForKafkaWhileHealthAndMetricsStayInsideTheCluster() {
+        JsonNode service = rendered.service().path("spec");
         assertEquals("LoadBalancer", service.path("type").asText());
-        assertEquals(Map.of("kafka", 9092, "health", 9094), servicePorts(service));
-        assertEquals(rendered.get("Deployment").path("spec").path("selector").path("matchLabels"),
-                service.path("selector"));
+        assertEquals(Map.of("kafka", 9092), servicePorts(service), "/metrics is not published to the outside");
+        JsonNode podLabels = rendered.get("Deployment").path("spec").path("selector").path("matchLabels");
+        assertEquals(podLabels, service.path("selector"));
+        JsonNode health = rendered.healthService().path("spec");
+        assertEquals("ClusterIP", health.path("type").asText());
+        assertEquals(Map.of("health", 9094), servicePorts(health));
+        assertEquals(podLabels, health.path("selector"));
+    }
+
+    @Test
+    void publishHealthPutsTheHealthPortBackOnTheClientService() {
+        RenderedChart published = ChartRenderer.chart().set("service.publishHealth", true).render();
+        assertEquals(Map.of("kafka", 9092, "health", 9094), servicePorts(published.service().path("spec")));
     }
 
     @Test

@@ -34,7 +34,8 @@ class ChartExistingSecretTest {
                 "KAFSCALE_LFS_PROXY_S3_ACCESS_KEY", "AWS_ACCESS_KEY_ID",
                 "KAFSCALE_LFS_PROXY_S3_SECRET_KEY", "AWS_SECRET_ACCESS_KEY",
                 "KAFSCALE_LFS_PROXY_S3_SESSION_TOKEN", "KAFSCALE_LFS_PROXY_S3_SESSION_TOKEN",
-                "KAFSCALE_LFS_PROXY_BACKEND_SASL_PASSWORD", "KAFSCALE_LFS_PROXY_BACKEND_SASL_PASSWORD");
+                "KAFSCALE_PROXY_BACKEND_SASL_PASSWORD", "KAFSCALE_PROXY_BACKEND_SASL_PASSWORD",
+                "KAFSCALE_PROXY_BACKEND_SASL_OAUTH_CLIENT_SECRET", "KAFSCALE_PROXY_BACKEND_SASL_OAUTH_CLIENT_SECRET");
         expectedKeys.forEach((name, key) -> {
             JsonNode ref = rendered.env().get(name).path("valueFrom").path("secretKeyRef");
             assertEquals("proxy-credentials", ref.path("name").asText(), name);
@@ -44,12 +45,13 @@ class ChartExistingSecretTest {
     }
 
     @Test
-    void withoutLfsOnlyTheEtcdPasswordIsReferenced() {
+    void withoutLfsOnlyTheEtcdAndBackendCredentialsAreReferenced() {
         RenderedChart rendered = ChartRenderer.chart().set("existingSecret", "proxy-credentials").render();
 
         List<String> fromSecret = rendered.env().entrySet().stream()
                 .filter(e -> e.getValue().path("valueFrom").has("secretKeyRef"))
                 .map(Map.Entry::getKey).toList();
-        assertEquals(List.of("KAFSCALE_PROXY_ETCD_PASSWORD"), fromSecret);
+        assertEquals(List.of("KAFSCALE_PROXY_ETCD_PASSWORD", "KAFSCALE_PROXY_BACKEND_SASL_PASSWORD",
+                "KAFSCALE_PROXY_BACKEND_SASL_OAUTH_CLIENT_SECRET"), fromSecret);
     }
 }

@@ -20,7 +20,7 @@ class ChartOptionalFeaturesTest {
     @Test
     void everyOptionalObjectIsRendered() {
         assertEquals(List.of("NetworkPolicy", "PodDisruptionBudget", "ServiceAccount", "Secret", "ConfigMap",
-                "Service", "Deployment", "HorizontalPodAutoscaler", "ServiceMonitor"), rendered.kinds());
+                "Service", "Service", "Deployment", "HorizontalPodAutoscaler", "ServiceMonitor"), rendered.kinds());
     }
 
     @Test
@@ -36,8 +36,8 @@ class ChartOptionalFeaturesTest {
     @Test
     void lfsPortIsOnTheContainerAndTheService() {
         assertEquals(8080, ChartDefaultsTest.containerPort(rendered.container(), "lfs"));
-        assertEquals(Map.of("kafka", 9092, "health", 9094, "lfs", 8080),
-                ChartDefaultsTest.servicePorts(rendered.get("Service").path("spec")));
+        assertEquals(Map.of("kafka", 9092, "lfs", 8080),
+                ChartDefaultsTest.servicePorts(rendered.service().path("spec")));
         assertEquals(":8080", rendered.effectiveSetting("KAFSCALE_LFS_PROXY_HTTP_ADDR").orElseThrow());
         assertEquals("true", rendered.effectiveSetting("KAFSCALE_PROXY_LFS_ENABLED").orElseThrow());
     }
@@ -78,7 +78,7 @@ class ChartOptionalFeaturesTest {
     @Test
     void advertisesTheLoadBalancersExternalName() {
         assertEquals("kafka.example.com", rendered.effectiveSetting("KAFSCALE_PROXY_ADVERTISED_HOST").orElseThrow());
-        assertEquals("kafka.example.com", rendered.get("Service").path("metadata").path("annotations")
+        assertEquals("kafka.example.com", rendered.service().path("metadata").path("annotations")
                 .path("external-dns.alpha.kubernetes.io/hostname").asText());
     }
 
@@ -105,6 +105,11 @@ class ChartOptionalFeaturesTest {
         assertEquals("health", endpoint.path("port").asText());
         assertEquals("/metrics", endpoint.path("path").asText());
         assertEquals("prometheus", monitor.path("metadata").path("labels").path("release").asText());
+        // The monitor selects the health Service only: the client Service has no health port.
+        JsonNode selected = monitor.path("spec").path("selector").path("matchLabels");
+        selected.fields().forEachRemaining(label -> assertEquals(label.getValue(),
+                rendered.healthService().path("metadata").path("labels").path(label.getKey()), label.getKey()));
+        assertTrue(rendered.service().path("metadata").path("labels").path("kafscale.io/endpoint").isMissingNode());
     }
 
     @Test

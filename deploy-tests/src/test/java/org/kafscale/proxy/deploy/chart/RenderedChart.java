@@ -52,6 +52,23 @@ public final class RenderedChart {
         return matching.stream().findFirst();
     }
 
+    /** The one {@code kind} named {@code name}. */
+    public JsonNode get(String kind, String name) {
+        return objects.stream()
+                .filter(o -> kind.equals(o.path("kind").asText()) && name.equals(o.path("metadata").path("name").asText()))
+                .findFirst().orElseThrow(() -> new AssertionError("No " + kind + " " + name + " rendered; kinds: " + kinds()));
+    }
+
+    /** The Service clients use (the chart also renders a cluster-internal one for health). */
+    public JsonNode service() {
+        return get("Service", ChartRenderer.RELEASE + "-kafscale-proxy");
+    }
+
+    /** The cluster-internal Service of the health port. */
+    public JsonNode healthService() {
+        return get("Service", ChartRenderer.RELEASE + "-kafscale-proxy-health");
+    }
+
     public JsonNode get(String kind) {
         return find(kind).orElseThrow(() -> new AssertionError("No " + kind + " rendered; kinds: " + kinds()));
     }

@@ -87,6 +87,39 @@ public enum ConfigKey {
                     + "unknown APIs). Partition and coordinator requests retry by their own rules."),
     BACKEND_BACKOFF_MS("KAFSCALE_PROXY_BACKEND_BACKOFF_MS", "500", null, Range.of(0, 60_000),
             "Milliseconds between those connection attempts."),
+    // ---- Towards the brokers: TLS and the proxy's own SASL identity, on every broker connection ----
+    BACKEND_TLS_ENABLED("KAFSCALE_PROXY_BACKEND_TLS_ENABLED", "false", null, null,
+            "TLS on every connection to a broker (client traffic, discovery, probes, LFS). The other "
+                    + "`KAFSCALE_PROXY_BACKEND_TLS_*` settings require it."),
+    BACKEND_TLS_CA_FILE("KAFSCALE_PROXY_BACKEND_TLS_CA_FILE", null, "unset (the JVM's trusted CAs)", null,
+            "PEM CA bundle the brokers' certificates must chain to."),
+    BACKEND_TLS_CERT_FILE("KAFSCALE_PROXY_BACKEND_TLS_CERT_FILE", null, "unset (no client certificate)", null,
+            "PEM client certificate (chain) the proxy presents to brokers that ask for one (`ssl.client.auth`); "
+                    + "set together with `KAFSCALE_PROXY_BACKEND_TLS_KEY_FILE`."),
+    BACKEND_TLS_KEY_FILE("KAFSCALE_PROXY_BACKEND_TLS_KEY_FILE", null, "unset", null,
+            "Unencrypted PKCS#8 PEM key of `KAFSCALE_PROXY_BACKEND_TLS_CERT_FILE`."),
+    BACKEND_TLS_INSECURE_SKIP_HOSTNAME_VERIFY("KAFSCALE_PROXY_BACKEND_TLS_INSECURE_SKIP_HOSTNAME_VERIFY", "false", null,
+            null, "Accept a broker certificate that does not name the host the proxy dialled (Kafka's "
+                    + "`ssl.endpoint.identification.algorithm=` empty). The chain is still verified. Lets anyone with "
+                    + "a certificate of the CA pose as a broker: only for test set-ups."),
+    BACKEND_SASL_MECHANISM("KAFSCALE_PROXY_BACKEND_SASL_MECHANISM", null, "unset (no SASL)", null,
+            "SASL mechanism the proxy authenticates to brokers with, as itself: `PLAIN`, `SCRAM-SHA-256`, "
+                    + "`SCRAM-SHA-512` or `OAUTHBEARER`. Every broker connection authenticates before it carries a "
+                    + "request, and is replaced before the broker's session lifetime (`connections.max.reauth.ms`) ends."),
+    BACKEND_SASL_USERNAME("KAFSCALE_PROXY_BACKEND_SASL_USERNAME", null, "required with PLAIN and SCRAM", null,
+            "The proxy's user name on the brokers."),
+    BACKEND_SASL_PASSWORD("KAFSCALE_PROXY_BACKEND_SASL_PASSWORD", null, "required with PLAIN and SCRAM", null,
+            "The proxy's password on the brokers (prefer the environment or the file to a flag, which `ps` shows)."),
+    BACKEND_SASL_OAUTH_TOKEN_ENDPOINT_URL("KAFSCALE_PROXY_BACKEND_SASL_OAUTH_TOKEN_ENDPOINT_URL", null,
+            "required with OAUTHBEARER", null,
+            "OAUTHBEARER: the OAuth 2 token endpoint the proxy gets its token from (client-credentials grant, "
+                    + "kafka-clients' `sasl.oauthbearer.token.endpoint.url`)."),
+    BACKEND_SASL_OAUTH_CLIENT_ID("KAFSCALE_PROXY_BACKEND_SASL_OAUTH_CLIENT_ID", null, "required with OAUTHBEARER", null,
+            "OAUTHBEARER: the proxy's client id at the token endpoint."),
+    BACKEND_SASL_OAUTH_CLIENT_SECRET("KAFSCALE_PROXY_BACKEND_SASL_OAUTH_CLIENT_SECRET", null,
+            "required with OAUTHBEARER", null, "OAUTHBEARER: the proxy's client secret."),
+    BACKEND_SASL_OAUTH_SCOPE("KAFSCALE_PROXY_BACKEND_SASL_OAUTH_SCOPE", null, "unset (none asked for)", null,
+            "OAUTHBEARER: the scope asked for with the token."),
     ETCD_USERNAME("KAFSCALE_PROXY_ETCD_USERNAME", null, null, null, "etcd user name."),
     ETCD_PASSWORD("KAFSCALE_PROXY_ETCD_PASSWORD", null, null, null,
             "etcd password (prefer the environment or the file to a flag, which `ps` shows)."),
@@ -406,6 +439,13 @@ public enum ConfigKey {
         return Arrays.stream(values())
                 .min(Comparator.comparingInt(k -> distance(k.envName, candidate)))
                 .filter(k -> distance(k.envName, candidate) <= MAX_SUGGESTION_DISTANCE);
+    }
+
+    /** Of {@code among}, the key whose name is fewest edits from {@code name} (normalized as {@link #closest}). */
+    static ConfigKey nearest(String name, java.util.Collection<ConfigKey> among) {
+        String normalized = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+        String candidate = normalized.startsWith("KAFSCALE_") ? normalized : PREFIX + normalized;
+        return among.stream().min(Comparator.comparingInt(k -> distance(k.envName, candidate))).orElseThrow();
     }
 
     private static int distance(String a, String b) {

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.slf4j.LoggerFactory;
@@ -33,17 +34,18 @@ public final class ConfigSources {
     private static final Logger LOGGER = LoggerFactory.getLogger(ConfigSources.class);
     private static final String ENV_PREFIX = "KAFSCALE_";
     private static final YAMLFactory YAML = new YAMLFactory();
+    /**
+     * What a security setting's name looks like: TLS, SASL or ACL among its words, or a credential
+     * (key, password, secret, token, certificate). Settings named so are {@link #SECURITY}; an unread
+     * name that looks so stops start-up.
+     */
+    private static final Pattern SECURITY_NAME = Pattern.compile(
+            "(^|_)(TLS|SSL|SASL|ACL|MTLS|JAAS|SCRAM|OAUTH|OAUTHBEARER)(_|$)"
+                    + "|API_?KEY|PASS_?WORD|PASSWD|SECRET|TOKEN|CREDENTIAL|USER_?NAME|(^|_)(CERT|CA|KEY)(_|$)");
     /** Settings whose absence leaves the proxy open (no auth, no TLS) or without its credentials. */
-    private static final Set<ConfigKey> SECURITY = EnumSet.of(ConfigKey.LFS_HTTP_API_KEY, ConfigKey.ETCD_USERNAME,
-            ConfigKey.ETCD_PASSWORD, ConfigKey.ETCD_CA_FILE, ConfigKey.ETCD_CERT_FILE, ConfigKey.ETCD_KEY_FILE,
-            ConfigKey.LFS_S3_ACCESS_KEY, ConfigKey.LFS_S3_SECRET_KEY, ConfigKey.LFS_S3_SESSION_TOKEN,
-            ConfigKey.LFS_HTTP_TLS_ENABLED, ConfigKey.LFS_HTTP_TLS_CERT_FILE, ConfigKey.LFS_HTTP_TLS_KEY_FILE,
-            ConfigKey.LFS_HTTP_TLS_CLIENT_CA_FILE, ConfigKey.LFS_HTTP_TLS_REQUIRE_CLIENT_CERT,
-            ConfigKey.TLS_ENABLED, ConfigKey.TLS_CERT_FILE, ConfigKey.TLS_KEY_FILE, ConfigKey.TLS_KEY_PASSWORD,
-            ConfigKey.TLS_KEYSTORE_FILE, ConfigKey.TLS_KEYSTORE_PASSWORD, ConfigKey.TLS_KEYSTORE_TYPE,
-            ConfigKey.TLS_CLIENT_CA_FILE, ConfigKey.TLS_REQUIRE_CLIENT_CERT, ConfigKey.TLS_PRINCIPAL_MAPPING_RULES,
-            ConfigKey.TLS_PROTOCOLS, ConfigKey.TLS_CIPHERS, ConfigKey.TLS_HANDSHAKE_TIMEOUT_MS,
-            ConfigKey.TLS_RELOAD_INTERVAL_MS);
+    private static final Set<ConfigKey> SECURITY = Arrays.stream(ConfigKey.values())
+            .filter(key -> looksLikeSecurity(key.envName()))
+            .collect(java.util.stream.Collectors.toCollection(() -> EnumSet.noneOf(ConfigKey.class)));
     /** Words every setting of a prefix shares; alone they say nothing about which setting was meant. */
     private static final Set<String> PREFIX_WORDS = Set.of("KAFSCALE", "PROXY", "LFS", "S3", "HTTP");
 
@@ -92,8 +94,10 @@ public final class ConfigSources {
     /**
      * The security setting an unread name was probably meant to be: one a spelling slip away from
      * it, or whose words all belong to it ({@code KAFSCALE_LFS_PROXY_API_KEY} for
-     * {@code KAFSCALE_LFS_PROXY_HTTP_API_KEY}). Only these stop start-up: without them the proxy
-     * would run open, while other unread names may be the operator's own.
+     * {@code KAFSCALE_LFS_PROXY_HTTP_API_KEY}), or, for any other name that reads like a security
+     * setting ({@link #looksLikeSecurity}), the nearest security setting by edit distance. Only these
+     * stop start-up: without them the proxy would run open, while other unread names may be the
+     * operator's own.
      */
     static Optional<ConfigKey> securityNearMiss(String name) {
         Optional<ConfigKey> closest = ConfigKey.closest(name);
@@ -105,9 +109,19 @@ public final class ConfigSources {
         if (words.isEmpty()) {
             return Optional.empty();
         }
-        return SECURITY.stream()
+        Optional<ConfigKey> containing = SECURITY.stream()
                 .filter(key -> words(key.envName()).containsAll(words(name)))
                 .min(Comparator.comparingInt(key -> key.envName().length()));
+        if (containing.isPresent() || !looksLikeSecurity(name)) {
+            return containing;
+        }
+        // Named like a security setting but like none in particular: still refused, pointing at the nearest.
+        return Optional.of(ConfigKey.nearest(name, SECURITY));
+    }
+
+    /** Whether {@code name} reads like a TLS, SASL, ACL or credential setting. */
+    static boolean looksLikeSecurity(String name) {
+        return SECURITY_NAME.matcher(name.trim().toUpperCase(Locale.ROOT).replace('-', '_')).find();
     }
 
     private static Set<String> words(String name) {

@@ -12,6 +12,7 @@ import org.kafscale.proxy.app.health.ReadProbeSettings;
 import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.BrokerPorts;
 import org.kafscale.proxy.core.backend.ConnectAttempts;
+import org.kafscale.proxy.core.backend.security.BackendSecurity;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.security.sasl.SaslSettings;
 import org.kafscale.proxy.core.server.ListenerLimits;
@@ -52,6 +53,7 @@ import org.slf4j.LoggerFactory;
  * @param logging the log format and level
  * @param lfs the LFS HTTP API, when enabled and given an address ({@link LfsConfig})
  * @param sasl SASL on the Kafka listener, when {@code KAFSCALE_PROXY_SASL_MECHANISMS} is set ({@link SaslConfig})
+ * @param backendSecurity TLS and SASL on every connection to a broker ({@link BackendSecurityConfig})
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           BrokerPorts brokerPorts,
@@ -62,7 +64,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           ListenerLimits listenerLimits, Optional<ListenerTlsSettings> listenerTls,
                           ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
                           ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
-                          Optional<SaslSettings> sasl) {
+                          Optional<SaslSettings> sasl, BackendSecurity backendSecurity) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -135,6 +137,18 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
             ConfigKey.SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS.envName();
     public static final String SASL_OAUTHBEARER_SCOPE_CLAIM_NAME = ConfigKey.SASL_OAUTHBEARER_SCOPE_CLAIM_NAME.envName();
     public static final String SASL_OAUTHBEARER_SUB_CLAIM_NAME = ConfigKey.SASL_OAUTHBEARER_SUB_CLAIM_NAME.envName();
+    public static final String BACKEND_TLS_ENABLED = ConfigKey.BACKEND_TLS_ENABLED.envName();
+    public static final String BACKEND_TLS_CA_FILE = ConfigKey.BACKEND_TLS_CA_FILE.envName();
+    public static final String BACKEND_TLS_CERT_FILE = ConfigKey.BACKEND_TLS_CERT_FILE.envName();
+    public static final String BACKEND_TLS_KEY_FILE = ConfigKey.BACKEND_TLS_KEY_FILE.envName();
+    public static final String BACKEND_TLS_INSECURE_SKIP_HOSTNAME_VERIFY = ConfigKey.BACKEND_TLS_INSECURE_SKIP_HOSTNAME_VERIFY.envName();
+    public static final String BACKEND_SASL_MECHANISM = ConfigKey.BACKEND_SASL_MECHANISM.envName();
+    public static final String BACKEND_SASL_USERNAME = ConfigKey.BACKEND_SASL_USERNAME.envName();
+    public static final String BACKEND_SASL_PASSWORD = ConfigKey.BACKEND_SASL_PASSWORD.envName();
+    public static final String BACKEND_SASL_OAUTH_TOKEN_ENDPOINT_URL = ConfigKey.BACKEND_SASL_OAUTH_TOKEN_ENDPOINT_URL.envName();
+    public static final String BACKEND_SASL_OAUTH_CLIENT_ID = ConfigKey.BACKEND_SASL_OAUTH_CLIENT_ID.envName();
+    public static final String BACKEND_SASL_OAUTH_CLIENT_SECRET = ConfigKey.BACKEND_SASL_OAUTH_CLIENT_SECRET.envName();
+    public static final String BACKEND_SASL_OAUTH_SCOPE = ConfigKey.BACKEND_SASL_OAUTH_SCOPE.envName();
 
     /**
      * Builds the configuration from settings keyed by KafScale's environment variable names
@@ -180,6 +194,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                 s.oneOf(ConfigKey.LOG_LEVEL, LogSettings.LEVELS));
         Optional<LfsSettings> lfs = LfsConfig.from(s);
         Optional<SaslSettings> sasl = SaslConfig.from(s);
+        BackendSecurity backendSecurity = BackendSecurityConfig.from(s);
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
@@ -190,7 +205,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
                 metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
-                logging, lfs, sasl);
+                logging, lfs, sasl, backendSecurity);
     }
 
     /**

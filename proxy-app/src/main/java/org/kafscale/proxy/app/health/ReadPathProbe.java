@@ -51,7 +51,10 @@ public final class ReadPathProbe {
     private static final int MAX_FETCHED = 3;
     private static final int FETCH_MAX_BYTES = 1024 * 1024;
 
+    /** Speaks to the proxy's own listener, with that listener's security (not the brokers'). */
     private final KafkaRequestClient client;
+    /** Speaks to the brokers, with the backend security, when no topic proves the read path. */
+    private final KafkaRequestClient brokerClient;
     private final BrokerEndpoint proxyListener;
     private final Topology topology;
     private final ReadProbeSettings settings;
@@ -60,19 +63,23 @@ public final class ReadPathProbe {
     private volatile TopicPartition lastProven;
     private volatile ProbeResult latest;
 
-    public ReadPathProbe(KafkaRequestClient client, InetSocketAddress proxyListener, Topology topology,
-                         ReadProbeSettings settings) {
-        this(client, proxyListener, topology, settings, false);
+    public ReadPathProbe(KafkaRequestClient listenerClient, KafkaRequestClient brokerClient,
+                         InetSocketAddress proxyListener, Topology topology, ReadProbeSettings settings) {
+        this(listenerClient, brokerClient, proxyListener, topology, settings, false);
     }
 
     /**
+     * @param listenerClient speaks to the proxy's own listener, with that listener's TLS
+     * @param brokerClient speaks to the brokers, with the backend security
      * @param listenerRequiresSasl the listener admits only authenticated clients; the probe then
      *     shows only that a broker answers (unproven), until it can authenticate itself
      */
-    public ReadPathProbe(KafkaRequestClient client, InetSocketAddress proxyListener, Topology topology,
-                         ReadProbeSettings settings, boolean listenerRequiresSasl) {
+    public ReadPathProbe(KafkaRequestClient listenerClient, KafkaRequestClient brokerClient,
+                         InetSocketAddress proxyListener, Topology topology, ReadProbeSettings settings,
+                         boolean listenerRequiresSasl) {
         this.listenerRequiresSasl = listenerRequiresSasl;
-        this.client = client;
+        this.client = listenerClient;
+        this.brokerClient = brokerClient;
         // The proxy's own listener, reached over loopback when it listens on every interface.
         String host = proxyListener.getAddress() == null || proxyListener.getAddress().isAnyLocalAddress()
                 ? "127.0.0.1" : proxyListener.getAddress().getHostAddress();
@@ -193,7 +200,7 @@ public final class ReadPathProbe {
     /** With no topic at all, the best that can be shown: a broker answers a request. */
     private CompletableFuture<ProbeResult> brokerRoundTrip(TopologySnapshot snapshot, String why) {
         BrokerEndpoint broker = snapshot.brokers().values().iterator().next();
-        return client.apiVersions(broker).thenApply(versions -> ProbeResult.unproven(
+        return brokerClient.apiVersions(broker).thenApply(versions -> ProbeResult.unproven(
                 why + "metadata is known and broker " + broker.id()
                         + " answered ApiVersions, which proves less than a Fetch of real records"));
     }

@@ -37,7 +37,8 @@ public final class LfsRuntime implements AutoCloseable {
         Optional<Client> etcd = config.etcd().map(EtcdSettings::connect);
         UploadRoutes uploads = new UploadRoutes(etcd, Clock.systemUTC());
         try {
-            LfsModule module = LfsModule.start(settings, topology, topology.gate(), metrics, List.of(uploads));
+            LfsModule module = LfsModule.start(settings, topology, topology.gate(), metrics, List.of(uploads),
+                    config.backendSecurity());
             return new LfsRuntime(module, uploads, etcd);
         } catch (RuntimeException | InterruptedException e) {
             uploads.close();

@@ -151,4 +151,23 @@ class ConfigSourcesTest {
                 Map.of("KAFSCALE_PROXY_TLS_CERT_FLE", "/etc/tls.crt"), Map.of()));
         assertTrue(error.getMessage().contains("KAFSCALE_PROXY_TLS_CERT_FILE"), error.getMessage());
     }
+
+    @Test
+    void aNameThatReadsLikeASecuritySettingButIsNoneStopsStartUpNamingTheNearestSecuritySetting() {
+        // Given a misspelt backend password, a TLS detail that is not a setting, and a harmless unknown name
+        for (Map.Entry<String, String> misspelt : Map.of(
+                "KAFSCALE_PROXY_BACKEND_SASL_PASSWROD", "KAFSCALE_PROXY_BACKEND_SASL_PASSWORD",
+                "KAFSCALE_PROXY_BACKEND_TLS_CA", "KAFSCALE_PROXY_BACKEND_TLS_CA_FILE",
+                "KAFSCALE_PROXY_BACKEND_SASL_MECHANISMS", "KAFSCALE_PROXY_BACKEND_SASL_MECHANISM",
+                "KAFSCALE_LFS_PROXY_BACKEND_TLS_CA_FILE", "KAFSCALE_PROXY_BACKEND_TLS_CA_FILE").entrySet()) {
+            // When
+            ConfigException error = assertThrows(ConfigException.class, () -> ConfigSources.merge(Optional.empty(),
+                    Map.of(misspelt.getKey(), "x"), Map.of()), misspelt.getKey());
+            // Then
+            assertTrue(error.getMessage().contains(misspelt.getKey())
+                    && error.getMessage().contains("did you mean " + misspelt.getValue() + "?"), error.getMessage());
+        }
+        assertEquals("x", ConfigSources.merge(Optional.empty(), Map.of("KAFSCALE_PROXY_COLOUR", "x"), Map.of())
+                .get("KAFSCALE_PROXY_COLOUR"), "a name that reads like no security setting is only a warning");
+    }
 }

@@ -13,19 +13,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings.ClientCertificates;
-import org.kafscale.proxy.testkit.TestCertificates;
+import org.kafscale.proxy.testkit.ChainCertificates;
 
 /** KAFSCALE_PROXY_TLS_*: a wrong setting stops start-up naming it, never leaves the listener plaintext. */
 class ListenerTlsConfigTest {
     @TempDir
     static Path dir;
-    private static TestCertificates ca;
-    private static TestCertificates.Leaf server;
-    private static TestCertificates.Leaf other;
+    private static ChainCertificates ca;
+    private static ChainCertificates.Leaf server;
+    private static ChainCertificates.Leaf other;
 
     @BeforeAll
     static void certificates() throws Exception {
-        ca = TestCertificates.authority(dir, "config-test");
+        ca = ChainCertificates.authority(dir, "config-test");
         server = ca.server("proxy");
         other = ca.server("other");
     }
@@ -71,7 +71,7 @@ class ListenerTlsConfigTest {
         env.remove(ConfigKey.TLS_CERT_FILE.envName());
         env.remove(ConfigKey.TLS_KEY_FILE.envName());
         env.put(ConfigKey.TLS_KEYSTORE_FILE.envName(), server.keyStore().toString());
-        env.put(ConfigKey.TLS_KEYSTORE_PASSWORD.envName(), TestCertificates.PASSWORD);
+        env.put(ConfigKey.TLS_KEYSTORE_PASSWORD.envName(), ChainCertificates.PASSWORD);
         // Then
         assertTrue(ProxyConfig.from(env).listenerTls().orElseThrow().keyMaterial()
                 instanceof ListenerTlsSettings.KeyMaterial.KeyStoreFile);

@@ -12,6 +12,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,9 +25,13 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.app.config.LfsConfig;
+import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.testkit.Eventually;
+import org.kafscale.proxy.testkit.BrokerSecurity;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.S3Server;
+import org.kafscale.proxy.testkit.TempDirs;
+import org.kafscale.proxy.testkit.TestCertificates;
 
 /**
  * The LFS API as the application wires it from KafScale's settings: a payload posted to the LFS
@@ -46,10 +53,7 @@ class LfsProxyIT {
                 byte[] payload = "a large payload, in spirit".getBytes(StandardCharsets.UTF_8);
 
                 // When
-                HttpResponse<String> produced = http.send(HttpRequest.newBuilder(URI.create(proxy.lfsUrl("/lfs/produce")))
-                        .header("X-Kafka-Topic", TOPIC).header("X-API-Key", "key-1")
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> produced = produce(http, proxy, payload);
 
                 // Then
                 assertEquals(200, produced.statusCode(), produced.body());
@@ -71,6 +75,42 @@ class LfsProxyIT {
                 assertTrue(metrics.contains("kafscale_lfs_proxy_upload_bytes_total"));
             }
         }
+    }
+
+    @Test
+    void envelopesReachSaslSslBrokersAsTheProxysOwnIdentity() throws Exception {
+        // Given: SASL_SSL brokers, and a proxy whose broker connections (LFS's included) use TLS and SCRAM
+        Path certificates = Files.createTempDirectory("lfs-backend-certs");
+        try (KafkaCluster cluster = KafkaCluster.start(1, BrokerSecurity.saslSsl(TestCertificates.create(certificates))
+                .withScramUser("proxy", "proxy-secret")); S3Server s3 = S3Server.start()) {
+            cluster.createTopic(TOPIC, 1);
+            s3.createBucket(BUCKET);
+            Map<String, String> settings = new HashMap<>(Map.of(LfsConfig.HTTP_API_KEY, "key-1",
+                    ProxyConfig.BACKEND_TLS_ENABLED, "true",
+                    ProxyConfig.BACKEND_TLS_CA_FILE, cluster.security().certificates().caFile().toString(),
+                    ProxyConfig.BACKEND_SASL_MECHANISM, "SCRAM-SHA-512",
+                    ProxyConfig.BACKEND_SASL_USERNAME, "proxy",
+                    ProxyConfig.BACKEND_SASL_PASSWORD, "proxy-secret"));
+            try (RunningProxy proxy = RunningProxy.start(cluster, "single", RunningProxy.lfsOn(s3, BUCKET, settings))) {
+                // When
+                HttpResponse<String> produced = produce(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                        .build(), proxy, "over SASL_SSL".getBytes(StandardCharsets.UTF_8));
+
+                // Then: the envelope was produced, and reads back through the proxy
+                assertEquals(200, produced.statusCode(), produced.body());
+                assertEquals(produced.body().trim(),
+                        new String(consumeOne(proxy.bootstrap()).value(), StandardCharsets.UTF_8));
+            }
+        } finally {
+            TempDirs.deleteRecursively(certificates);
+        }
+    }
+
+    private static HttpResponse<String> produce(HttpClient http, RunningProxy proxy, byte[] payload) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(proxy.lfsUrl("/lfs/produce")))
+                        .header("X-Kafka-Topic", TOPIC).header("X-API-Key", "key-1")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static ConsumerRecord<byte[], byte[]> consumeOne(String bootstrap) {

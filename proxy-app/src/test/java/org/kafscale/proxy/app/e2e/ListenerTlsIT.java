@@ -57,7 +57,7 @@ import org.kafscale.proxy.testkit.ClientPrograms;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
 import org.kafscale.proxy.testkit.Kcat;
-import org.kafscale.proxy.testkit.TestCertificates;
+import org.kafscale.proxy.testkit.ChainCertificates;
 
 /**
  * TLS and mTLS on the Kafka listener, with real clients through the proxy to real brokers: Java
@@ -81,17 +81,17 @@ class ListenerTlsIT {
     @TempDir
     static Path dir;
 
-    private static TestCertificates ca;
-    private static TestCertificates.Leaf server;
-    private static TestCertificates.Leaf client;
-    private static TestCertificates.Leaf untrustedClient;
+    private static ChainCertificates ca;
+    private static ChainCertificates.Leaf server;
+    private static ChainCertificates.Leaf client;
+    private static ChainCertificates.Leaf untrustedClient;
 
     @BeforeAll
     static void certificates() throws Exception {
-        ca = TestCertificates.authority(dir, "proxy-test");
+        ca = ChainCertificates.authority(dir, "proxy-test");
         server = ca.server("proxy");
         client = ca.client("app", "CN=app,OU=payments,O=example");
-        untrustedClient = TestCertificates.authority(dir, "stranger").client("intruder", "CN=intruder");
+        untrustedClient = ChainCertificates.authority(dir, "stranger").client("intruder", "CN=intruder");
     }
 
     @ParameterizedTest(name = "advertise mode {0}")
@@ -224,10 +224,10 @@ class ListenerTlsIT {
     void certificateRotationUnderLoadLosesNothingAndNewConnectionsSeeTheNewCertificate() throws Exception {
         // Given: a TLS proxy serving copies of the server files, and a producer (acks=all) that keeps producing
         Path rotating = Files.createDirectories(dir.resolve("rotating"));
-        TestCertificates.Leaf served = new TestCertificates.Leaf(server.subject(),
+        ChainCertificates.Leaf served = new ChainCertificates.Leaf(server.subject(),
                 Files.copy(server.certPem(), rotating.resolve("tls.crt")),
                 Files.copy(server.keyPem(), rotating.resolve("tls.key")), server.keyStore(), server.certificate());
-        TestCertificates.Leaf renewed = ca.server("proxy-renewed");
+        ChainCertificates.Leaf renewed = ca.server("proxy-renewed");
         String topic = "tls-rotation-" + UUID.randomUUID();
         KAFKA.cluster().createTopic(topic, 2);
         Map<String, String> settings = tlsOn(served);
@@ -258,7 +258,7 @@ class ListenerTlsIT {
             Eventually.await(DEADLINE, "records acknowledged before the rotation", () -> acknowledged.get() > 200);
 
             // When: the certificate files are replaced by a renewed certificate
-            TestCertificates.replace(served, renewed);
+            ChainCertificates.replace(served, renewed);
 
             // Then: a new connection sees the renewed certificate...
             Eventually.await(DEADLINE, "the renewed certificate on a new connection", () ->
@@ -343,7 +343,7 @@ class ListenerTlsIT {
 
     // --- helpers
 
-    private static Map<String, String> tlsOn(TestCertificates.Leaf leaf) {
+    private static Map<String, String> tlsOn(ChainCertificates.Leaf leaf) {
         Map<String, String> settings = new HashMap<>();
         settings.put(ConfigKey.TLS_ENABLED.envName(), "true");
         settings.put(ConfigKey.TLS_CERT_FILE.envName(), leaf.certPem().toString());
@@ -355,16 +355,16 @@ class ListenerTlsIT {
         Properties p = new Properties();
         p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL");
         p.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, ca.trustStore.toString());
-        p.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD);
+        p.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, ChainCertificates.PASSWORD);
         p.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PKCS12");
         return p;
     }
 
-    private static Properties presenting(TestCertificates.Leaf leaf) {
+    private static Properties presenting(ChainCertificates.Leaf leaf) {
         Properties p = trusting();
         p.put(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, leaf.keyStore().toString());
-        p.put(SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD);
-        p.put(SslConfigs.SSL_KEY_PASSWORD_CONFIG, TestCertificates.PASSWORD);
+        p.put(SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, ChainCertificates.PASSWORD);
+        p.put(SslConfigs.SSL_KEY_PASSWORD_CONFIG, ChainCertificates.PASSWORD);
         p.put(SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, "PKCS12");
         return p;
     }
@@ -434,7 +434,7 @@ class ListenerTlsIT {
     private static SSLContext trustingContext() throws Exception {
         KeyStore trust = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(ca.trustStore)) {
-            trust.load(in, TestCertificates.PASSWORD.toCharArray());
+            trust.load(in, ChainCertificates.PASSWORD.toCharArray());
         }
         TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         factory.init(trust);

@@ -34,12 +34,16 @@ public final class BackendChannel {
      * serves them all (channels come from many pools; this class is the one place they share).
      */
     private static final RateLimitedLog CLOSES = RateLimitedLog.every10Seconds(LOGGER);
+    /** Fraction of a SASL session's lifetime after which the channel takes no new requests. */
+    static final double RETIRE_AT = 0.85;
 
     private final Channel channel;
     private final BrokerEndpoint broker;
     private final IntObjectMap<Pending> pending = new IntObjectHashMap<>();
     private int nextCorrelationId;
     private String closeReason;
+    /** Past its SASL session's retirement point: finishes what it carries, takes nothing new from the pool. */
+    private boolean retired;
     private Runnable writabilityListener = () -> { };
 
     BackendChannel(Channel channel, BrokerEndpoint broker) {
@@ -51,8 +55,36 @@ public final class BackendChannel {
         return broker;
     }
 
+    /** Whether the pool may hand this channel out for more requests. */
     public boolean isUsable() {
+        return !retired && isOpen();
+    }
+
+    private boolean isOpen() {
         return closeReason == null && channel.isActive();
+    }
+
+    /**
+     * The broker ends this channel's SASL session {@code lifetimeMillis} from now (KIP-368), closing
+     * the connection of a client that did not re-authenticate. The proxy does not re-authenticate:
+     * at {@link #RETIRE_AT} of the lifetime the channel stops being handed out, and it closes once the
+     * requests it carries are answered, so new requests go to a freshly authenticated channel.
+     */
+    void retireAfter(long lifetimeMillis) {
+        ScheduledFuture<?> retirement = channel.eventLoop().schedule(this::retire, (long) (lifetimeMillis * RETIRE_AT),
+                TimeUnit.MILLISECONDS);
+        channel.closeFuture().addListener(closed -> retirement.cancel(false));
+    }
+
+    private void retire() {
+        retired = true;
+        closeIfRetiredAndIdle();
+    }
+
+    private void closeIfRetiredAndIdle() {
+        if (retired && pending.isEmpty() && closeReason == null) {
+            close("SASL session lifetime nearly over");
+        }
     }
 
     /** Requests written or waiting for an answer on this channel. */
@@ -87,7 +119,7 @@ public final class BackendChannel {
      */
     public Future<ByteBuf> request(ByteBuf frame, long timeoutMillis) {
         Promise<ByteBuf> promise = channel.eventLoop().newPromise();
-        if (!isUsable()) {
+        if (!isOpen()) {
             frame.release();
             promise.setFailure(new BackendException(BackendException.Cause.CONNECTION_CLOSED, false,
                     broker + " connection is closed: " + closeReason()));
@@ -114,7 +146,7 @@ public final class BackendChannel {
      * written; nothing is registered, so the broker's silence is expected.
      */
     public Future<Void> send(ByteBuf frame) {
-        if (!isUsable()) {
+        if (!isOpen()) {
             frame.release();
             return channel.eventLoop().newFailedFuture(new BackendException(
                     BackendException.Cause.CONNECTION_CLOSED, false, broker + " connection is closed: " + closeReason()));
@@ -143,6 +175,7 @@ public final class BackendChannel {
         if (!entry.promise.trySuccess(response)) {
             response.release();
         }
+        closeIfRetiredAndIdle();
     }
 
     /** Called by the channel's handler when the connection ends. */

@@ -11,48 +11,83 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.time.Duration;
+import java.util.function.BiFunction;
 import java.util.function.Function;
+import javax.net.ssl.SSLException;
+import org.kafscale.proxy.core.backend.security.BackendSecurity;
+import org.kafscale.proxy.core.backend.security.BackendTls;
+import org.kafscale.proxy.core.backend.security.SaslAuthenticator;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.server.FrameBuffers;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 
 /**
- * Opens {@link BackendChannel}s to brokers on a given event loop. The pipeline here is the only
- * backend pipeline: flushes gathered while the broker's answers are being read, and sent at once
- * otherwise (a deferred flush would wait for a read that may not come), frame decoder,
- * the size prefixer (the one place that writes sizes), and the answer dispatcher.
+ * Opens {@link BackendChannel}s to brokers on a given event loop. Every connection the proxy makes
+ * to a broker (client traffic, discovery, probes, LFS) comes from here, so the pipeline here is the
+ * only backend pipeline: TLS when {@link BackendSecurity} asks for it, flushes gathered while the
+ * broker's answers are being read, and sent at once otherwise (a deferred flush would wait for a
+ * read that may not come), frame decoder, the size prefixer (the one place that writes sizes), and
+ * the answer dispatcher.
+ *
+ * <p>A channel is handed out only once it is ready for requests: connected, its TLS handshake done
+ * and, with SASL, authenticated as the proxy. Each step completes asynchronously on the channel's
+ * loop; a failed step closes the channel and fails the returned future with a
+ * {@link BackendException} naming the broker and the cause (logged by {@link ChannelSetupLog}).
+ * A channel whose SASL session has a lifetime (KIP-368) is retired before the broker would close it.
  */
-public final class BackendConnector {
+public final class BackendConnector implements AutoCloseable {
+    /** The client id on the proxy's own SaslHandshake and SaslAuthenticate. */
+    private static final String CLIENT_ID = "kafscale-proxy";
+
     private final int maxFrameBytes;
     private final Duration connectTimeout;
     private final BackendObserver observer;
     /** Makes each channel's TLS handler, first in its pipeline; null for plaintext. */
-    private final Function<ByteBufAllocator, ? extends ChannelHandler> tls;
+    private final BiFunction<ByteBufAllocator, BrokerEndpoint, SslHandler> tls;
+    private final SaslAuthenticator sasl;
 
     public BackendConnector(int maxFrameBytes, Duration connectTimeout) {
         this(maxFrameBytes, connectTimeout, BackendObserver.NONE);
     }
 
     public BackendConnector(int maxFrameBytes, Duration connectTimeout, BackendObserver observer) {
-        this(maxFrameBytes, connectTimeout, observer, null);
+        this(maxFrameBytes, connectTimeout, observer, BackendSecurity.NONE);
     }
 
     /**
-     * A connector whose channels start with a TLS handler (which holds back every request until
-     * its handshake is done). Used by the readiness probe to reach a TLS listener of the proxy itself.
-     *
-     * @param tls makes each channel's TLS handler, or null for plaintext
+     * A connector whose channels start with a TLS handler of {@code selfTls}'s making and never
+     * authenticate: the readiness probe's, to reach a TLS listener of the proxy itself.
      */
     public BackendConnector(int maxFrameBytes, Duration connectTimeout, BackendObserver observer,
-                            Function<ByteBufAllocator, ? extends ChannelHandler> tls) {
+                            Function<ByteBufAllocator, SslHandler> selfTls) {
         this.maxFrameBytes = maxFrameBytes;
         this.connectTimeout = connectTimeout;
         this.observer = observer;
-        this.tls = tls;
+        this.tls = (allocator, broker) -> selfTls.apply(allocator);
+        this.sasl = null;
+    }
+
+    /**
+     * @throws IllegalArgumentException when the TLS files {@code security} names cannot be loaded
+     */
+    public BackendConnector(int maxFrameBytes, Duration connectTimeout, BackendObserver observer,
+                            BackendSecurity security) {
+        this.maxFrameBytes = maxFrameBytes;
+        this.connectTimeout = connectTimeout;
+        this.observer = observer;
+        try {
+            BackendTls backendTls = security.tls().isPresent()
+                    ? BackendTls.create(security.tls().get(), connectTimeout) : null;
+            this.tls = backendTls == null ? null : backendTls::newHandler;
+        } catch (SSLException e) {
+            throw new IllegalArgumentException("cannot load the backend TLS files: " + e.getMessage(), e);
+        }
+        this.sasl = security.sasl().map(s -> new SaslAuthenticator(s, CLIENT_ID)).orElse(null);
     }
 
     /** Connects on {@code loop}, so the channel shares the caller's thread and needs no locks. */
@@ -69,7 +104,7 @@ public final class BackendConnector {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (tls != null) {
-                            ch.pipeline().addLast("tls", tls.apply(ch.alloc()));
+                            ch.pipeline().addLast("tls", tls.apply(ch.alloc(), broker));
                         }
                         ch.pipeline()
                                 .addLast("flushes", new FlushConsolidationHandler(
@@ -84,16 +119,88 @@ public final class BackendConnector {
         BackendChannel backend = new BackendChannel(channel, broker);
         handler.bind(backend);
         connect.addListener(f -> {
-            if (f.isSuccess()) {
-                observer.channelOpened(broker);
-                channel.closeFuture().addListener(closed -> observer.channelClosed(broker));
-                promise.setSuccess(backend);
-            } else {
-                channel.close();
-                promise.setFailure(new BackendException(BackendException.Cause.CONNECT_FAILED, false,
-                        "cannot connect to " + broker + ": " + f.cause()));
+            if (!f.isSuccess()) {
+                fail(promise, backend, BackendException.Cause.CONNECT_FAILED, "cannot connect to " + broker + ": " + f.cause());
+                return;
             }
+            observer.channelOpened(broker);
+            channel.closeFuture().addListener(closed -> observer.channelClosed(broker));
+            SslHandler ssl = tls == null ? null : channel.pipeline().get(SslHandler.class);
+            if (ssl == null) {
+                authenticate(promise, backend);
+                return;
+            }
+            // Nothing is sent before the handshake is over: the channel is not handed out until then.
+            ssl.handshakeFuture().addListener(h -> {
+                if (h.isSuccess()) {
+                    authenticate(promise, backend);
+                } else {
+                    fail(promise, backend, BackendException.Cause.TLS_FAILED,
+                            "TLS handshake with " + broker + " failed: " + rootMessage(h.cause()));
+                }
+            });
         });
         return promise;
+    }
+
+    private void authenticate(Promise<BackendChannel> promise, BackendChannel backend) {
+        if (sasl == null) {
+            ready(promise, backend);
+            return;
+        }
+        Future<Long> authenticated;
+        try {
+            authenticated = sasl.authenticate(backend, connectTimeout.toMillis());
+        } catch (RuntimeException e) {
+            fail(promise, backend, BackendException.Cause.AUTHENTICATION_FAILED,
+                    "cannot authenticate to " + backend.broker() + ": " + e);
+            return;
+        }
+        authenticated.addListener(a -> {
+            if (!a.isSuccess()) {
+                fail(promise, backend, BackendException.Cause.AUTHENTICATION_FAILED,
+                        "cannot authenticate to " + backend.broker() + ": " + a.cause().getMessage());
+                return;
+            }
+            long lifetimeMillis = (Long) a.getNow();
+            if (lifetimeMillis > 0) {
+                backend.retireAfter(lifetimeMillis);
+            }
+            ready(promise, backend);
+        });
+    }
+
+    private static void ready(Promise<BackendChannel> promise, BackendChannel backend) {
+        ChannelSetupLog.succeeded(backend.broker());
+        if (!promise.trySuccess(backend)) {
+            backend.close("connection no longer wanted");
+        }
+    }
+
+    private static void fail(Promise<BackendChannel> promise, BackendChannel backend, BackendException.Cause cause,
+                             String message) {
+        if (cause != BackendException.Cause.CONNECT_FAILED) {
+            // A refused connection is reported by whoever retries it; a refused handshake or
+            // password is most likely a setting the operator must fix.
+            ChannelSetupLog.failed(backend.broker(), message);
+        }
+        backend.close(message);
+        promise.tryFailure(new BackendException(cause, false, message));
+    }
+
+    private static String rootMessage(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == failure ? String.valueOf(failure) : failure.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+
+    /** Stops what the security set-up runs on its own (the OAUTHBEARER token fetcher). */
+    @Override
+    public void close() {
+        if (sasl != null) {
+            sasl.close();
+        }
     }
 }

@@ -11,6 +11,10 @@ public final class BackendException extends RuntimeException {
     /** Why the request failed, which decides whether it may be retried. */
     public enum Cause {
         CONNECT_FAILED, CONNECTION_CLOSED, TIMED_OUT, BAD_RESPONSE,
+        /** The TLS handshake with the broker failed (untrusted or misnamed certificate, protocol mismatch). */
+        TLS_FAILED,
+        /** The broker refused the proxy's SASL authentication: a setting to fix, not a request to retry. */
+        AUTHENTICATION_FAILED,
         /** The proxy closed the channel itself (the client went away, shutdown): nothing to retry. */
         CANCELLED
     }

@@ -20,6 +20,10 @@ import org.apache.kafka.common.message.ListOffsetsResponseData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateResponseData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
+import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.requests.AbstractResponse;
@@ -31,6 +35,8 @@ import org.apache.kafka.common.requests.FindCoordinatorResponse;
 import org.apache.kafka.common.requests.ListOffsetsRequest;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.ProduceRequest;
+import org.apache.kafka.common.requests.SaslAuthenticateRequest;
+import org.apache.kafka.common.requests.SaslHandshakeRequest;
 
 /** The requests the proxy makes on its own behalf, each answered in generated {@code *Data} classes. */
 public final class OutboundRequests {
@@ -117,6 +123,18 @@ public final class OutboundRequests {
                 .isolationLevel(IsolationLevel.READ_UNCOMMITTED)
                 .setMaxBytes(maxBytes);
         return new OutboundRequest<>(builder, data(FetchResponseData.class));
+    }
+
+    /** SaslHandshake: asks the broker to authenticate with {@code mechanism} (send at v1, KIP-152). */
+    public static OutboundRequest<SaslHandshakeResponseData> saslHandshake(String mechanism) {
+        return new OutboundRequest<>(new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism(mechanism)),
+                data(SaslHandshakeResponseData.class));
+    }
+
+    /** SaslAuthenticate: one SASL token of the exchange SaslHandshake started. */
+    public static OutboundRequest<SaslAuthenticateResponseData> saslAuthenticate(byte[] token) {
+        return new OutboundRequest<>(new SaslAuthenticateRequest.Builder(
+                new SaslAuthenticateRequestData().setAuthBytes(token)), data(SaslAuthenticateResponseData.class));
     }
 
     private static <D extends ApiMessage> Function<AbstractResponse, D> data(Class<D> type) {

@@ -40,7 +40,9 @@ public final class RetryPolicy {
 
     /** Whether a failed exchange may be sent again: always for reads; for writes only when never written. */
     public static boolean mayResend(Throwable failure, boolean isWrite) {
-        if (!(failure instanceof BackendException backend) || cancelled(failure)) {
+        if (!(failure instanceof BackendException backend) || cancelled(failure)
+                || backend.failure() == BackendException.Cause.AUTHENTICATION_FAILED) {
+            // A refused password is refused again: the client hears of it at once.
             return false;
         }
         return !isWrite || !backend.requestWritten();

@@ -4,8 +4,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Picks the route for a request and applies, in the spec's order, what every {@code /lfs/*}
@@ -14,7 +12,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class LfsRouter {
     private final List<LfsRoute> routes;
-    private static final Logger LOGGER = LoggerFactory.getLogger(LfsRouter.class);
     private final ApiKeyCheck apiKey;
     private final Cors cors;
     private final BooleanSupplier s3Healthy;
@@ -29,10 +26,6 @@ public final class LfsRouter {
         this.apiKey = apiKey;
         this.cors = cors;
         this.s3Healthy = s3Healthy;
-        if (!apiKey.enabled()) {
-            LOGGER.warn("the LFS API accepts every request without an API key: anyone who reaches its port may "
-                    + "produce to any topic and read any object; set KAFSCALE_LFS_PROXY_HTTP_API_KEY");
-        }
     }
 
     Cors cors() {

@@ -12,17 +12,17 @@ import java.nio.file.StandardCopyOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.kafscale.proxy.testkit.TestCertificates;
+import org.kafscale.proxy.testkit.ChainCertificates;
 
 class ReloadingSslContextTest {
     @TempDir
     static Path dir;
-    private static TestCertificates.Leaf first;
-    private static TestCertificates.Leaf renewed;
+    private static ChainCertificates.Leaf first;
+    private static ChainCertificates.Leaf renewed;
 
     @BeforeAll
     static void certificates() throws Exception {
-        TestCertificates ca = TestCertificates.authority(dir, "reload-test");
+        ChainCertificates ca = ChainCertificates.authority(dir, "reload-test");
         first = ca.server("first");
         renewed = ca.server("renewed");
     }
