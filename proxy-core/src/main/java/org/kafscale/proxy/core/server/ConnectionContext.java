@@ -5,7 +5,9 @@ import io.netty.util.concurrent.Promise;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalInt;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +28,7 @@ public final class ConnectionContext {
     private long heldForMillis = NOT_HANDLING;
     private final List<Runnable> onClose = new ArrayList<>(1);
     private boolean closed;
+    private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
 
     /** A connection on the bootstrap listener, which stands for no one broker. */
     public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress) {
@@ -65,6 +68,20 @@ public final class ConnectionContext {
     /** The client's address, for log lines. */
     public SocketAddress clientAddress() {
         return clientAddress;
+    }
+
+    /**
+     * Who the client is: what authentication on this connection established, {@link
+     * KafkaPrincipal#ANONYMOUS} until then (and for good on a listener without authentication).
+     * Read on the connection's event loop, like everything of it.
+     */
+    public KafkaPrincipal principal() {
+        return principal;
+    }
+
+    /** Authentication on this connection established who the client is; call on its event loop. */
+    public void authenticatedAs(KafkaPrincipal principal) {
+        this.principal = Objects.requireNonNull(principal, "principal");
     }
 
     public Promise<Reply> newReply() {
