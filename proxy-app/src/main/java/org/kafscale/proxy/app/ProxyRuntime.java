@@ -10,6 +10,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
+import org.kafscale.proxy.app.authz.AclFileWatcher;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
 import org.kafscale.proxy.app.health.ReadPathProbe;
@@ -27,6 +29,7 @@ import org.kafscale.proxy.core.local.DescribeClusterResponder;
 import org.kafscale.proxy.core.local.DescribeTopicPartitionsResponder;
 import org.kafscale.proxy.core.local.FindCoordinatorResponder;
 import org.kafscale.proxy.core.local.MetadataResponder;
+import org.kafscale.proxy.core.security.authz.AuthorizingHandler;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.server.RequestDispatcher;
@@ -80,6 +83,18 @@ public final class ProxyRuntime implements AutoCloseable {
     }
 
     public static ProxyRuntime start(ProxyConfig config) throws InterruptedException {
+        return start(config, UnaryOperator.identity());
+    }
+
+    /**
+     * A proxy whose per-connection request handlers are wrapped by {@code aroundHandlers} before
+     * the listener takes them: for tests that stand in for a part the proxy does not have yet,
+     * such as establishing a connection's principal without authentication.
+     */
+    public static ProxyRuntime start(ProxyConfig config, UnaryOperator<RequestHandlers> aroundHandlers)
+            throws InterruptedException {
+        // A bad ACL file stops start-up before anything is started.
+        Optional<AclFileWatcher> acls = config.acl().map(AclFileWatcher::load);
         EventLoopGroup workers = NettyTransport.newEventLoopGroup(config.ioThreads(), "kafka-io");
         // The proxy's own requests (discovery, probes) use their own connector, so the backend
         // channel metric counts only channels that carry clients' requests.
@@ -99,6 +114,7 @@ public final class ProxyRuntime implements AutoCloseable {
             return t;
         });
         housekeeping.scheduleWithFixedDelay(probe::probeBrokers, 0, PROBE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        acls.ifPresent(watcher -> watcher.follow(housekeeping));
 
         AdvertisedListener advertised = new AdvertisedListener(config.advertisedHost(), config.advertisedPort(),
                 config.advertiseMode(), config.brokerPorts());
@@ -119,8 +135,13 @@ public final class ProxyRuntime implements AutoCloseable {
         Routing routing = new Routing(topology, advertised, config.requestTimeout().toMillis(), config.anyBrokerConnect(),
                 proxyMetrics, lfs == null ? ProduceRewriter.NONE : lfs.produceRewriter(), config.fetchReadAhead());
         // Each connection gets its own router (for what it keeps per connection) behind the shared answers.
-        RequestHandlers handlers = connection -> new RequestDispatcher(apiVersions, metadata, findCoordinator,
+        RequestHandlers dispatchers = connection -> new RequestDispatcher(apiVersions, metadata, findCoordinator,
                 describeCluster, describeTopicPartitions, gate, routing.newRouter(connection));
+        // With ACLs, every request is authorized before the dispatcher answers or routes it.
+        RequestHandlers handlers = aroundHandlers.apply(acls.<RequestHandlers>map(watcher -> connection ->
+                        new AuthorizingHandler(watcher.authorizer(), topology, proxyMetrics,
+                                dispatchers.forConnection(connection)))
+                .orElse(dispatchers));
         KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector,
                 proxyMetrics);
         if (config.advertiseMode() == AdvertiseMode.PORTS) {

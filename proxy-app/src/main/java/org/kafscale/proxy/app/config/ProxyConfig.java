@@ -13,6 +13,7 @@ import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.BrokerPorts;
 import org.kafscale.proxy.core.backend.ConnectAttempts;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
+import org.kafscale.proxy.core.security.authz.AclSettings;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.lfs.LfsSettings;
@@ -48,6 +49,7 @@ import org.slf4j.LoggerFactory;
  * @param drainTimeout how long requests already read may take to be answered on shutdown
  * @param logging the log format and level
  * @param lfs the LFS HTTP API, when enabled and given an address ({@link LfsConfig})
+ * @param acl authorization at the proxy, when an ACL file is set (KAFSCALE_PROXY_ACL_*)
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           BrokerPorts brokerPorts,
@@ -56,7 +58,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           int maxFrameBytes, int maxInFlightPerConnection, Duration requestTimeout,
                           Duration connectTimeout, Duration metadataRefresh, int ioThreads,
                           ListenerLimits listenerLimits, ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
-                          ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs) {
+                          ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
+                          Optional<AclSettings> acl) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -101,6 +104,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String DRAIN_TIMEOUT_MS = ConfigKey.DRAIN_TIMEOUT_MS.envName();
     public static final String LOG_FORMAT = ConfigKey.LOG_FORMAT.envName();
     public static final String LOG_LEVEL = ConfigKey.LOG_LEVEL.envName();
+    public static final String ACL_FILE = ConfigKey.ACL_FILE.envName();
+    public static final String ACL_RELOAD_MS = ConfigKey.ACL_RELOAD_MS.envName();
 
     /**
      * Builds the configuration from settings keyed by KafScale's environment variable names
@@ -144,6 +149,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                         .toUpperCase(java.util.Locale.ROOT)),
                 s.oneOf(ConfigKey.LOG_LEVEL, LogSettings.LEVELS));
         Optional<LfsSettings> lfs = LfsConfig.from(s);
+        Optional<AclSettings> acl = s.existingFile(ACL_FILE)
+                .map(file -> new AclSettings(file, Duration.ofMillis(s.longValue(ConfigKey.ACL_RELOAD_MS))));
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
@@ -154,7 +161,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
                 metadataRefresh, ioThreads, listenerLimits, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
-                logging, lfs);
+                logging, lfs, acl);
     }
 
     /**

@@ -3,6 +3,8 @@ package org.kafscale.proxy.app.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
+import org.apache.kafka.common.resource.ResourceType;
+import org.kafscale.proxy.core.security.authz.AuthorizationObserver;
 import org.kafscale.proxy.app.health.Readiness;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -31,7 +33,8 @@ import org.kafscale.proxy.discovery.TopologySource;
  * width, retries by cause, broker channels, whether the proxy can route, the topology's age, how
  * many brokers it knows, and JVM and Netty memory. docs/metrics.md lists every series.
  */
-public final class ProxyMetrics implements ClientConnectionHandler.ConnectionListener, RoutingObserver, BackendObserver {
+public final class ProxyMetrics implements ClientConnectionHandler.ConnectionListener, RoutingObserver, BackendObserver,
+        AuthorizationObserver {
     private final MeterRegistry registry;
     /** Timer keys of the buckets for what a client may make up: any unknown key, any version out of range. */
     private static final int UNKNOWN = -1;
@@ -42,6 +45,7 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
     private final Counter bytesOut;
     private final Counter refusals;
     private final ConcurrentHashMap<String, Counter> retries = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> authorizationRefusals = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<ApiKeys, DistributionSummary> fanOutWidths = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Integer, AtomicInteger> backendChannels = new ConcurrentHashMap<>();
     private final AtomicLong readAheadHeld = new AtomicLong();
@@ -143,6 +147,14 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
         retries.computeIfAbsent(api.name + "/" + cause, k -> Counter.builder("kafscale_proxy_retries")
                 .description("Parts of requests the proxy sent again, by cause").tag("api", api.name)
                 .tag("cause", cause.name().toLowerCase(java.util.Locale.ROOT)).register(registry)).increment();
+    }
+
+    @Override
+    public void refused(ApiKeys api, ResourceType type) {
+        authorizationRefusals.computeIfAbsent(api.name + "/" + type, k -> Counter.builder(
+                        "kafscale_proxy_authorization_refusals")
+                .description("Requests with a resource the ACLs refused, by API and resource type").tag("api", api.name)
+                .tag("resource_type", type.name()).register(registry)).increment();
     }
 
     @Override

@@ -1,0 +1,235 @@
+package org.kafscale.proxy.app.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.testkit.Eventually;
+import org.kafscale.proxy.testkit.KafkaClusterExtension;
+
+/**
+ * Authorization at the proxy with real brokers and Java clients, for two principals (alice and
+ * bob; see {@link ClientIdPrincipals} for how a connection gets its principal until the listener
+ * authenticates): what the ACL file allows goes through, what it does not is refused with the
+ * exception a Kafka broker with the same ACLs makes the client raise.
+ */
+class AuthorizationIT {
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+    private static final String ACLS = """
+            acls:
+              # alice: everything on her own topics, her groups and transactional ids; writes to the shared topic
+              - {principal: "User:alice", resourceType: TOPIC, patternType: PREFIXED, name: "alice-", operation: All, permission: ALLOW}
+              - {principal: "User:alice", resourceType: GROUP, patternType: PREFIXED, name: "alice-", operation: Read, permission: ALLOW}
+              - {principal: "User:alice", resourceType: TRANSACTIONAL_ID, patternType: PREFIXED, name: "alice-", operation: Write, permission: ALLOW}
+              - {principal: "User:alice", resourceType: TOPIC, name: "shared", operation: Write, permission: ALLOW}
+              # bob: reads the shared topic in his own groups, writes only his own topics
+              - {principal: "User:bob", resourceType: TOPIC, name: "shared", operation: Read, permission: ALLOW}
+              - {principal: "User:bob", resourceType: TOPIC, patternType: PREFIXED, name: "bob-", operation: Write, permission: ALLOW}
+              - {principal: "User:bob", resourceType: GROUP, patternType: PREFIXED, name: "bob-", operation: Read, permission: ALLOW}
+              # nobody writes to bob-audit, whatever else they may do
+              - {principal: "User:*", resourceType: TOPIC, name: "bob-audit", operation: Write, permission: DENY}
+            """;
+
+    @RegisterExtension
+    static final KafkaClusterExtension KAFKA = KafkaClusterExtension.withBrokers(1);
+
+    @TempDir
+    static Path dir;
+
+    private static RunningProxy proxy;
+
+    @BeforeAll
+    static void startProxyWithAcls() throws IOException {
+        for (String topic : List.of("alice-orders", "shared", "bob-out", "bob-audit")) {
+            KAFKA.cluster().createTopic(topic, 1);
+        }
+        Path acls = Files.writeString(dir.resolve("acls.yaml"), ACLS);
+        proxy = RunningProxy.start(KAFKA.cluster(), "single", Map.of(ProxyConfig.ACL_FILE, acls.toString()),
+                ClientIdPrincipals.AROUND_HANDLERS);
+    }
+
+    @AfterAll
+    static void stopProxy() {
+        proxy.close();
+    }
+
+    @Test
+    void producesWhereWriteIsAllowedAndIsRefusedTopicAuthorizationElsewhere() throws Exception {
+        try (KafkaProducer<String, String> alice = producer("alice", "p1");
+             KafkaProducer<String, String> bob = producer("bob", "p1")) {
+            // When / Then: each to a topic it may write
+            alice.send(new ProducerRecord<>("alice-orders", "k", "from alice")).get();
+            bob.send(new ProducerRecord<>("bob-out", "k", "from bob")).get();
+            // bob may read (so describe) the shared topic, not write it: refused by the Produce
+            assertCause(TopicAuthorizationException.class, () -> bob.send(new ProducerRecord<>("shared", "k", "v")).get());
+            // alice's topic bob may not even describe: refused by the Metadata
+            assertCause(TopicAuthorizationException.class,
+                    () -> bob.send(new ProducerRecord<>("alice-orders", "k", "v")).get());
+            // a DENY wins over bob's Write on bob-*
+            assertCause(TopicAuthorizationException.class,
+                    () -> bob.send(new ProducerRecord<>("bob-audit", "k", "v")).get());
+        }
+        assertTrue(proxy.metric("kafscale_proxy_authorization_refusals_total{api=\"Produce\",resource_type=\"TOPIC\"") >= 2);
+    }
+
+    @Test
+    void consumesAsAGroupWhereReadIsAllowedAndIsRefusedForAnotherGroupOrTopic() throws Exception {
+        // Given: alice wrote to the shared topic
+        try (KafkaProducer<String, String> alice = producer("alice", "p2")) {
+            alice.send(new ProducerRecord<>("shared", "k", "for everyone")).get();
+        }
+        // When / Then: bob reads it in his own group
+        try (KafkaConsumer<String, String> bob = consumer("bob", "c1", "bob-readers")) {
+            bob.subscribe(List.of("shared"));
+            List<String> values = new ArrayList<>();
+            Eventually.await(DEADLINE, "bob reads the shared topic", () -> {
+                bob.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value()));
+                return values.contains("for everyone");
+            });
+        }
+        // ... but not in alice's group
+        try (KafkaConsumer<String, String> bob = consumer("bob", "c2", "alice-readers")) {
+            bob.subscribe(List.of("shared"));
+            assertThrows(GroupAuthorizationException.class, () -> pollUntilThrown(bob));
+        }
+        // ... and not alice's topic, even in his own group
+        try (KafkaConsumer<String, String> bob = consumer("bob", "c3", "bob-readers-2")) {
+            bob.subscribe(List.of("alice-orders"));
+            assertThrows(TopicAuthorizationException.class, () -> pollUntilThrown(bob));
+        }
+        // alice, with Read on her group and All on her topic, joins and reads
+        try (KafkaProducer<String, String> alice = producer("alice", "p3")) {
+            alice.send(new ProducerRecord<>("alice-orders", "k", "hers")).get();
+        }
+        try (KafkaConsumer<String, String> alice = consumer("alice", "c1", "alice-readers")) {
+            alice.subscribe(List.of("alice-orders"));
+            List<String> values = new ArrayList<>();
+            Eventually.await(DEADLINE, "alice reads her topic in her group", () -> {
+                alice.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value()));
+                return values.contains("hers");
+            });
+            alice.commitSync();
+        }
+    }
+
+    @Test
+    void transactionalProduceNeedsWriteOnTheTransactionalId() throws Exception {
+        // Given / When: alice's transaction on her own id commits
+        try (KafkaProducer<String, String> alice = transactionalProducer("alice", "alice-tx")) {
+            alice.initTransactions();
+            alice.beginTransaction();
+            alice.send(new ProducerRecord<>("alice-orders", "k", "in a transaction")).get();
+            alice.commitTransaction();
+        }
+        // Then: a read_committed consumer sees it
+        try (KafkaConsumer<String, String> alice = consumer("alice", "c2", "alice-committed")) {
+            alice.subscribe(List.of("alice-orders"));
+            List<String> values = new ArrayList<>();
+            Eventually.await(DEADLINE, "the committed record is read", () -> {
+                for (ConsumerRecord<String, String> r : alice.poll(Duration.ofMillis(200))) {
+                    values.add(r.value());
+                }
+                return values.contains("in a transaction");
+            });
+        }
+        // bob may not use alice's transactional ids
+        try (KafkaProducer<String, String> bob = transactionalProducer("bob", "alice-tx-2")) {
+            assertThrows(TransactionalIdAuthorizationException.class, bob::initTransactions);
+        }
+    }
+
+    @Test
+    void metadataListsOnlyTheTopicsThePrincipalMayDescribe() throws Exception {
+        try (Admin alice = admin("alice"); Admin bob = admin("bob")) {
+            // When
+            Set<String> aliceSees = alice.listTopics().names().get();
+            Set<String> bobSees = bob.listTopics().names().get();
+            // Then
+            assertTrue(aliceSees.containsAll(List.of("alice-orders", "shared")), aliceSees.toString());
+            assertFalse(aliceSees.contains("bob-out"), aliceSees.toString());
+            assertTrue(bobSees.containsAll(List.of("shared", "bob-out")), bobSees.toString());
+            assertFalse(bobSees.contains("alice-orders"), bobSees.toString());
+            // A topic asked for by name that bob may not describe is refused, as a broker refuses it
+            ExecutionException refused = assertThrows(ExecutionException.class,
+                    () -> bob.describeTopics(List.of("alice-orders")).allTopicNames().get());
+            assertInstanceOf(TopicAuthorizationException.class, refused.getCause());
+        }
+    }
+
+    private static void pollUntilThrown(KafkaConsumer<String, String> consumer) {
+        long end = System.nanoTime() + DEADLINE.toNanos();
+        while (System.nanoTime() < end) {
+            consumer.poll(Duration.ofMillis(200));
+        }
+        throw new AssertionError("the consumer was never refused");
+    }
+
+    private static void assertCause(Class<? extends Throwable> expected, org.junit.jupiter.api.function.Executable call) {
+        ExecutionException e = assertThrows(ExecutionException.class, call);
+        assertInstanceOf(expected, e.getCause(), String.valueOf(e.getCause()));
+    }
+
+    private static KafkaProducer<String, String> producer(String user, String role) {
+        Properties props = ClientIdPrincipals.clientAs(user, role);
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "10000");
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        return new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
+    }
+
+    private static KafkaProducer<String, String> transactionalProducer(String user, String transactionalId) {
+        Properties props = ClientIdPrincipals.clientAs(user, transactionalId);
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        return new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
+    }
+
+    private static KafkaConsumer<String, String> consumer(String user, String role, String group) {
+        Properties props = ClientIdPrincipals.clientAs(user, role);
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        return new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer());
+    }
+
+    private static Admin admin(String user) {
+        Properties props = ClientIdPrincipals.clientAs(user, "admin");
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
+        return Admin.create(props);
+    }
+}
