@@ -29,6 +29,7 @@ import org.kafscale.proxy.core.local.DescribeClusterResponder;
 import org.kafscale.proxy.core.local.DescribeTopicPartitionsResponder;
 import org.kafscale.proxy.core.local.FindCoordinatorResponder;
 import org.kafscale.proxy.core.local.MetadataResponder;
+import org.kafscale.proxy.core.security.OwnConnections;
 import org.kafscale.proxy.core.security.authz.AuthorizingHandler;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.NettyTransport;
@@ -98,8 +99,11 @@ public final class ProxyRuntime implements AutoCloseable {
         EventLoopGroup workers = NettyTransport.newEventLoopGroup(config.ioThreads(), "kafka-io");
         // The proxy's own requests (discovery, probes) use their own connector, so the backend
         // channel metric counts only channels that carry clients' requests.
+        // Its connections to the proxy's own listener (the readiness probe) are known, so
+        // authorization can tell the proxy from its clients.
+        OwnConnections own = new OwnConnections();
         KafkaRequestClient kafkaClient = new KafkaRequestClient(workers,
-                new BackendConnector(config.maxFrameBytes(), config.connectTimeout()), "kafscale-proxy",
+                new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), own), "kafscale-proxy",
                 config.requestTimeout());
 
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -139,7 +143,7 @@ public final class ProxyRuntime implements AutoCloseable {
                 describeCluster, describeTopicPartitions, gate, routing.newRouter(connection));
         // With ACLs, every request is authorized before the dispatcher answers or routes it.
         RequestHandlers handlers = aroundHandlers.apply(acls.<RequestHandlers>map(watcher -> connection ->
-                        new AuthorizingHandler(watcher.authorizer(), topology, proxyMetrics,
+                        new AuthorizingHandler(watcher.authorizer(), topology, proxyMetrics, own,
                                 dispatchers.forConnection(connection)))
                 .orElse(dispatchers));
         KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector,
@@ -151,6 +155,7 @@ public final class ProxyRuntime implements AutoCloseable {
                     BROKER_PORTS_INTERVAL.toMillis(), BROKER_PORTS_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         }
 
+        own.listenerAt(kafkaServer.localAddress());
         // The probe is a client of the proxy's own listener, so it proves the path clients take.
         ReadPathProbe readProbe = new ReadPathProbe(kafkaClient, kafkaServer.localAddress(), topology,
                 config.readProbe());

@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -24,9 +26,17 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -35,6 +45,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.core.testing.RawKafkaConnection;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
 
@@ -66,6 +77,9 @@ class AuthorizationIT {
 
     @TempDir
     static Path dir;
+
+    @RegisterExtension
+    final CapturedLogs logs = new CapturedLogs();
 
     private static RunningProxy proxy;
 
@@ -187,6 +201,92 @@ class AuthorizationIT {
         }
     }
 
+    @Test
+    void aProduceAndAFetchPartlyAllowedAreSplitTheRefusedTopicsAnsweredWithTheirError() throws Exception {
+        try (RawKafkaConnection bob = new RawKafkaConnection(proxy.port(), "as-bob-raw")) {
+            // Given: one Produce naming a topic bob may write and one he may only read
+            ProduceRequestData produce = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(10_000);
+            for (String topic : List.of("bob-out", "shared")) {
+                produce.topicData().add(new ProduceRequestData.TopicProduceData().setName(topic).setPartitionData(List.of(
+                        new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(MemoryRecords.withRecords(
+                                Compression.NONE, new SimpleRecord("split".getBytes(StandardCharsets.UTF_8)))))));
+            }
+            // When
+            ProduceResponseData produced = bob.send(produce, (short) 11);
+            // Then: the allowed topic was written, the other refused, in one answer
+            Map<String, Short> produceErrors = new HashMap<>();
+            produced.responses().forEach(t -> produceErrors.put(t.name(), t.partitionResponses().get(0).errorCode()));
+            assertEquals(Map.of("bob-out", Errors.NONE.code(), "shared", Errors.TOPIC_AUTHORIZATION_FAILED.code()),
+                    produceErrors);
+
+            // Given: one Fetch naming a topic bob may read (with a record in it) and one he may not
+            FetchRequestData fetch = new FetchRequestData().setReplicaId(-1).setMaxWaitMs(0).setMinBytes(1)
+                    .setMaxBytes(1 << 20).setSessionEpoch(-1);
+            for (String topic : List.of("shared", "alice-orders")) {
+                fetch.topics().add(new FetchRequestData.FetchTopic().setTopic(topic).setPartitions(List.of(
+                        new FetchRequestData.FetchPartition().setPartition(0).setFetchOffset(0)
+                                .setPartitionMaxBytes(1 << 20))));
+            }
+            try (KafkaProducer<String, String> alice = producer("alice", "p4")) {
+                alice.send(new ProducerRecord<>("shared", "k", "fetched")).get();
+            }
+            // When
+            FetchResponseData fetched = bob.send(fetch, (short) 12);
+            // Then: records of the allowed topic, the refusal for the other
+            Map<String, FetchResponseData.PartitionData> byTopic = new HashMap<>();
+            fetched.responses().forEach(t -> byTopic.put(t.topic(), t.partitions().get(0)));
+            assertEquals(Set.of("shared", "alice-orders"), byTopic.keySet());
+            assertEquals(Errors.NONE.code(), byTopic.get("shared").errorCode());
+            assertTrue(((MemoryRecords) byTopic.get("shared").records()).sizeInBytes() > 0, "records of shared");
+            assertEquals(Errors.TOPIC_AUTHORIZATION_FAILED.code(), byTopic.get("alice-orders").errorCode());
+            assertEquals(-1, byTopic.get("alice-orders").highWatermark());
+        }
+    }
+
+    @Test
+    void aChangedAclFileIsAppliedAndOneThatDoesNotParseKeepsTheRulesInForce() throws Exception {
+        // Given: a proxy of its own whose file lets carol do nothing yet
+        Path acls = Files.writeString(dir.resolve("reloaded.yaml"), "acls: []\n");
+        try (RunningProxy own = RunningProxy.start(KAFKA.cluster(), "single", Map.of(ProxyConfig.ACL_FILE,
+                acls.toString(), ProxyConfig.ACL_RELOAD_MS, "100"), ClientIdPrincipals.AROUND_HANDLERS);
+             Admin carol = admin("carol", own)) {
+            assertFalse(carol.listTopics().names().get().contains("shared"));
+            // When: the file grants carol Describe on the shared topic
+            Files.writeString(acls, "acls:\n  - {principal: \"User:carol\", resourceType: TOPIC, name: shared, "
+                    + "operation: Describe, permission: ALLOW}\n");
+            // Then
+            Eventually.await(DEADLINE, "carol sees the shared topic",
+                    () -> assertTrue(carol.listTopics().names().get().contains("shared")));
+            // When: the file is broken
+            Files.writeString(acls, "acls:\n  - {principal: carol, resourceType: TOPIC}\n");
+            // Then: the rules in force stay (the broken file is logged, not applied)
+            logs.awaitLine(DEADLINE, "not applied");
+            assertTrue(carol.listTopics().names().get().contains("shared"));
+        }
+    }
+
+    @Test
+    void theReadinessProbeProvesTheReadPathThoughNoRuleGrantsItAnything() throws Exception {
+        // Given: records in a topic no rule lets anyone read
+        KAFKA.cluster().createTopic("probed", 1);
+        try (Admin direct = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                KAFKA.cluster().bootstrapServers()))) {
+            assertTrue(direct.listTopics().names().get().contains("probed"));
+        }
+        try (KafkaProducer<String, String> direct = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.cluster().bootstrapServers()),
+                new StringSerializer(), new StringSerializer())) {
+            direct.send(new ProducerRecord<>("probed", "k", "v")).get();
+        }
+        try (RunningProxy own = RunningProxy.start(KAFKA.cluster(), "single", Map.of(
+                ProxyConfig.ACL_FILE, Files.writeString(dir.resolve("none.yaml"), "acls: []\n").toString(),
+                ProxyConfig.READY_PROBE_TOPIC, "probed"), ClientIdPrincipals.AROUND_HANDLERS)) {
+            // Then: the proxy's own probe is not subject to the ACLs, so the proxy becomes ready
+            Eventually.await(DEADLINE, "/readyz answers 200", () -> assertEquals(200, own.healthStatus("/readyz"),
+                    own.healthBody("/readyz")));
+        }
+    }
+
     private static void pollUntilThrown(KafkaConsumer<String, String> consumer) {
         long end = System.nanoTime() + DEADLINE.toNanos();
         while (System.nanoTime() < end) {
@@ -228,8 +328,12 @@ class AuthorizationIT {
     }
 
     private static Admin admin(String user) {
+        return admin(user, proxy);
+    }
+
+    private static Admin admin(String user, RunningProxy through) {
         Properties props = ClientIdPrincipals.clientAs(user, "admin");
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, through.bootstrap());
         return Admin.create(props);
     }
 }

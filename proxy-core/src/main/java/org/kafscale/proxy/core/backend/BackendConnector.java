@@ -11,6 +11,7 @@ import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
+import java.net.SocketAddress;
 import java.time.Duration;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.server.FrameBuffers;
@@ -66,7 +67,13 @@ public final class BackendConnector {
         connect.addListener(f -> {
             if (f.isSuccess()) {
                 observer.channelOpened(broker);
-                channel.closeFuture().addListener(closed -> observer.channelClosed(broker));
+                SocketAddress local = channel.localAddress();
+                SocketAddress remote = channel.remoteAddress();
+                observer.channelConnected(broker, local, remote);
+                channel.closeFuture().addListener(closed -> {
+                    observer.channelClosed(broker);
+                    observer.channelDisconnected(broker, local, remote);
+                });
                 promise.setSuccess(backend);
             } else {
                 channel.close();

@@ -14,6 +14,7 @@ import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.codec.ResponseFrames;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
+import org.kafscale.proxy.core.security.OwnConnections;
 import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
@@ -29,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * refused parts are added to its answer (which the routes merged as usual). Listings (Metadata,
  * ListGroups, ListTransactions, ...) go on and their answers lose what the principal may not see.
  *
- * <p>Runs on the connection's event loop; the rules are read once per request, so a reload
+ * <p>The proxy's own connections ({@link OwnConnections}: the readiness probe, which must read
+ * whatever topic it proves) and the APIs Kafka checks no ACL for (ApiVersions, SASL, DescribeCluster)
+ * are not checked. Runs on the connection's event loop; the rules are read once per request, so a reload
  * never changes a decision half-way.
  */
 public final class AuthorizingHandler implements RequestHandler {
@@ -39,21 +42,27 @@ public final class AuthorizingHandler implements RequestHandler {
     private final AclAuthorizer authorizer;
     private final Topology topology;
     private final AuthorizationObserver observer;
+    private final OwnConnections own;
     private final RequestHandler next;
 
-    /** @param next what handles an allowed request (the dispatcher) */
+    /**
+     * @param own the proxy's own connections (its readiness probe), which are not checked
+     * @param next what handles an allowed request (the dispatcher)
+     */
     public AuthorizingHandler(AclAuthorizer authorizer, Topology topology, AuthorizationObserver observer,
-                              RequestHandler next) {
+                              OwnConnections own, RequestHandler next) {
         this.authorizer = authorizer;
         this.topology = topology;
         this.observer = observer;
+        this.own = own;
         this.next = next;
     }
 
     @Override
     public Future<Reply> handle(ConnectionContext context, RequestFrame request) {
         Optional<ApiKeys> known = request.knownApi();
-        if (known.isEmpty() || ApiGuards.UNCHECKED.contains(known.get()) || ProxiedApis.routeOf(known.get()).isEmpty()) {
+        if (known.isEmpty() || ApiGuards.UNCHECKED.contains(known.get()) || ProxiedApis.routeOf(known.get()).isEmpty()
+                || own.isOwn(context.clientAddress())) {
             // Unknown and unserved keys are refused by the dispatcher, whoever asks.
             return next.handle(context, request);
         }
