@@ -50,7 +50,8 @@ public final class AclFile {
     public static AclRules parse(String source, byte[] text) {
         Document document;
         try {
-            document = MAPPER.readValue(text, Document.class);
+            document = new String(text, java.nio.charset.StandardCharsets.UTF_8).isBlank() ? null
+                    : MAPPER.readValue(text, Document.class);
         } catch (JsonProcessingException e) {
             throw new ConfigException(SETTING + " (" + source + ") is invalid"
                     + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()) + ruleNumber(e)
