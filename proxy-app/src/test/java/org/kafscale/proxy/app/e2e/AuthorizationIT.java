@@ -40,6 +40,7 @@ import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,6 +49,7 @@ import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.core.testing.RawKafkaConnection;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
+import org.kafscale.proxy.testkit.Kcat;
 
 /**
  * Authorization at the proxy with real brokers and Java clients, for two principals (alice and
@@ -68,6 +70,8 @@ class AuthorizationIT {
               - {principal: "User:bob", resourceType: TOPIC, name: "shared", operation: Read, permission: ALLOW}
               - {principal: "User:bob", resourceType: TOPIC, patternType: PREFIXED, name: "bob-", operation: Write, permission: ALLOW}
               - {principal: "User:bob", resourceType: GROUP, patternType: PREFIXED, name: "bob-", operation: Read, permission: ALLOW}
+              # clients that are not authenticated (kcat below): only the kcat- topics
+              - {principal: "User:ANONYMOUS", resourceType: TOPIC, patternType: PREFIXED, name: "kcat-", operation: All, permission: ALLOW}
               # nobody writes to bob-audit, whatever else they may do
               - {principal: "User:*", resourceType: TOPIC, name: "bob-audit", operation: Write, permission: DENY}
             """;
@@ -85,7 +89,7 @@ class AuthorizationIT {
 
     @BeforeAll
     static void startProxyWithAcls() throws IOException {
-        for (String topic : List.of("alice-orders", "shared", "bob-out", "bob-audit")) {
+        for (String topic : List.of("alice-orders", "shared", "bob-out", "bob-audit", "kcat-lines")) {
             KAFKA.cluster().createTopic(topic, 1);
         }
         Path acls = Files.writeString(dir.resolve("acls.yaml"), ACLS);
@@ -285,6 +289,28 @@ class AuthorizationIT {
             Eventually.await(DEADLINE, "/readyz answers 200", () -> assertEquals(200, own.healthStatus("/readyz"),
                     own.healthBody("/readyz")));
         }
+    }
+
+    @Test
+    void librdkafkaSeesOnlyItsTopicsAndProducesAndConsumesThem() {
+        // Given: kcat, which is not authenticated, so User:ANONYMOUS
+        Assumptions.assumeTrue(Kcat.isAvailable(), "kcat is not installed");
+        // When
+        Kcat.Result metadata = Kcat.metadata(proxy.bootstrap());
+        Kcat.Result produced = Kcat.produce(proxy.bootstrap(), "kcat-lines", List.of("one", "two"));
+        Kcat.Result consumed = Kcat.consume(proxy.bootstrap(), "kcat-lines", 2);
+        // (librdkafka keeps a refused message until its timeout; a short one keeps the test short)
+        Kcat.Result refused = Kcat.run(Duration.ofSeconds(30), "not allowed\n", List.of("-b", proxy.bootstrap(), "-t",
+                "shared", "-P", "-X", "message.timeout.ms=3000"));
+        // Then
+        assertTrue(metadata.succeeded(), metadata.stderr());
+        assertTrue(metadata.stdout().contains("topic \"kcat-lines\""), metadata.stdout());
+        assertFalse(metadata.stdout().contains("alice-orders"), metadata.stdout());
+        assertTrue(produced.succeeded(), produced.stderr());
+        assertTrue(consumed.succeeded(), consumed.stderr());
+        assertEquals(List.of("one", "two"), consumed.lines());
+        assertFalse(refused.succeeded(), refused.stdout());
+        assertTrue(refused.stderr().contains("authoriz"), refused.stderr());
     }
 
     private static void pollUntilThrown(KafkaConsumer<String, String> consumer) {

@@ -5,7 +5,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.topology.TopicLayout;
@@ -106,9 +105,5 @@ final class Access {
         }
         refused.add(type);
         return false;
-    }
-
-    static boolean isWildcard(String name) {
-        return ResourcePattern.WILDCARD_RESOURCE.equals(name);
     }
 }

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
@@ -195,7 +196,7 @@ final class TopicGuards {
             }
             a.refused().clear();
         }
-        ApiMessageEdit<MetadataResponseData> edit = answer -> {
+        Consumer<MetadataResponseData> edit = answer -> {
             for (Iterator<MetadataResponseTopic> it = answer.topics().iterator(); it.hasNext(); ) {
                 MetadataResponseTopic t = it.next();
                 if (t.name() == null || (everyTopic ? a.quietly().topic(t.name(), AclOperation.DESCRIBE)
@@ -216,15 +217,15 @@ final class TopicGuards {
             }
         };
         if (q.allowAutoTopicCreation() && !mayCreate) {
-            return new Verdict.Edit(q.setAllowAutoTopicCreation(false), edit.erased());
+            return Verdict.edit(q.setAllowAutoTopicCreation(false), edit);
         }
-        return Verdict.editAnswer(edit::accept);
+        return Verdict.editAnswer(edit);
     }
 
     /** DescribeTopicPartitions: as Metadata; an empty topic list asks for every topic. */
     static Verdict describeTopicPartitions(DescribeTopicPartitionsRequestData q, short version, Access a) {
         boolean everyTopic = q.topics().isEmpty();
-        ApiMessageEdit<DescribeTopicPartitionsResponseData> edit = answer -> {
+        Consumer<DescribeTopicPartitionsResponseData> edit = answer -> {
             for (Iterator<DescribeTopicPartitionsResponseTopic> it = answer.topics().iterator(); it.hasNext(); ) {
                 DescribeTopicPartitionsResponseTopic t = it.next();
                 if (t.name() == null || (everyTopic ? a.quietly().topic(t.name(), AclOperation.DESCRIBE)
@@ -239,7 +240,7 @@ final class TopicGuards {
                 }
             }
         };
-        return Verdict.editAnswer(edit::accept);
+        return Verdict.editAnswer(edit);
     }
 
     /** NONE when allowed, TOPIC_AUTHORIZATION_FAILED when not, UNKNOWN_TOPIC_ID for an id no topic has. */
@@ -249,14 +250,5 @@ final class TopicGuards {
             return id != null && !Uuid.ZERO_UUID.equals(id) ? Errors.UNKNOWN_TOPIC_ID : TOPIC_AUTHORIZATION_FAILED;
         }
         return Refusals.unless(a.topic(name, id, operation), TOPIC_AUTHORIZATION_FAILED);
-    }
-
-    /** An edit of a decoded answer of a known type. */
-    @FunctionalInterface
-    interface ApiMessageEdit<S> extends java.util.function.Consumer<S> {
-        @SuppressWarnings("unchecked")
-        default java.util.function.Consumer<org.apache.kafka.common.protocol.ApiMessage> erased() {
-            return answer -> accept((S) answer);
-        }
     }
 }

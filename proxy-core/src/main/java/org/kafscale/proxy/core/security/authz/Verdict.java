@@ -44,14 +44,17 @@ sealed interface Verdict {
             addRefused.accept(answer);
             return new Answer(answer);
         }
-        @SuppressWarnings("unchecked")
-        Consumer<ApiMessage> edit = answer -> addRefused.accept((S) answer);
-        return new Edit(narrowed, edit);
+        return edit(narrowed, addRefused);
     }
 
     /** The answer is edited as it goes back; the request goes on unchanged. */
-    @SuppressWarnings("unchecked")
     static <S extends ApiMessage> Verdict editAnswer(Consumer<S> edit) {
-        return new Edit(null, answer -> edit.accept((S) answer));
+        return edit(null, edit);
+    }
+
+    /** {@code narrowed} goes on (null: the client's request) and its answer is edited as it goes back. */
+    @SuppressWarnings("unchecked")
+    static <S extends ApiMessage> Verdict edit(ApiMessage narrowed, Consumer<S> edit) {
+        return new Edit(narrowed, answer -> edit.accept((S) answer));
     }
 }
