@@ -17,8 +17,8 @@ import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
-import org.apache.kafka.common.utils.SecurityUtils;
 import org.kafscale.proxy.app.config.ConfigException;
+import org.kafscale.proxy.core.codec.AclNames;
 import org.kafscale.proxy.core.security.authz.AclRules;
 
 /**
@@ -28,7 +28,7 @@ import org.kafscale.proxy.core.security.authz.AclRules;
  * or PREFIXED), a name, an operation (Kafka's names: Read, Write, Create, Delete, Describe, Alter,
  * DescribeConfigs, AlterConfigs, IdempotentWrite, ClusterAction, All) and a permission (ALLOW or
  * DENY). Names are kafka-clients' enums, in their own spelling (TRANSACTIONAL_ID, DESCRIBE_CONFIGS) or the
- * one Kafka's tools print ({@link SecurityUtils}: TransactionalId, DescribeConfigs).
+ * one Kafka's tools print (TransactionalId, DescribeConfigs): {@link AclNames}.
  * Anything else (an unknown field, a misspelt operation, a rule without a name) is an error that
  * names the setting, the file and the line.
  */
@@ -103,7 +103,7 @@ public final class AclFile {
             required("permission", permission);
             KafkaPrincipal parsed;
             try {
-                parsed = SecurityUtils.parseKafkaPrincipal(principal);
+                parsed = AclNames.principal(principal);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("principal '" + principal + "' is not of the form User:name "
                         + "(User:* for everyone)");
@@ -111,7 +111,7 @@ public final class AclFile {
             if (parsed.getName().isEmpty()) {
                 throw new IllegalArgumentException("principal '" + principal + "' has no name");
             }
-            ResourceType type = resourceTypeOf(resourceType);
+            ResourceType type = AclNames.resourceType(resourceType);
             if (!RESOURCE_TYPES.contains(type)) {
                 throw new IllegalArgumentException("resourceType '" + resourceType
                         + "' is not one of TOPIC, GROUP, TRANSACTIONAL_ID, CLUSTER");
@@ -128,40 +128,24 @@ public final class AclFile {
             } else {
                 required("name", name);
             }
-            AclOperation op = operationOf(operation);
+            AclOperation op = AclNames.operation(operation);
             if (op == AclOperation.UNKNOWN || op == AclOperation.ANY) {
                 throw new IllegalArgumentException("operation '" + operation + "' is not one of Read, Write, Create, "
                         + "Delete, Describe, Alter, DescribeConfigs, AlterConfigs, IdempotentWrite, ClusterAction, All");
             }
-            AclPermissionType perm = permissionOf(permission);
+            AclPermissionType perm = AclNames.permission(permission);
             if (perm != AclPermissionType.ALLOW && perm != AclPermissionType.DENY) {
                 throw new IllegalArgumentException("permission '" + permission + "' is not ALLOW or DENY");
             }
         }
 
         AclBinding binding() {
-            ResourceType type = resourceTypeOf(resourceType);
+            ResourceType type = AclNames.resourceType(resourceType);
             String resource = type == ResourceType.CLUSTER ? CLUSTER_NAME : name;
             PatternType pattern = patternType == null ? PatternType.LITERAL : PatternType.fromString(patternType);
             return new AclBinding(new ResourcePattern(type, resource, pattern),
-                    new AccessControlEntry(SecurityUtils.parseKafkaPrincipal(principal).toString(), "*",
-                            operationOf(operation), permissionOf(permission)));
-        }
-
-        // Kafka's tools take both spellings: TRANSACTIONAL_ID (the enum) and TransactionalId (SecurityUtils).
-        private static ResourceType resourceTypeOf(String name) {
-            ResourceType type = ResourceType.fromString(name);
-            return type != ResourceType.UNKNOWN ? type : SecurityUtils.resourceType(name);
-        }
-
-        private static AclOperation operationOf(String name) {
-            AclOperation op = AclOperation.fromString(name);
-            return op != AclOperation.UNKNOWN ? op : SecurityUtils.operation(name);
-        }
-
-        private static AclPermissionType permissionOf(String name) {
-            AclPermissionType permission = AclPermissionType.fromString(name);
-            return permission != AclPermissionType.UNKNOWN ? permission : SecurityUtils.permissionType(name);
+                    new AccessControlEntry(AclNames.principal(principal).toString(), "*",
+                            AclNames.operation(operation), AclNames.permission(permission)));
         }
 
         private static void required(String field, String value) {

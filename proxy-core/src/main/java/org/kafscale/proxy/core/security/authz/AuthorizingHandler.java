@@ -8,7 +8,6 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
-import org.apache.kafka.common.requests.AbstractResponse;
 import org.kafscale.proxy.core.apis.ProxiedApis;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
@@ -124,8 +123,7 @@ public final class AuthorizingHandler implements RequestHandler {
     /** The answer frame decoded, edited and encoded again (record sets stay slices of it). */
     private static Reply editAnswer(RequestFrame request, ApiKeys api, ByteBuf frame, Consumer<ApiMessage> edit) {
         try {
-            ApiMessage answer = AbstractResponse.parseResponse(api,
-                    ResponseFrames.body(api, request.apiVersion(), frame), request.apiVersion()).data();
+            ApiMessage answer = ResponseFrames.decode(api, request.apiVersion(), frame);
             edit.accept(answer);
             return Reply.send(ResponseFrames.encode(api, request.apiVersion(), request.correlationId(), answer,
                     List.of(frame)));

@@ -26,7 +26,7 @@ import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.FindCoordinatorRequest.CoordinatorType;
+import org.kafscale.proxy.core.codec.CoordinatorKeyTypes;
 
 /**
  * The group APIs, with Kafka's operations: Read on the group to join, sync, heartbeat, leave and
@@ -199,18 +199,15 @@ final class GroupGuards {
     }
 
     private static Errors coordinatorKeyError(Access a, byte keyType, String key) {
-        CoordinatorType type;
-        try {
-            type = CoordinatorType.forId(keyType);
-        } catch (RuntimeException e) {
-            return Errors.INVALID_REQUEST;
+        if (keyType == CoordinatorKeyTypes.GROUP) {
+            return groupError(a, key, AclOperation.DESCRIBE);
         }
-        return switch (type) {
-            case GROUP -> groupError(a, key, AclOperation.DESCRIBE);
-            case TRANSACTION -> Refusals.unless(a.transactionalId(key, AclOperation.DESCRIBE),
+        if (keyType == CoordinatorKeyTypes.TRANSACTION) {
+            return Refusals.unless(a.transactionalId(key, AclOperation.DESCRIBE),
                     Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
-            default -> Refusals.unless(a.cluster(AclOperation.CLUSTER_ACTION), Errors.CLUSTER_AUTHORIZATION_FAILED);
-        };
+        }
+        // Share-group keys (asked by brokers), and key types Kafka does not know (it refuses those itself).
+        return Refusals.unless(a.cluster(AclOperation.CLUSTER_ACTION), Errors.CLUSTER_AUTHORIZATION_FAILED);
     }
 
     static Errors groupError(Access a, String group, AclOperation operation) {

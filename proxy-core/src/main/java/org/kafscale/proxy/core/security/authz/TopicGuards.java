@@ -34,7 +34,7 @@ import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.FetchResponse;
+import org.kafscale.proxy.core.codec.RecordSets;
 
 /**
  * The topic APIs, with Kafka's operations and errors: Produce (Write; the transactional id's Write
@@ -78,7 +78,10 @@ final class TopicGuards {
         return Verdict.partly(q.topics().isEmpty(), q, FetchResponseData::new, answer -> refused.forEach((t, e) ->
                 answer.responses().add(new FetchResponseData.FetchableTopicResponse().setTopic(t.topic())
                         .setTopicId(t.topicId()).setPartitions(t.partitions().stream()
-                                .map(p -> FetchResponse.partitionResponse(p.partition(), e)).toList()))));
+                                .map(p -> new FetchResponseData.PartitionData().setPartitionIndex(p.partition())
+                                        .setErrorCode(e.code()).setHighWatermark(-1).setLastStableOffset(-1)
+                                        .setLogStartOffset(-1).setAbortedTransactions(null)
+                                        .setRecords(RecordSets.empty())).toList()))));
     }
 
     static Verdict listOffsets(ListOffsetsRequestData q, short version, Access a) {

@@ -2,9 +2,6 @@ package org.kafscale.proxy.core.security.authz;
 
 import static org.apache.kafka.common.protocol.Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
@@ -18,7 +15,6 @@ import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.message.TxnOffsetCommitResponseData;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.AddPartitionsToTxnResponse;
 
 /**
  * The transaction APIs, with Kafka's operations: Write on the transactional id for InitProducerId,
@@ -63,20 +59,21 @@ final class TransactionGuards {
         if (!a.transactionalId(q.v3AndBelowTransactionalId(), AclOperation.WRITE)) {
             return new Verdict.Refuse(TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
         }
-        Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
         boolean anyRefused = false;
+        var results = new AddPartitionsToTxnResponseData.AddPartitionsToTxnTopicResultCollection();
         for (AddPartitionsToTxnRequestData.AddPartitionsToTxnTopic t : q.v3AndBelowTopics()) {
             Errors error = TopicGuards.topicError(a, t.name(), null, AclOperation.WRITE);
             anyRefused |= error != Errors.NONE;
-            t.partitions().forEach(p -> errors.put(new TopicPartition(t.name(), p), error));
+            var partitions = new AddPartitionsToTxnResponseData.AddPartitionsToTxnPartitionResultCollection();
+            // Nothing is added when a topic is refused: the allowed partitions are not attempted.
+            Errors partitionError = error == Errors.NONE ? Errors.OPERATION_NOT_ATTEMPTED : error;
+            t.partitions().forEach(p -> partitions.add(new AddPartitionsToTxnResponseData.AddPartitionsToTxnPartitionResult()
+                    .setPartitionIndex(p).setPartitionErrorCode(partitionError.code())));
+            results.add(new AddPartitionsToTxnResponseData.AddPartitionsToTxnTopicResult().setName(t.name())
+                    .setResultsByPartition(partitions));
         }
-        if (!anyRefused) {
-            return Verdict.ALLOW;
-        }
-        errors.replaceAll((tp, e) -> e == Errors.NONE ? Errors.OPERATION_NOT_ATTEMPTED : e);
-        return new Verdict.Answer(new AddPartitionsToTxnResponseData().setResultsByTopicV3AndBelow(
-                AddPartitionsToTxnResponse.resultForTransaction(AddPartitionsToTxnResponse.V3_AND_BELOW_TXN_ID, errors)
-                        .topicResults()));
+        return anyRefused ? new Verdict.Answer(new AddPartitionsToTxnResponseData().setResultsByTopicV3AndBelow(results))
+                : Verdict.ALLOW;
     }
 
     static Verdict txnOffsetCommit(TxnOffsetCommitRequestData q, short version, Access a) {
