@@ -20,6 +20,10 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -313,6 +317,29 @@ class AuthorizationIT {
         assertTrue(refused.stderr().contains("authoriz"), refused.stderr());
     }
 
+    @Test
+    void adminRequestsAreAuthorizedPerResourceAndAgainstTheCluster() throws Exception {
+        try (Admin alice = admin("alice"); Admin bob = admin("bob")) {
+            // Topics: Create on the topic (alice's All on alice-*), not Write (bob's on bob-*)
+            alice.createTopics(List.of(new NewTopic("alice-created", 1, (short) 1))).all().get();
+            assertCauseOf(TopicAuthorizationException.class,
+                    bob.createTopics(List.of(new NewTopic("bob-created", 1, (short) 1))).all());
+            // Configs: DescribeConfigs on the topic, which Read does not give
+            ConfigResource shared = new ConfigResource(ConfigResource.Type.TOPIC, "shared");
+            ConfigResource aliceOrders = new ConfigResource(ConfigResource.Type.TOPIC, "alice-orders");
+            assertFalse(alice.describeConfigs(List.of(aliceOrders)).all().get().get(aliceOrders).entries().isEmpty());
+            var mixed = bob.describeConfigs(List.of(shared, aliceOrders)).values();
+            assertCauseOf(TopicAuthorizationException.class, mixed.get(shared));
+            assertCauseOf(TopicAuthorizationException.class, mixed.get(aliceOrders));
+            // The cluster's own APIs need a CLUSTER rule
+            assertCauseOf(ClusterAuthorizationException.class, bob.describeAcls(AclBindingFilter.ANY).values());
+            // Group listings show only what the principal may describe
+            Set<String> groups = new java.util.HashSet<>();
+            bob.listGroups().all().get().forEach(g -> groups.add(g.groupId()));
+            assertTrue(groups.stream().noneMatch(g -> g.startsWith("alice-")), groups.toString());
+        }
+    }
+
     private static void pollUntilThrown(KafkaConsumer<String, String> consumer) {
         long end = System.nanoTime() + DEADLINE.toNanos();
         while (System.nanoTime() < end) {
@@ -324,6 +351,11 @@ class AuthorizationIT {
     private static void assertCause(Class<? extends Throwable> expected, org.junit.jupiter.api.function.Executable call) {
         ExecutionException e = assertThrows(ExecutionException.class, call);
         assertInstanceOf(expected, e.getCause(), String.valueOf(e.getCause()));
+    }
+
+    private static void assertCauseOf(Class<? extends Throwable> expected,
+                                      org.apache.kafka.common.KafkaFuture<?> future) {
+        assertCause(expected, future::get);
     }
 
     private static KafkaProducer<String, String> producer(String user, String role) {
