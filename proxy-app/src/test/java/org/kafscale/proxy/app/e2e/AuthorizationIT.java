@@ -20,6 +20,8 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.config.ConfigResource;
@@ -27,6 +29,7 @@ import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -81,7 +84,9 @@ class AuthorizationIT {
             """;
 
     @RegisterExtension
-    static final KafkaClusterExtension KAFKA = KafkaClusterExtension.withBrokers(1);
+    static final KafkaClusterExtension KAFKA = KafkaClusterExtension.withBrokers(1, Map.of(0, Map.of(
+            // One broker: the share groups' state topic with one replica.
+            "share.coordinator.state.topic.replication.factor", "1", "share.coordinator.state.topic.min.isr", "1")));
 
     @TempDir
     static Path dir;
@@ -340,6 +345,39 @@ class AuthorizationIT {
         }
     }
 
+    @Test
+    void aShareConsumerReadsInItsOwnGroupAndIsRefusedAnotherPrincipalsGroup() throws Exception {
+        // Given: records in alice's topic and her share group starting at the earliest offset
+        KAFKA.cluster().createTopic("alice-queue", 1);
+        KAFKA.cluster().admin().incrementalAlterConfigs(Map.of(
+                new ConfigResource(ConfigResource.Type.GROUP, "alice-share"), List.of(new AlterConfigOp(
+                        new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET))))
+                .all().get();
+        try (KafkaProducer<String, String> alice = producer("alice", "p5")) {
+            alice.send(new ProducerRecord<>("alice-queue", "k", "queued")).get();
+        }
+        // When / Then: alice reads it as a member of her share group
+        try (KafkaShareConsumer<String, String> alice = shareConsumer("alice", "s1", "alice-share")) {
+            alice.subscribe(List.of("alice-queue"));
+            List<String> values = new ArrayList<>();
+            Eventually.await(DEADLINE, "alice's share consumer reads the record", () -> {
+                alice.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value()));
+                return values.contains("queued");
+            });
+            alice.commitSync();
+        }
+        // bob may not join her group
+        try (KafkaShareConsumer<String, String> bob = shareConsumer("bob", "s1", "alice-share")) {
+            bob.subscribe(List.of("shared"));
+            assertThrows(GroupAuthorizationException.class, () -> {
+                long end = System.nanoTime() + DEADLINE.toNanos();
+                while (System.nanoTime() < end) {
+                    bob.poll(Duration.ofMillis(200));
+                }
+            });
+        }
+    }
+
     private static void pollUntilThrown(KafkaConsumer<String, String> consumer) {
         long end = System.nanoTime() + DEADLINE.toNanos();
         while (System.nanoTime() < end) {
@@ -383,6 +421,13 @@ class AuthorizationIT {
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         return new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer());
+    }
+
+    private static KafkaShareConsumer<String, String> shareConsumer(String user, String role, String group) {
+        Properties props = ClientIdPrincipals.clientAs(user, role);
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        return new KafkaShareConsumer<>(props, new StringDeserializer(), new StringDeserializer());
     }
 
     private static Admin admin(String user) {

@@ -35,6 +35,10 @@ import org.apache.kafka.common.message.OffsetDeleteRequestData;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ShareAcknowledgeRequestData;
+import org.apache.kafka.common.message.ShareFetchRequestData;
+import org.apache.kafka.common.message.ShareGroupDescribeRequestData;
+import org.apache.kafka.common.message.ShareGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -43,8 +47,8 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * Which check each API key gets. Keys with no entry here and not {@link #UNCHECKED} are refused
- * whole with CLUSTER_AUTHORIZATION_FAILED while ACLs are on (fail closed): today the share-group
- * and streams-group APIs (docs/security-authz.md lists them).
+ * whole with CLUSTER_AUTHORIZATION_FAILED while ACLs are on (fail closed): today the streams-group
+ * APIs and the share groups' offset admin APIs (docs/security-authz.md lists them).
  */
 final class ApiGuards {
     /** Allowed to anyone: connection set-up and the cluster's description (Kafka checks no ACL for them). */
@@ -86,6 +90,11 @@ final class ApiGuards {
         add(ApiKeys.DELETE_GROUPS, DeleteGroupsRequestData.class, GroupGuards::deleteGroups);
         add(ApiKeys.LIST_GROUPS, ApiMessage.class, GroupGuards::listGroups);
         add(ApiKeys.FIND_COORDINATOR, FindCoordinatorRequestData.class, GroupGuards::findCoordinator);
+
+        add(ApiKeys.SHARE_GROUP_HEARTBEAT, ShareGroupHeartbeatRequestData.class, ShareGuards::heartbeat);
+        add(ApiKeys.SHARE_FETCH, ShareFetchRequestData.class, ShareGuards::fetch);
+        add(ApiKeys.SHARE_ACKNOWLEDGE, ShareAcknowledgeRequestData.class, ShareGuards::acknowledge);
+        add(ApiKeys.SHARE_GROUP_DESCRIBE, ShareGroupDescribeRequestData.class, ShareGuards::describe);
 
         add(ApiKeys.INIT_PRODUCER_ID, InitProducerIdRequestData.class, TransactionGuards::initProducerId);
         add(ApiKeys.ADD_PARTITIONS_TO_TXN, AddPartitionsToTxnRequestData.class, TransactionGuards::addPartitionsToTxn);

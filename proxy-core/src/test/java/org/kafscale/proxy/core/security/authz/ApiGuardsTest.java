@@ -195,8 +195,18 @@ class ApiGuardsTest {
 
     @Test
     void anApiWithoutAMappingIsRefusedWhole() {
-        assertEquals(new Verdict.Refuse(Errors.CLUSTER_AUTHORIZATION_FAILED), check(ApiKeys.SHARE_GROUP_HEARTBEAT,
-                new ShareGroupHeartbeatRequestData().setGroupId("alice-g"), 1));
+        assertEquals(new Verdict.Refuse(Errors.CLUSTER_AUTHORIZATION_FAILED), check(ApiKeys.STREAMS_GROUP_HEARTBEAT,
+                new org.apache.kafka.common.message.StreamsGroupHeartbeatRequestData().setGroupId("alice-g"), 0));
+    }
+
+    @Test
+    void aShareConsumerNeedsReadOnItsGroupAndDescribeOnWhatItSubscribes() {
+        assertEquals(Verdict.ALLOW, check(ApiKeys.SHARE_GROUP_HEARTBEAT, new ShareGroupHeartbeatRequestData()
+                .setGroupId("alice-g").setSubscribedTopicNames(List.of("alice-orders")), 1));
+        assertEquals(new Verdict.Refuse(Errors.TOPIC_AUTHORIZATION_FAILED), check(ApiKeys.SHARE_GROUP_HEARTBEAT,
+                new ShareGroupHeartbeatRequestData().setGroupId("alice-g").setSubscribedTopicNames(List.of("bob-orders")), 1));
+        assertEquals(new Verdict.Refuse(Errors.GROUP_AUTHORIZATION_FAILED), check(ApiKeys.SHARE_GROUP_HEARTBEAT,
+                new ShareGroupHeartbeatRequestData().setGroupId("bob-g").setSubscribedTopicNames(null), 1));
     }
 
     private static DescribeConfigsRequestData.DescribeConfigsResource resource(ConfigResource.Type type, String name) {
