@@ -5,9 +5,9 @@ import static org.apache.kafka.common.protocol.Errors.TOPIC_AUTHORIZATION_FAILED
 
 import java.util.HashMap;
 import java.util.Iterator;
-
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.ConsumerGroupDescribeRequestData;
 import org.apache.kafka.common.message.ConsumerGroupDescribeResponseData;
@@ -130,7 +130,7 @@ final class GroupGuards {
         });
     }
 
-    private static boolean mayDescribe(Access a, boolean listing, String name, org.apache.kafka.common.Uuid id) {
+    private static boolean mayDescribe(Access a, boolean listing, String name, Uuid id) {
         var topic = a.topicName(name, id);
         if (topic.isEmpty()) {
             return true;
