@@ -11,6 +11,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.kafscale.proxy.app.config.ConfigException;
+import java.util.function.UnaryOperator;
+import org.kafscale.proxy.app.authz.AclFileWatcher;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
 import org.kafscale.proxy.app.health.ReadPathProbe;
@@ -31,6 +33,8 @@ import org.kafscale.proxy.core.local.FindCoordinatorResponder;
 import org.kafscale.proxy.core.local.MetadataResponder;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 import org.kafscale.proxy.core.security.sasl.SaslSettings;
+import org.kafscale.proxy.core.security.OwnConnections;
+import org.kafscale.proxy.core.security.authz.AuthorizingHandler;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.server.RequestDispatcher;
@@ -89,9 +93,24 @@ public final class ProxyRuntime implements AutoCloseable {
     }
 
     public static ProxyRuntime start(ProxyConfig config) throws InterruptedException {
+        return start(config, UnaryOperator.identity());
+    }
+
+    /**
+     * A proxy whose per-connection request handlers are wrapped by {@code aroundHandlers} before
+     * the listener takes them: for tests that stand in for a part the proxy does not have yet,
+     * such as establishing a connection's principal without authentication.
+     */
+    public static ProxyRuntime start(ProxyConfig config, UnaryOperator<RequestHandlers> aroundHandlers)
+            throws InterruptedException {
+        // A bad ACL file stops start-up before anything is started.
+        Optional<AclFileWatcher> acls = config.acl().map(AclFileWatcher::load);
         EventLoopGroup workers = NettyTransport.newEventLoopGroup(config.ioThreads(), "kafka-io");
         // The proxy's own requests (discovery, probes) use their own connector, so the backend
-        // channel metric counts only channels that carry clients' requests.
+        // channel metric counts only channels that carry clients' requests. Its connections to its
+        // own listener (the readiness probe's, below) are recorded, so authorization can tell the
+        // proxy from its clients.
+        OwnConnections own = new OwnConnections();
         KafkaRequestClient kafkaClient = new KafkaRequestClient(workers,
                 new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), BackendObserver.NONE,
                         config.backendSecurity()), "kafscale-proxy",
@@ -109,6 +128,7 @@ public final class ProxyRuntime implements AutoCloseable {
             return t;
         });
         housekeeping.scheduleWithFixedDelay(probe::probeBrokers, 0, PROBE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        acls.ifPresent(watcher -> watcher.follow(housekeeping));
 
         AdvertisedListener advertised = new AdvertisedListener(config.advertisedHost(), config.advertisedPort(),
                 config.advertiseMode(), config.brokerPorts());
@@ -134,8 +154,13 @@ public final class ProxyRuntime implements AutoCloseable {
         // Each connection gets its own router (for what it keeps per connection) behind the shared answers.
         RequestHandlers dispatchers = connection -> new RequestDispatcher(apiVersions, metadata, findCoordinator,
                 describeCluster, describeTopicPartitions, gate, routing.newRouter(connection));
-        // With SASL, every connection (bootstrap and broker ports) authenticates before it is dispatched.
-        RequestHandlers handlers = sasl.map(s -> s.guard(dispatchers)).orElse(dispatchers);
+        // With ACLs, every request is authorized before the dispatcher answers or routes it; with
+        // SASL, every connection (bootstrap and broker ports) authenticates before either.
+        RequestHandlers authorized = acls.<RequestHandlers>map(watcher -> connection ->
+                        new AuthorizingHandler(watcher.authorizer(), topology, proxyMetrics, own,
+                                dispatchers.forConnection(connection)))
+                .orElse(dispatchers);
+        RequestHandlers handlers = aroundHandlers.apply(sasl.map(s -> s.guard(authorized)).orElse(authorized));
         KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector,
                 proxyMetrics);
         if (config.advertiseMode() == AdvertiseMode.PORTS) {
@@ -145,14 +170,15 @@ public final class ProxyRuntime implements AutoCloseable {
                     BROKER_PORTS_INTERVAL.toMillis(), BROKER_PORTS_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         }
 
+        own.listenerAt(kafkaServer.localAddress());
         // The probe is a client of the proxy's own listener, so it proves the path clients take.
         // Its client speaks to the proxy's own listener with that listener's TLS (see
         // ListenerTls#newSelfClientHandler), never with the backend security; its round trip to a
         // broker, when no topic proves the read path, goes through kafkaClient.
         BackendConnector listenerConnector = kafkaServer.tls()
-                .map(tls -> new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), BackendObserver.NONE,
+                .map(tls -> new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), own,
                         tls::newSelfClientHandler))
-                .orElseGet(() -> new BackendConnector(config.maxFrameBytes(), config.connectTimeout()));
+                .orElseGet(() -> new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), own));
         KafkaRequestClient probeClient = new KafkaRequestClient(workers, listenerConnector, "kafscale-proxy-probe",
                 config.requestTimeout());
         ReadPathProbe readProbe = new ReadPathProbe(probeClient, kafkaClient, kafkaServer.localAddress(), topology,

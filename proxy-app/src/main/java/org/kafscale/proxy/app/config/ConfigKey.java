@@ -200,6 +200,14 @@ public enum ConfigKey {
             "Bytes of Fetch answers read ahead and held for clients, over all connections; an answer that "
                     + "would go over is dropped as it arrives (the client's next Fetch is then sent as usual). "
                     + "Per connection at most one answer per broker is held, each within its Fetch's `max_bytes`."),
+    ACL_FILE("KAFSCALE_PROXY_ACL_FILE", null, "unset (no authorization at the proxy)", null,
+            "ACL file (YAML or JSON, see docs/security-authz.md). When set, every request is checked against its "
+                    + "rules for the client's principal: deny before allow, no matching allow is a refusal with Kafka's "
+                    + "own error, and Metadata lists only the topics the principal may describe. A file that does not "
+                    + "parse stops start-up naming the line."),
+    ACL_RELOAD_MS("KAFSCALE_PROXY_ACL_RELOAD_MS", "5000", null, Range.of(100, 3_600_000),
+            "Milliseconds between reads of `KAFSCALE_PROXY_ACL_FILE`; a change that parses replaces every rule at "
+                    + "once, one that does not keeps the rules in force and is logged once."),
     DRAIN_TIMEOUT_MS("KAFSCALE_PROXY_DRAIN_TIMEOUT_MS", "30000", null, Range.of(0, 3_600_000),
             "On SIGTERM: `/readyz` turns 503, the listener stops accepting, and requests already read get this many "
                     + "milliseconds to be answered before the remaining connections close."),

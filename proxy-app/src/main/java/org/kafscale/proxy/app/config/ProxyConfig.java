@@ -15,6 +15,7 @@ import org.kafscale.proxy.core.backend.ConnectAttempts;
 import org.kafscale.proxy.core.backend.security.BackendSecurity;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.security.sasl.SaslSettings;
+import org.kafscale.proxy.core.security.authz.AclSettings;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
@@ -54,6 +55,7 @@ import org.slf4j.LoggerFactory;
  * @param lfs the LFS HTTP API, when enabled and given an address ({@link LfsConfig})
  * @param sasl SASL on the Kafka listener, when {@code KAFSCALE_PROXY_SASL_MECHANISMS} is set ({@link SaslConfig})
  * @param backendSecurity TLS and SASL on every connection to a broker ({@link BackendSecurityConfig})
+ * @param acl authorization at the proxy, when an ACL file is set (KAFSCALE_PROXY_ACL_*)
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           BrokerPorts brokerPorts,
@@ -64,7 +66,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           ListenerLimits listenerLimits, Optional<ListenerTlsSettings> listenerTls,
                           ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
                           ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
-                          Optional<SaslSettings> sasl, BackendSecurity backendSecurity) {
+                          Optional<SaslSettings> sasl, BackendSecurity backendSecurity, Optional<AclSettings> acl) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -149,6 +151,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String BACKEND_SASL_OAUTH_CLIENT_ID = ConfigKey.BACKEND_SASL_OAUTH_CLIENT_ID.envName();
     public static final String BACKEND_SASL_OAUTH_CLIENT_SECRET = ConfigKey.BACKEND_SASL_OAUTH_CLIENT_SECRET.envName();
     public static final String BACKEND_SASL_OAUTH_SCOPE = ConfigKey.BACKEND_SASL_OAUTH_SCOPE.envName();
+    public static final String ACL_FILE = ConfigKey.ACL_FILE.envName();
+    public static final String ACL_RELOAD_MS = ConfigKey.ACL_RELOAD_MS.envName();
 
     /**
      * Builds the configuration from settings keyed by KafScale's environment variable names
@@ -195,6 +199,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         Optional<LfsSettings> lfs = LfsConfig.from(s);
         Optional<SaslSettings> sasl = SaslConfig.from(s);
         BackendSecurity backendSecurity = BackendSecurityConfig.from(s);
+        Optional<AclSettings> acl = s.existingFile(ACL_FILE)
+                .map(file -> new AclSettings(file, Duration.ofMillis(s.longValue(ConfigKey.ACL_RELOAD_MS))));
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
@@ -205,7 +211,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
                 metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
-                logging, lfs, sasl, backendSecurity);
+                logging, lfs, sasl, backendSecurity, acl);
     }
 
     /**

@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.Counter;
 import org.kafscale.proxy.core.security.sasl.SaslObserver;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
+import org.apache.kafka.common.resource.ResourceType;
+import org.kafscale.proxy.core.security.authz.AuthorizationObserver;
 import org.kafscale.proxy.app.health.Readiness;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -33,7 +35,7 @@ import org.kafscale.proxy.discovery.TopologySource;
  * many brokers it knows, and JVM and Netty memory. docs/metrics.md lists every series.
  */
 public final class ProxyMetrics implements ClientConnectionHandler.ConnectionListener, RoutingObserver, BackendObserver,
-        SaslObserver {
+        SaslObserver, AuthorizationObserver {
     private final MeterRegistry registry;
     /** Timer keys of the buckets for what a client may make up: any unknown key, any version out of range. */
     private static final int UNKNOWN = -1;
@@ -44,6 +46,7 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
     private final Counter bytesOut;
     private final Counter refusals;
     private final ConcurrentHashMap<String, Counter> retries = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> authorizationRefusals = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<ApiKeys, DistributionSummary> fanOutWidths = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Integer, AtomicInteger> backendChannels = new ConcurrentHashMap<>();
     private final AtomicLong readAheadHeld = new AtomicLong();
@@ -155,6 +158,14 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
                         "kafscale_proxy_sasl_authentications")
                 .description("SASL authentications on the Kafka listener, by mechanism and outcome")
                 .tag("mechanism", mechanism).tag("outcome", outcome.label()).register(registry)).increment();
+    }
+
+    @Override
+    public void refused(ApiKeys api, ResourceType type) {
+        authorizationRefusals.computeIfAbsent(api.name + "/" + type, k -> Counter.builder(
+                        "kafscale_proxy_authorization_refusals")
+                .description("Requests with a resource the ACLs refused, by API and resource type").tag("api", api.name)
+                .tag("resource_type", type.name()).register(registry)).increment();
     }
 
     @Override

@@ -52,6 +52,25 @@ class ProxyConfigTest {
     }
 
     @Test
+    void authorizationIsOffByDefaultAndOnWithAReadableAclFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        // Given
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("acls.yaml"), "acls: []\n");
+        Map<String, String> env = minimal();
+        env.put(ProxyConfig.ACL_FILE, file.toString());
+        env.put(ProxyConfig.ACL_RELOAD_MS, "250");
+        Map<String, String> missing = minimal();
+        missing.put(ProxyConfig.ACL_FILE, dir.resolve("absent.yaml").toString());
+        // Then
+        assertTrue(ProxyConfig.from(minimal()).acl().isEmpty(), "no authorization unless a file is set");
+        assertEquals(new org.kafscale.proxy.core.security.authz.AclSettings(file, Duration.ofMillis(250)),
+                ProxyConfig.from(env).acl().orElseThrow());
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+                () -> ProxyConfig.from(missing));
+        assertTrue(e.getMessage().startsWith(ProxyConfig.ACL_FILE + "="), e.getMessage());
+    }
+
+    @Test
     void advertiseModeBrokersIsAccepted() {
         Map<String, String> env = minimal();
         env.put(ProxyConfig.ADVERTISE_MODE, "Brokers");

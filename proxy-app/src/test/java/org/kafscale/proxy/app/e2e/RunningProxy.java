@@ -8,9 +8,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.kafscale.proxy.app.ProxyRuntime;
 import org.kafscale.proxy.app.config.LfsConfig;
 import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.core.server.RequestHandlers;
 import org.kafscale.proxy.testkit.FreePorts;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.S3Server;
@@ -36,6 +38,12 @@ final class RunningProxy implements AutoCloseable {
     }
 
     static RunningProxy start(KafkaCluster cluster, String advertiseMode, Map<String, String> extra) {
+        return start(cluster, advertiseMode, extra, UnaryOperator.identity());
+    }
+
+    /** A proxy whose per-connection handlers {@code aroundHandlers} wraps (see {@link ProxyRuntime#start}). */
+    static RunningProxy start(KafkaCluster cluster, String advertiseMode, Map<String, String> extra,
+                              UnaryOperator<RequestHandlers> aroundHandlers) {
         int port = FreePorts.next();
         Map<String, String> env = new HashMap<>();
         env.put(ProxyConfig.ADDR, "127.0.0.1:" + port);
@@ -53,7 +61,7 @@ final class RunningProxy implements AutoCloseable {
         }
         env.putAll(extra);
         try {
-            return new RunningProxy(ProxyRuntime.start(ProxyConfig.from(env)));
+            return new RunningProxy(ProxyRuntime.start(ProxyConfig.from(env), aroundHandlers));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -14,6 +14,7 @@ import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
+import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -124,7 +125,14 @@ public final class BackendConnector implements AutoCloseable {
                 return;
             }
             observer.channelOpened(broker);
-            channel.closeFuture().addListener(closed -> observer.channelClosed(broker));
+            // The addresses, for OwnConnections: the proxy's own connections to its listener.
+            SocketAddress local = channel.localAddress();
+            SocketAddress remote = channel.remoteAddress();
+            observer.channelConnected(broker, local, remote);
+            channel.closeFuture().addListener(closed -> {
+                observer.channelClosed(broker);
+                observer.channelDisconnected(broker, local, remote);
+            });
             SslHandler ssl = tls == null ? null : channel.pipeline().get(SslHandler.class);
             if (ssl == null) {
                 authenticate(promise, backend);

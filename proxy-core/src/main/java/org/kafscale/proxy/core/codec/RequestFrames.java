@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.ObjectSerializationCache;
 
 /**
  * Encodes requests the proxy rewrites, with kafka-clients' generated classes, keeping the
@@ -27,5 +28,16 @@ public final class RequestFrames {
                 .setClientId(original.clientId());
         return MessageEncoder.encode(header, api.requestHeaderVersion(original.apiVersion()), body,
                 original.apiVersion(), List.of(original.frame()));
+    }
+
+    /**
+     * The request {@code original} would be with {@code body} in place of its own: a new frame
+     * (owned by the caller, who releases it) that handlers take as they take the client's.
+     */
+    public static RequestFrame withBody(RequestFrame original, ApiMessage body) {
+        ByteBuf frame = reencode(original, body);
+        int bodyBytes = body.size(new ObjectSerializationCache(), original.apiVersion());
+        return new RequestFrame(original.apiKey(), original.apiVersion(), original.correlationId(),
+                original.clientId(), frame.readableBytes() - bodyBytes, frame);
     }
 }

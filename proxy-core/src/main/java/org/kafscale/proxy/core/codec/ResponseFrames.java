@@ -49,6 +49,16 @@ public final class ResponseFrames {
     }
 
     /**
+     * The body of an answer frame (header and body, no size prefix) as kafka-clients' generated
+     * class for it; record sets inside are views of the frame (or of a copy, for a frame in parts).
+     *
+     * @throws RuntimeException when the body does not parse
+     */
+    public static ApiMessage decode(ApiKeys api, short version, ByteBuf frame) {
+        return AbstractResponse.parseResponse(api, body(api, version, frame), version).data();
+    }
+
+    /**
      * Kafka's own count of each error in an answer body ({@link #body} positioned it), every part
      * of the answer included: which errors a broker's answer carries, without knowing its shape.
      *

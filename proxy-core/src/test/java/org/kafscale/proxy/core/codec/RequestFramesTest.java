@@ -127,6 +127,31 @@ class RequestFramesTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("requests")
+    void aRequestWithANewBodyIsTheFrameThePipelineWouldHaveReadForIt(Case c) {
+        // Given a client request the proxy has parsed, given its own body again (as authorization narrows one)
+        RequestFrame parsed = KafkaWire.requestFrame(c.request(), CORRELATION_ID, CLIENT_ID);
+        RequestFrame narrowed;
+        try {
+            narrowed = RequestFrames.withBody(parsed, parsed.decodeBody().data());
+        } finally {
+            parsed.frame().release();
+        }
+        // When the same bytes come in through the pipeline
+        RequestFrame back = readBack(KafkaWire.sizePrefixed(narrowed.frame().retainedDuplicate()));
+        // Then both frames say the same: header fields, header length and body
+        try {
+            assertEquals(back.headerLength(), narrowed.headerLength());
+            assertEquals(back.correlationId(), narrowed.correlationId());
+            assertEquals(back.clientId(), narrowed.clientId());
+            assertEquals(c.request().data(), narrowed.decodeBody().data());
+        } finally {
+            back.frame().release();
+            narrowed.frame().release();
+        }
+    }
+
     /** Parses a client request with the proxy's header decoder, decodes its body and re-encodes it. */
     private static ByteBuf reencodeUnchanged(AbstractRequest request) {
         RequestFrame parsed = KafkaWire.requestFrame(request, CORRELATION_ID, CLIENT_ID);

@@ -26,9 +26,16 @@ public final class RawKafkaConnection implements AutoCloseable {
     private final Socket socket;
     private final DataInputStream in;
     private final DataOutputStream out;
+    private final String clientId;
     private int nextCorrelationId = 1;
 
     public RawKafkaConnection(int port) throws IOException {
+        this(port, "raw-test");
+    }
+
+    /** A connection whose requests carry {@code clientId}. */
+    public RawKafkaConnection(int port, String clientId) throws IOException {
+        this.clientId = clientId;
         socket = new Socket("127.0.0.1", port);
         socket.setSoTimeout((int) READ_DEADLINE.toMillis());
         in = new DataInputStream(socket.getInputStream());
@@ -80,7 +87,7 @@ public final class RawKafkaConnection implements AutoCloseable {
     }
 
     private RequestHeader nextHeader(ApiKeys api, short version) {
-        return new RequestHeader(api, version, "raw-test", nextCorrelationId++);
+        return new RequestHeader(api, version, clientId, nextCorrelationId++);
     }
 
     private void writeFrame(ByteBuffer bytes) throws IOException {

@@ -1,0 +1,109 @@
+package org.kafscale.proxy.core.security.authz;
+
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.kafscale.proxy.core.topology.TopicLayout;
+import org.kafscale.proxy.core.topology.TopologySnapshot;
+
+/**
+ * One request's view of authorization: who asks, the rules in force when it arrived, the topology
+ * (to name topics a request gives by id), and the resource types refused so far (for the metric).
+ */
+final class Access {
+    /** The name Kafka gives the one CLUSTER resource. */
+    static final String CLUSTER_NAME = "kafka-cluster";
+
+    private final KafkaPrincipal principal;
+    private final AclRules rules;
+    private final TopologySnapshot topology;
+    private final Set<ResourceType> refused;
+
+    Access(KafkaPrincipal principal, AclRules rules, TopologySnapshot topology) {
+        this(principal, rules, topology, EnumSet.noneOf(ResourceType.class));
+    }
+
+    private Access(KafkaPrincipal principal, AclRules rules, TopologySnapshot topology, Set<ResourceType> refused) {
+        this.principal = principal;
+        this.rules = rules;
+        this.topology = topology;
+        this.refused = refused;
+    }
+
+    /**
+     * The same checks, not counted as refusals: for listings (every topic, every group), which
+     * leave out what the principal may not see as Kafka does, without a denial.
+     */
+    Access quietly() {
+        return new Access(principal, rules, topology, EnumSet.noneOf(ResourceType.class));
+    }
+
+    KafkaPrincipal principal() {
+        return principal;
+    }
+
+    boolean topic(String name, AclOperation operation) {
+        return check(ResourceType.TOPIC, name, operation);
+    }
+
+    boolean group(String name, AclOperation operation) {
+        return check(ResourceType.GROUP, name, operation);
+    }
+
+    boolean transactionalId(String name, AclOperation operation) {
+        return check(ResourceType.TRANSACTIONAL_ID, name, operation);
+    }
+
+    boolean cluster(AclOperation operation) {
+        return check(ResourceType.CLUSTER, CLUSTER_NAME, operation);
+    }
+
+    /** Kafka's test for an idempotent producer: IdempotentWrite on the cluster, or Write on some topic. */
+    boolean idempotentWrite() {
+        if (rules.allows(principal, ResourceType.CLUSTER, CLUSTER_NAME, AclOperation.IDEMPOTENT_WRITE)
+                || rules.allowsAny(principal, ResourceType.TOPIC, AclOperation.WRITE)) {
+            return true;
+        }
+        refused.add(ResourceType.CLUSTER);
+        return false;
+    }
+
+    /**
+     * Whether {@code operation} on the topic a request names (by name, or by id from v13 of
+     * Produce and Fetch) is allowed; a topic id the topology does not know is refused.
+     */
+    boolean topic(String name, Uuid id, AclOperation operation) {
+        return topicName(name, id).map(n -> topic(n, operation)).orElseGet(() -> {
+            refused.add(ResourceType.TOPIC);
+            return false;
+        });
+    }
+
+    /** The topic's name: the one given, else the one the topology has for its id. */
+    Optional<String> topicName(String name, Uuid id) {
+        if (name != null && !name.isEmpty()) {
+            return Optional.of(name);
+        }
+        if (id == null || Uuid.ZERO_UUID.equals(id)) {
+            return Optional.empty();
+        }
+        return topology.topic(id).map(TopicLayout::name);
+    }
+
+    /** The resource types refused while this request was checked. */
+    Set<ResourceType> refused() {
+        return refused;
+    }
+
+    private boolean check(ResourceType type, String name, AclOperation operation) {
+        if (name != null && rules.allows(principal, type, name, operation)) {
+            return true;
+        }
+        refused.add(type);
+        return false;
+    }
+}
