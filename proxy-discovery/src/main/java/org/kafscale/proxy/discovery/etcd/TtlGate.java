@@ -29,7 +29,7 @@ final class TtlGate {
     private volatile boolean everHealthy;
     private volatile long lastFailedNanos;
     private volatile String lastFailure;
-    private volatile Reported reported = Reported.STARTING;
+    private Reported reported = Reported.STARTING;
     private long closedAtNanos;
 
     /**
@@ -75,16 +75,14 @@ final class TtlGate {
         return everHealthy ? (System.nanoTime() - lastHealthyNanos) / 1_000_000 : -1;
     }
 
-    /** Logs the gate's change since the last report, if it changed. */
-    void report() {
-        Reported now = open() ? Reported.OPEN : Reported.CLOSED;
-        if (now != reported) {
-            transition();
-        }
-    }
-
-    /** Rare (a change of state), so a lock is fine: it keeps two threads from reporting one change twice. */
-    private synchronized void transition() {
+    /**
+     * Logs the gate's change since the last report, if it changed. Under a lock as a whole: a read
+     * that lands while another thread is reporting the gate closed must see that report's state,
+     * or it would take the gate for still open, and the reopening would never be said (seen under
+     * load: two "routing stops" lines in a row). Callers are reads and refusals, not the routing
+     * path, so the lock costs nothing that matters.
+     */
+    synchronized void report() {
         long now = System.nanoTime();
         Reported state = open(now) ? Reported.OPEN : Reported.CLOSED;
         Reported before = reported;
