@@ -50,6 +50,7 @@ import org.apache.kafka.common.Uuid;
  * {@link IllegalStateException} naming the key and the endpoint.
  */
 public final class KafscaleEtcdWriter implements AutoCloseable {
+    private static final java.time.Duration DESCRIBE_DEADLINE = java.time.Duration.ofSeconds(30);
 
     public static final String ROOT_PREFIX = "/kafscale/";
     public static final String SNAPSHOT_KEY = "/kafscale/metadata/snapshot";
@@ -137,9 +138,13 @@ public final class KafscaleEtcdWriter implements AutoCloseable {
         });
         Admin admin = cluster.admin();
         List<String> names = List.copyOf(new LinkedHashSet<>(topics));
-        Map<String, TopicDescription> descriptions = names.isEmpty()
-                ? Map.of()
-                : ClusterMetadata.call(admin.describeTopics(names).allTopicNames());
+        Map<String, TopicDescription> descriptions = new java.util.HashMap<>();
+        if (!names.isEmpty()) {
+            // A topic just created may not be known yet to the broker the admin client asks
+            // (UNKNOWN_TOPIC_OR_PARTITION, seen under load): asked again until every one is.
+            Eventually.await(DESCRIBE_DEADLINE, "the brokers to describe " + names,
+                    () -> descriptions.putAll(ClusterMetadata.call(admin.describeTopics(names).allTopicNames())));
+        }
         DescribeClusterResult described = admin.describeCluster();
         String clusterId = ClusterMetadata.call(described.clusterId());
         List<Integer> brokerIds = cluster.brokerIds();
