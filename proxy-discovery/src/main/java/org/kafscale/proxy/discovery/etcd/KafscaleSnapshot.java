@@ -10,9 +10,14 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.Uuid;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.kafscale.proxy.core.topology.PartitionLayout;
+import org.kafscale.proxy.core.topology.TopicLayout;
+import org.kafscale.proxy.core.topology.TopologySnapshot;
 
 /**
  * A parsed KafScale metadata snapshot: brokers and topics, without owners (those come from the
@@ -97,6 +102,23 @@ record KafscaleSnapshot(String clusterId, int controllerId, List<BrokerEndpoint>
             lsb = (lsb << 8) | (bytes[i + 8] & 0xff);
         }
         return new Uuid(msb, lsb);
+    }
+
+    /**
+     * The topology of this snapshot's topics on {@code brokers}, with each partition's owner from
+     * {@code owners} (topic, then partition, to broker id; from the partition leases).
+     */
+    TopologySnapshot topology(List<BrokerEndpoint> brokers, Map<String, Map<Integer, Integer>> owners) {
+        List<TopicLayout> layouts = new ArrayList<>();
+        for (Topic t : topics) {
+            Map<Integer, Integer> topicOwners = owners.getOrDefault(t.name(), Map.of());
+            Map<Integer, PartitionLayout> partitions = new HashMap<>();
+            t.partitions().forEach(p -> partitions.put(p.partition(), new PartitionLayout(p.partition(),
+                    topicOwners.getOrDefault(p.partition(), PartitionLayout.NO_OWNER), p.leaderEpoch(),
+                    nullToEmpty(p.replicas()), nullToEmpty(p.isr()), nullToEmpty(p.offlineReplicas()))));
+            layouts.add(TopicLayout.of(t.name(), t.id(), t.internal(), partitions));
+        }
+        return TopologySnapshot.of(clusterId, controllerId, brokers, layouts);
     }
 
     private static <T> List<T> nullToEmpty(List<T> list) {

@@ -1,0 +1,67 @@
+package org.kafscale.proxy.routing;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.RequestHeader;
+
+/**
+ * A client connection for fuzz targets: writes frames as they are, and reads either the next
+ * answer or the proxy's close. Unlike {@code RawKafkaConnection} it sends bodies no Kafka client
+ * would, and a missing answer fails at once with what was sent.
+ */
+final class FuzzClient implements AutoCloseable {
+    /** Every scripted broker answers at once: an answer that takes this long is one that never comes. */
+    private static final Duration ANSWER_WAIT = Duration.ofSeconds(10);
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final DataOutputStream out;
+
+    FuzzClient(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setTcpNoDelay(true);
+        socket.setSoTimeout((int) ANSWER_WAIT.toMillis());
+        in = new DataInputStream(socket.getInputStream());
+        out = new DataOutputStream(socket.getOutputStream());
+    }
+
+    void send(ByteBuffer frame) throws IOException {
+        out.writeInt(frame.remaining());
+        out.write(frame.array(), frame.arrayOffset() + frame.position(), frame.remaining());
+        out.flush();
+    }
+
+    /**
+     * The next answer, parsed as the answer to a request of {@code api} at {@code version} with
+     * {@code correlationId} (kafka-clients checks the correlation id); null when the proxy closed
+     * the connection instead.
+     *
+     * @throws AssertionError when neither came within {@link #ANSWER_WAIT}
+     */
+    AbstractResponse answerOrClose(ApiKeys api, short version, int correlationId, String sent) throws IOException {
+        byte[] answer;
+        try {
+            answer = new byte[in.readInt()];
+            in.readFully(answer);
+        } catch (EOFException | SocketException closed) {
+            return null;
+        } catch (SocketTimeoutException silent) {
+            throw new AssertionError("no answer and no close within " + ANSWER_WAIT + " for " + sent);
+        }
+        return AbstractResponse.parseResponse(ByteBuffer.wrap(answer), new RequestHeader(api, version, "fuzz", correlationId));
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
