@@ -25,6 +25,8 @@ TARGETS=(
   "proxy-lfs:org.kafscale.proxy.lfs.envelope.EnvelopeCodecFuzzTest#recordValuesDecodeToEnvelopesThatRoundTripOrAreRefused"
   "proxy-lfs:org.kafscale.proxy.lfs.uploads.UploadBodiesFuzzTest#uploadBodiesParseOrGetTheirDocumentedError"
   "proxy-lfs:org.kafscale.proxy.lfs.http.LfsHttpFuzzTest#requestBytesGetAnAnswerOrACloseNeverAServerError"
+  "proxy-fetch:org.kafscale.proxy.routing.RoutedRequestsFuzzTest#routedRequestsGetAnAnswerOrADocumentedClose"
+  "proxy-fetch:org.kafscale.proxy.routing.BrokerAnswersFuzzTest#aBrokerAnsweringAnyBytesLeavesTheClientAParsedAnswerOrAClose"
 )
 
 minutes=2
@@ -55,7 +57,7 @@ minimise() {
   (cd "$module" && java -cp "target/test-classes:target/classes:$(cat "$PWD/../$classpath")" \
       -Dlogback.configurationFile="$PWD/../scripts/fuzz-logback.xml" \
       com.code_intelligence.jazzer.Jazzer --target_class="$class" --target_method="$method" \
-      '--instrumentation_includes=org.kafscale.**:org.apache.kafka.common.**' \
+      '--instrumentation_includes=org.kafscale.**:org.apache.kafka.common.**:com.fasterxml.jackson.**:io.netty.handler.codec.http.**' \
       -merge=1 -use_counters=0 -use_value_profile=0 -max_len="$max_len" "$merged") >> "$log" 2>&1
   if [ -n "$(ls -A "$merged")" ]; then
     find "$inputs" -type f ! -name 'crash-*' -delete
@@ -84,7 +86,7 @@ for entry in "${TARGETS[@]}"; do
       -Dtest="$simple#$method" -Dsurefire.failIfNoSpecifiedTests=false \
       -Dsurefire.redirectTestOutput=false -Djazzer.hooks=true \
       -Dlogback.configurationFile="$PWD/scripts/fuzz-logback.xml" \
-      '-Djazzer.instrument=org.kafscale.**,org.apache.kafka.common.**' \
+      '-Djazzer.instrument=org.kafscale.**,org.apache.kafka.common.**,com.fasterxml.jackson.**,io.netty.handler.codec.http.**' \
       -Djazzer.internal.arg.0=fuzz \
       -Djazzer.internal.arg.1=-max_total_time="$seconds" \
       -Djazzer.internal.arg.2=-max_len="$max_len" \

@@ -61,10 +61,30 @@ record KafscaleSnapshot(String clusterId, int controllerId, List<BrokerEndpoint>
             if (t.name() == null || t.name().isEmpty()) {
                 throw new IOException("snapshot lists a topic without a name");
             }
-            topics.add(new Topic(t.name(), topicId(t.name(), t.topicId()), t.internal(), nullToEmpty(t.partitions())));
+            List<SnapshotDocument.Partition> partitions = nullToEmpty(t.partitions());
+            checkNoNulls(t.name(), partitions);
+            topics.add(new Topic(t.name(), topicId(t.name(), t.topicId()), t.internal(), partitions));
         }
         return new KafscaleSnapshot(doc.clusterId(), doc.controllerId() == null ? -1 : doc.controllerId(),
                 brokers, topics);
+    }
+
+    /**
+     * A JSON null where a partition or a broker id belongs would pass Jackson and then break the
+     * topology built from it (a read that fails on every try, and the TTL gate closing) instead
+     * of being refused here, where the last good snapshot is kept.
+     */
+    private static void checkNoNulls(String topic, List<SnapshotDocument.Partition> partitions) throws IOException {
+        for (SnapshotDocument.Partition p : partitions) {
+            if (p == null) {
+                throw new IOException("topic " + topic + " lists a null partition");
+            }
+            for (List<Integer> ids : Arrays.asList(p.replicas(), p.isr(), p.offlineReplicas())) {
+                if (ids != null && ids.contains(null)) {
+                    throw new IOException("topic " + topic + " partition " + p.partition() + " lists a null broker id");
+                }
+            }
+        }
     }
 
     /** The snapshot's id, or KafScale's derived one (first 16 bytes of SHA-1 of the name) when missing or zero. */
