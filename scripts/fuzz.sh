@@ -50,7 +50,7 @@ minimise() {
   local module="$1" class="$2" method="$3" inputs="$4" log="$5"
   local classpath="$module/target/fuzz/classpath.txt"
   ./mvnw -o -q -pl "$module" -am test-compile dependency:build-classpath \
-      -Dmdep.outputFile="$PWD/$classpath" -Dmdep.includeScope=test >> "$log" 2>&1
+      -Dmdep.outputFile="$PWD/$classpath" -Dmdep.includeScope=test >> "$log" 2>&1 || return 0
   local merged
   merged="$(mktemp -d)"
   # The driver adds the target's regression inputs and generated corpus as corpora itself.
@@ -58,7 +58,7 @@ minimise() {
       -Dlogback.configurationFile="$PWD/../scripts/fuzz-logback.xml" \
       com.code_intelligence.jazzer.Jazzer --target_class="$class" --target_method="$method" \
       '--instrumentation_includes=org.kafscale.**:org.apache.kafka.common.**:com.fasterxml.jackson.**:io.netty.handler.codec.http.**' \
-      -merge=1 -use_counters=0 -use_value_profile=0 -max_len="$max_len" "$merged") >> "$log" 2>&1
+      -merge=1 -use_counters=0 -use_value_profile=0 -max_len="$max_len" "$merged") >> "$log" 2>&1 || true
   if [ -n "$(ls -A "$merged")" ]; then
     find "$inputs" -type f ! -name 'crash-*' -delete
     cp "$merged"/* "$inputs"/
@@ -92,17 +92,17 @@ for entry in "${TARGETS[@]}"; do
       -Djazzer.internal.arg.2=-max_len="$max_len" \
       > "$log" 2>&1 || status=$?
 
+  last="$(grep -E '^#[0-9]+' "$log" | tail -1 || true)"
+  execs="$(sed -E 's/^#([0-9]+).*/\1/' <<<"$last")"
+  cov="$(grep -oE 'cov: [0-9]+' <<<"$last" | cut -d' ' -f2)"
+  ft="$(grep -oE 'ft: [0-9]+' <<<"$last" | cut -d' ' -f2)"
+  rate="$(grep -oE 'exec/s: [0-9]+' <<<"$last" | cut -d' ' -f2)"
   inputs="$module/src/test/resources/${class%.*}"
   inputs="${inputs//.//}/${simple}Inputs/$method"
   mkdir -p "$inputs"
   before="$(find "$inputs" -type f | wc -l)"
   minimise "$module" "$class" "$method" "$inputs" "$log"
   after="$(find "$inputs" -type f | wc -l)"
-  last="$(grep -E '^#[0-9]+' "$log" | tail -1 || true)"
-  execs="$(sed -E 's/^#([0-9]+).*/\1/' <<<"$last")"
-  cov="$(grep -oE 'cov: [0-9]+' <<<"$last" | cut -d' ' -f2)"
-  ft="$(grep -oE 'ft: [0-9]+' <<<"$last" | cut -d' ' -f2)"
-  rate="$(grep -oE 'exec/s: [0-9]+' <<<"$last" | cut -d' ' -f2)"
   verdict=$([ "$status" -eq 0 ] && echo "no finding" || echo "FINDING (see $log)")
   line="$simple#$method: ${execs:-?} executions (${rate:-?}/s), cov ${cov:-?}, ft ${ft:-?}, regression inputs $before -> $after, $verdict"
   echo "   $line"

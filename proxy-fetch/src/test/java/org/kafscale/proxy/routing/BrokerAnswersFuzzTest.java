@@ -2,6 +2,7 @@ package org.kafscale.proxy.routing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.code_intelligence.jazzer.api.BugDetectors;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
@@ -37,6 +38,8 @@ class BrokerAnswersFuzzTest {
     private static volatile byte[] broker2Answer = new byte[0];
 
     static {
+        // The proxy, its brokers and this client talk over loopback; Jazzer's SSRF detector would flag it.
+        BugDetectors.allowNetworkConnections((host, port) -> FuzzClient.isLoopback(host));
         ScriptedBroker broker1 = PROXY.broker(1);
         ScriptedBroker broker2 = PROXY.broker(2);
         TOPOLOGY.withPartition("events", 0, 1).withPartition("events", 1, 2);

@@ -34,6 +34,11 @@ final class FuzzClient implements AutoCloseable {
         out = new DataOutputStream(socket.getOutputStream());
     }
 
+    /** Whether {@code host} names this machine's loopback, where every party of a routing fuzz target listens. */
+    static boolean isLoopback(String host) {
+        return host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
+    }
+
     void send(ByteBuffer frame) throws IOException {
         out.writeInt(frame.remaining());
         out.write(frame.array(), frame.arrayOffset() + frame.position(), frame.remaining());
