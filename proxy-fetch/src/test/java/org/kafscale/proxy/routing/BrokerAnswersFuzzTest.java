@@ -6,9 +6,11 @@ import com.code_intelligence.jazzer.api.BugDetectors;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
 import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsPartition;
+import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsTopic;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
@@ -70,8 +72,10 @@ class BrokerAnswersFuzzTest {
             @Override
             ApiMessage body() {
                 ListOffsetsRequestData request = ListOffsets.latest("events", 0);
-                request.topics().get(0).partitions().add(new ListOffsetsPartition().setPartitionIndex(1)
-                        .setTimestamp(ListOffsetsRequest.LATEST_TIMESTAMP));
+                ListOffsetsTopic topic = request.topics().get(0);
+                List<ListOffsetsPartition> both = new ArrayList<>(topic.partitions());
+                both.add(new ListOffsetsPartition().setPartitionIndex(1).setTimestamp(ListOffsetsRequest.LATEST_TIMESTAMP));
+                topic.setPartitions(both);
                 return request;
             }
         };

@@ -19,8 +19,12 @@ import org.apache.kafka.common.requests.RequestHeader;
  * would, and a missing answer fails at once with what was sent.
  */
 final class FuzzClient implements AutoCloseable {
-    /** Every scripted broker answers at once: an answer that takes this long is one that never comes. */
-    private static final Duration ANSWER_WAIT = Duration.ofSeconds(10);
+    /**
+     * Every scripted broker answers at once: an answer that takes this long is one that never
+     * comes. (Ten seconds was too short while fuzzing on a loaded machine: the first request of
+     * each path also waits for Jazzer to instrument the classes it loads.)
+     */
+    private static final Duration ANSWER_WAIT = Duration.ofSeconds(30);
 
     private final Socket socket;
     private final DataInputStream in;
@@ -39,10 +43,15 @@ final class FuzzClient implements AutoCloseable {
         return host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
     }
 
+    /** Writes one frame; a connection the proxy has already closed takes nothing more, which {@link #answerOrClose} then reports. */
     void send(ByteBuffer frame) throws IOException {
-        out.writeInt(frame.remaining());
-        out.write(frame.array(), frame.arrayOffset() + frame.position(), frame.remaining());
-        out.flush();
+        try {
+            out.writeInt(frame.remaining());
+            out.write(frame.array(), frame.arrayOffset() + frame.position(), frame.remaining());
+            out.flush();
+        } catch (SocketException closedByProxy) {
+            // Broken pipe or reset: the proxy closed after an earlier frame (an acks=0 Produce it could not route).
+        }
     }
 
     /**

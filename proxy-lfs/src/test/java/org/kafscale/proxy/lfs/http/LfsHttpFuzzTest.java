@@ -54,9 +54,11 @@ class LfsHttpFuzzTest {
         new LfsHttpInitializer(SETTINGS, null, router).addHttpHandlers(channel.pipeline());
         channel.pipeline().fireChannelActive();
         EmbeddedChannel answers = new EmbeddedChannel(new HttpResponseDecoder());
+        boolean sentHead = false;
         try {
             while (data.remainingBytes() > 0 && channel.isOpen()) {
                 byte[] read = data.consumeBytes(data.consumeInt(1, 4096));
+                sentHead |= new String(read, java.nio.charset.StandardCharsets.ISO_8859_1).contains("HEAD");
                 channel.writeInbound(allocator.buffer(read.length).writeBytes(read));
                 channel.runPendingTasks();
                 drainAnswers(channel, answers);
@@ -64,7 +66,13 @@ class LfsHttpFuzzTest {
         } finally {
             channel.finishAndReleaseAll();
         }
-        checkAnswers(answers);
+        if (sentHead) {
+            // A response to HEAD has no body whatever its Content-Length says; a decoder that did
+            // not see the requests cannot frame what follows it. Framing is checked without HEAD.
+            answers.finishAndReleaseAll();
+        } else {
+            checkAnswers(answers);
+        }
         allocator.assertAllReleasedAndReset();
     }
 
