@@ -65,6 +65,7 @@ public final class RoutingHarness implements AutoCloseable {
     private final List<FanOut> fanOuts = new CopyOnWriteArrayList<>();
     private final List<Retry> retries = new CopyOnWriteArrayList<>();
     private final List<String> offLoopReplies = new CopyOnWriteArrayList<>();
+    private final List<String> routingFailures = new CopyOnWriteArrayList<>();
     private RoutingObserver alsoObserve = RoutingObserver.NONE;
     private ProduceRewriter rewriter = ProduceRewriter.NONE;
     private BrokerPorts brokerPorts = BrokerPorts.NONE;
@@ -159,6 +160,16 @@ public final class RoutingHarness implements AutoCloseable {
         return server.localAddress().getPort();
     }
 
+    /**
+     * Returns and forgets what routing did that no request should make it do: throw from
+     * {@code handle}, or fail its reply future (a client sees either as a bare close).
+     */
+    public List<String> drainRoutingFailures() {
+        List<String> failures = List.copyOf(routingFailures);
+        routingFailures.removeAll(failures);
+        return failures;
+    }
+
     public List<FanOut> fanOuts() {
         return List.copyOf(fanOuts);
     }
@@ -185,10 +196,19 @@ public final class RoutingHarness implements AutoCloseable {
     private RequestHandler onLoopChecked(RequestHandler router) {
         return (context, request) -> {
             String describe = request.describe();
-            Future<Reply> reply = router.handle(context, request);
+            Future<Reply> reply;
+            try {
+                reply = router.handle(context, request);
+            } catch (RuntimeException e) {
+                routingFailures.add(describe + " threw " + e);
+                throw e;
+            }
             reply.addListener(f -> {
                 if (!context.loop().inEventLoop()) {
                     offLoopReplies.add(describe + " completed on " + Thread.currentThread().getName());
+                }
+                if (!f.isSuccess()) {
+                    routingFailures.add(describe + " failed: " + f.cause());
                 }
             });
             return reply;

@@ -26,6 +26,7 @@ import org.apache.kafka.common.message.ResponseHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.ObjectSerializationCache;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -93,6 +94,9 @@ public final class ScriptedBroker implements AutoCloseable {
         record Silence() implements Response {
         }
 
+        record Raw(byte[] body) implements Response {
+        }
+
         static Response answer(ApiMessage body) {
             return new Answer(body, Duration.ZERO);
         }
@@ -114,6 +118,14 @@ public final class ScriptedBroker implements AutoCloseable {
         /** Closes the connection the request came on. */
         static Response close() {
             return new Close();
+        }
+
+        /**
+         * Answers with a correct response header (the request's correlation id) followed by
+         * {@code body} as it is: a broker whose answer says anything at all.
+         */
+        static Response raw(byte[] body) {
+            return new Raw(body);
         }
 
         /** Never answers; the connection stays open. */
@@ -237,6 +249,8 @@ public final class ScriptedBroker implements AutoCloseable {
                 held.signal().whenComplete((done, error) -> ctx.executor().execute(() -> write(ctx, request, held.body(), false)));
             } else if (response instanceof Response.Truncated truncated) {
                 write(ctx, request, truncated.body(), true);
+            } else if (response instanceof Response.Raw raw) {
+                writeRaw(ctx, request, raw.body());
             } else if (response instanceof Response.Close) {
                 ctx.close();
             }
@@ -248,6 +262,17 @@ public final class ScriptedBroker implements AutoCloseable {
             int length = truncate ? encoded.remaining() / 2 : encoded.remaining();
             answered.computeIfAbsent(request.api(), a -> new AtomicInteger()).incrementAndGet();
             ctx.writeAndFlush(Unpooled.wrappedBuffer(encoded.array(), encoded.arrayOffset() + encoded.position(), length));
+        }
+
+        private void writeRaw(ChannelHandlerContext ctx, Request request, byte[] body) {
+            ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(request.correlationId());
+            short headerVersion = request.api().responseHeaderVersion(request.version());
+            ObjectSerializationCache cache = new ObjectSerializationCache();
+            ByteBuffer encoded = ByteBuffer.allocate(header.size(cache, headerVersion) + body.length);
+            header.write(new ByteBufferAccessor(encoded), cache, headerVersion);
+            encoded.put(body).flip();
+            answered.computeIfAbsent(request.api(), a -> new AtomicInteger()).incrementAndGet();
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(encoded));
         }
 
         @Override

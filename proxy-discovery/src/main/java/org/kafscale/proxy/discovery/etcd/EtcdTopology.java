@@ -32,9 +32,7 @@ import org.kafscale.proxy.core.backend.KafkaRequestClient;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
-import org.kafscale.proxy.core.topology.PartitionLayout;
 import org.kafscale.proxy.core.topology.RoutingGate;
-import org.kafscale.proxy.core.topology.TopicLayout;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
 import org.kafscale.proxy.discovery.CoordinatorLookup;
 import org.kafscale.proxy.discovery.SingleFlight;
@@ -329,16 +327,7 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         brokers.forEach(b -> brokerIds.add(b.id()));
 
         Map<String, Map<Integer, Integer>> owners = partitionOwners(partitionLeases, brokerIds, previous.snapshot());
-        List<TopicLayout> topics = new ArrayList<>();
-        for (KafscaleSnapshot.Topic t : document.topics()) {
-            Map<Integer, Integer> topicOwners = owners.getOrDefault(t.name(), Map.of());
-            Map<Integer, PartitionLayout> partitions = new HashMap<>();
-            t.partitions().forEach(p -> partitions.put(p.partition(), new PartitionLayout(p.partition(),
-                    topicOwners.getOrDefault(p.partition(), PartitionLayout.NO_OWNER), p.leaderEpoch(),
-                    orEmpty(p.replicas()), orEmpty(p.isr()), orEmpty(p.offlineReplicas()))));
-            topics.add(TopicLayout.of(t.name(), t.id(), t.internal(), partitions));
-        }
-        TopologySnapshot snapshot = TopologySnapshot.of(document.clusterId(), document.controllerId(), brokers, topics);
+        TopologySnapshot snapshot = document.topology(brokers, owners);
         Map<String, Integer> groupOwners = groupOwners(groupLeases, brokerIds);
         state.set(new State(snapshot, document, groupOwners, previous.refusalsStillNaming(groupOwners)));
         if (documentGood && !brokers.isEmpty()) {
@@ -496,9 +485,5 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
 
     private static String text(ByteSequence bytes) {
         return bytes.toString(StandardCharsets.UTF_8);
-    }
-
-    private static List<Integer> orEmpty(List<Integer> list) {
-        return list == null ? List.of() : list;
     }
 }

@@ -10,9 +10,14 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.Uuid;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.kafscale.proxy.core.topology.PartitionLayout;
+import org.kafscale.proxy.core.topology.TopicLayout;
+import org.kafscale.proxy.core.topology.TopologySnapshot;
 
 /**
  * A parsed KafScale metadata snapshot: brokers and topics, without owners (those come from the
@@ -56,10 +61,30 @@ record KafscaleSnapshot(String clusterId, int controllerId, List<BrokerEndpoint>
             if (t.name() == null || t.name().isEmpty()) {
                 throw new IOException("snapshot lists a topic without a name");
             }
-            topics.add(new Topic(t.name(), topicId(t.name(), t.topicId()), t.internal(), nullToEmpty(t.partitions())));
+            List<SnapshotDocument.Partition> partitions = nullToEmpty(t.partitions());
+            checkNoNulls(t.name(), partitions);
+            topics.add(new Topic(t.name(), topicId(t.name(), t.topicId()), t.internal(), partitions));
         }
         return new KafscaleSnapshot(doc.clusterId(), doc.controllerId() == null ? -1 : doc.controllerId(),
                 brokers, topics);
+    }
+
+    /**
+     * A JSON null where a partition or a broker id belongs would pass Jackson and then break the
+     * topology built from it (a read that fails on every try, and the TTL gate closing) instead
+     * of being refused here, where the last good snapshot is kept.
+     */
+    private static void checkNoNulls(String topic, List<SnapshotDocument.Partition> partitions) throws IOException {
+        for (SnapshotDocument.Partition p : partitions) {
+            if (p == null) {
+                throw new IOException("topic " + topic + " lists a null partition");
+            }
+            for (List<Integer> ids : Arrays.asList(p.replicas(), p.isr(), p.offlineReplicas())) {
+                if (ids != null && ids.contains(null)) {
+                    throw new IOException("topic " + topic + " partition " + p.partition() + " lists a null broker id");
+                }
+            }
+        }
     }
 
     /** The snapshot's id, or KafScale's derived one (first 16 bytes of SHA-1 of the name) when missing or zero. */
@@ -97,6 +122,23 @@ record KafscaleSnapshot(String clusterId, int controllerId, List<BrokerEndpoint>
             lsb = (lsb << 8) | (bytes[i + 8] & 0xff);
         }
         return new Uuid(msb, lsb);
+    }
+
+    /**
+     * The topology of this snapshot's topics on {@code brokers}, with each partition's owner from
+     * {@code owners} (topic, then partition, to broker id; from the partition leases).
+     */
+    TopologySnapshot topology(List<BrokerEndpoint> brokers, Map<String, Map<Integer, Integer>> owners) {
+        List<TopicLayout> layouts = new ArrayList<>();
+        for (Topic t : topics) {
+            Map<Integer, Integer> topicOwners = owners.getOrDefault(t.name(), Map.of());
+            Map<Integer, PartitionLayout> partitions = new HashMap<>();
+            t.partitions().forEach(p -> partitions.put(p.partition(), new PartitionLayout(p.partition(),
+                    topicOwners.getOrDefault(p.partition(), PartitionLayout.NO_OWNER), p.leaderEpoch(),
+                    nullToEmpty(p.replicas()), nullToEmpty(p.isr()), nullToEmpty(p.offlineReplicas()))));
+            layouts.add(TopicLayout.of(t.name(), t.id(), t.internal(), partitions));
+        }
+        return TopologySnapshot.of(clusterId, controllerId, brokers, layouts);
     }
 
     private static <T> List<T> nullToEmpty(List<T> list) {

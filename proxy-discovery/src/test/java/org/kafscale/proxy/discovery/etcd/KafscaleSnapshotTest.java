@@ -77,4 +77,22 @@ class KafscaleSnapshotTest {
         IOException e = assertThrows(IOException.class, () -> parse("{\"Topics\":[{\"Topic\":\"t\",\"TopicID\":[1,2,3]}]}"));
         assertTrue(e.getMessage().contains("3 bytes"), e.getMessage());
     }
+
+    @Test
+    void aNullPartitionIsRejectedSoTheLastGoodSnapshotIsKept() {
+        // Given a snapshot that Jackson reads, with null where a partition belongs (found by fuzzing)
+        String json = "{\"Topics\":[{\"Topic\":\"t\",\"Partitions\":[null]}]}";
+        // When it is parsed, then it is refused as not a snapshot (before, building its topology threw)
+        IOException e = assertThrows(IOException.class, () -> parse(json));
+        assertTrue(e.getMessage().contains("null partition"), e.getMessage());
+    }
+
+    @Test
+    void aNullBrokerIdInAReplicaListIsRejectedSoTheLastGoodSnapshotIsKept() {
+        // Given a snapshot whose ISR lists null (found by fuzzing)
+        String json = "{\"Topics\":[{\"Topic\":\"t\",\"Partitions\":[{\"Partition\":0,\"ISR\":[0,null]}]}]}";
+        // When it is parsed, then it is refused (before, the topology's List.copyOf threw on every read)
+        IOException e = assertThrows(IOException.class, () -> parse(json));
+        assertTrue(e.getMessage().contains("null broker id"), e.getMessage());
+    }
 }

@@ -1,6 +1,7 @@
 package org.kafscale.proxy.lfs.http;
 
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslContext;
@@ -27,7 +28,12 @@ final class LfsHttpInitializer extends ChannelInitializer<SocketChannel> {
         if (ssl != null) {
             ch.pipeline().addLast("tls", ssl.newHandler(ch.alloc()));
         }
-        ch.pipeline()
+        addHttpHandlers(ch.pipeline());
+    }
+
+    /** Everything after TLS: also what the HTTP fuzz target feeds bytes to. */
+    void addHttpHandlers(ChannelPipeline pipeline) {
+        pipeline
                 // observeOutput: a large download that keeps draining to a slow client is not idle.
                 .addLast("idle", new IdleStateHandler(true, settings.readIdleTimeout().toMillis(),
                         settings.writeIdleTimeout().toMillis(), 0, TimeUnit.MILLISECONDS))
