@@ -1,5 +1,6 @@
 package org.kafscale.proxy.bench.proxy;
 
+import java.util.List;
 import java.util.Map;
 import org.kafscale.proxy.bench.report.Timeline;
 
@@ -11,6 +12,9 @@ import org.kafscale.proxy.bench.report.Timeline;
 public final class ProxySampler implements AutoCloseable {
     private static final long INTERVAL_MILLIS = 1000;
     private static final double MIB = 1024 * 1024;
+    private static final String DIRECT = "kafscale_proxy_netty_direct_memory_bytes";
+    private static final String CONNECTIONS = "kafscale_proxy_client_connections";
+    private static final String READ_AHEAD = "kafscale_proxy_fetch_read_ahead_bytes";
 
     private final Thread thread;
     private volatile boolean closed;
@@ -39,12 +43,13 @@ public final class ProxySampler implements AutoCloseable {
     private static void sample(String name, ProxyCounters proxy, Timeline timeline) {
         try {
             timeline.record("Proxy heap in use", "MiB", name, proxy.heapUsed() / MIB);
-            proxy.gauge("kafscale_proxy_netty_direct_memory_bytes")
-                    .ifPresent(v -> timeline.record("Netty direct memory", "MiB", name, v / MIB));
-            proxy.gauge("kafscale_proxy_client_connections")
-                    .ifPresent(v -> timeline.record("Client connections", "connections", name, v));
-            proxy.gauge("kafscale_proxy_fetch_read_ahead_bytes")
-                    .ifPresent(v -> timeline.record("Read-ahead bytes held", "MiB", name, v / MIB));
+            // One scrape for the three (each scrape is work for the proxy being measured).
+            Map<String, Double> gauges = proxy.gauges(List.of(DIRECT, CONNECTIONS, READ_AHEAD));
+            if (!gauges.isEmpty()) {
+                timeline.record("Netty direct memory", "MiB", name, gauges.get(DIRECT) / MIB);
+                timeline.record("Client connections", "connections", name, gauges.get(CONNECTIONS));
+                timeline.record("Read-ahead bytes held", "MiB", name, gauges.get(READ_AHEAD) / MIB);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
