@@ -202,8 +202,7 @@ final class TopicGuards {
         Consumer<MetadataResponseData> edit = answer -> {
             for (Iterator<MetadataResponseTopic> it = answer.topics().iterator(); it.hasNext(); ) {
                 MetadataResponseTopic t = it.next();
-                if (t.name() == null || (everyTopic ? a.quietly().topic(t.name(), AclOperation.DESCRIBE)
-                        : a.topic(t.name(), AclOperation.DESCRIBE))) {
+                if (t.name() == null || describable(t.name(), everyTopic, a)) {
                     continue;
                 }
                 if (everyTopic) {
@@ -225,14 +224,21 @@ final class TopicGuards {
         return Verdict.editAnswer(edit);
     }
 
+    /**
+     * Whether a listing may show {@code topic}: Describe on it. A listing of every topic hides the
+     * others without counting a refusal ({@link Access#quietly()}); one that named the topic refuses it.
+     */
+    private static boolean describable(String topic, boolean everyTopic, Access a) {
+        return everyTopic ? a.quietly().topic(topic, AclOperation.DESCRIBE) : a.topic(topic, AclOperation.DESCRIBE);
+    }
+
     /** DescribeTopicPartitions: as Metadata; an empty topic list asks for every topic. */
     static Verdict describeTopicPartitions(DescribeTopicPartitionsRequestData q, short version, Access a) {
         boolean everyTopic = q.topics().isEmpty();
         Consumer<DescribeTopicPartitionsResponseData> edit = answer -> {
             for (Iterator<DescribeTopicPartitionsResponseTopic> it = answer.topics().iterator(); it.hasNext(); ) {
                 DescribeTopicPartitionsResponseTopic t = it.next();
-                if (t.name() == null || (everyTopic ? a.quietly().topic(t.name(), AclOperation.DESCRIBE)
-                        : a.topic(t.name(), AclOperation.DESCRIBE))) {
+                if (t.name() == null || describable(t.name(), everyTopic, a)) {
                     continue;
                 }
                 if (everyTopic) {
