@@ -161,10 +161,12 @@ public final class BenchMain {
             bothSides.put("KAFSCALE_PROXY_BACKEND_TLS_CA_FILE", caFile);
             ProxyProcess throughout = processes.add(ProxyProcess.start("single", bootstrap, s3, List.of(), bothSides,
                     ProxyProcess.Ports.free(), "proxy-tls-both", logs));
-            return new TlsCost.Routes(plaintextDirect,
-                    new Route("proxy, single mode, TLS listener", atEdge.bootstrap(), true, clientSecurity()),
-                    new Route("direct, TLS", bootstrap, false, clientSecurity()),
-                    new Route("proxy, single mode, TLS both sides", throughout.bootstrap(), true, clientSecurity()));
+            Route tlsAtProxy = new Route("proxy, single mode, TLS listener", atEdge.bootstrap(), true, clientSecurity());
+            Route tlsBothSides = new Route("proxy, single mode, TLS both sides", throughout.bootstrap(), true,
+                    clientSecurity());
+            return new TlsCost.Routes(plaintextDirect, tlsAtProxy, new Route("direct, TLS", bootstrap, false,
+                    clientSecurity()), tlsBothSides, Map.of(tlsAtProxy, processes.add(ProxyCounters.attach(atEdge)),
+                    tlsBothSides, processes.add(ProxyCounters.attach(throughout))));
         }
     }
 
