@@ -99,7 +99,8 @@ step() {
 
 build() {
   local work
-  mkdir -p "$(dirname "$TARGET")"
+  # A failed build keeps its folder for its log; the next attempt clears it.
+  rm -rf "$TARGET".build.*
   work=$(mktemp -d "$TARGET.build.XXXXXX")
   log=$work/step.log
   local started=$SECONDS
