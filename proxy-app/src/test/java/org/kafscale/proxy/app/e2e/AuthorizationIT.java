@@ -74,6 +74,8 @@ import org.kafscale.proxy.testkit.Kcat;
  */
 class AuthorizationIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
+    /** The first share group of a fresh cluster waits for the share coordinator's state topic. */
+    private static final Duration SHARE_DEADLINE = Duration.ofSeconds(90);
     private static final String ACLS = """
             acls:
               # alice: everything on her own topics, her groups and transactional ids; writes to the shared topic
@@ -368,7 +370,7 @@ class AuthorizationIT {
         try (KafkaShareConsumer<String, String> alice = shareConsumer("alice", "s1", "alice-share")) {
             alice.subscribe(List.of("alice-queue"));
             List<String> values = new ArrayList<>();
-            Eventually.await(DEADLINE, "alice's share consumer reads the record", () -> {
+            Eventually.await(SHARE_DEADLINE, "alice's share consumer reads the record", () -> {
                 alice.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value()));
                 return values.contains("queued");
             });
@@ -399,7 +401,7 @@ class AuthorizationIT {
         try (KafkaShareConsumer<String, String> bob = shareConsumer("bob", "s2", "bob-share")) {
             bob.subscribe(List.of("shared", "bob-out"));
             // When
-            Eventually.await(DEADLINE, "bob reads the shared topic and is refused bob-out", () -> {
+            Eventually.await(SHARE_DEADLINE, "bob reads the shared topic and is refused bob-out", () -> {
                 try {
                     bob.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value()));
                 } catch (TopicAuthorizationException e) {
@@ -422,7 +424,8 @@ class AuthorizationIT {
         }
         try (KafkaShareConsumer<String, String> bob = shareConsumer("bob", "s3", "bob-offsets")) {
             bob.subscribe(List.of("shared"));
-            Eventually.await(DEADLINE, "bob's share group reads a record", () -> !bob.poll(Duration.ofMillis(200)).isEmpty());
+            Eventually.await(SHARE_DEADLINE, "bob's share group reads a record",
+                    () -> !bob.poll(Duration.ofMillis(200)).isEmpty());
             bob.commitSync();
         }
         TopicPartition shared = new TopicPartition("shared", 0);
