@@ -121,7 +121,7 @@ final class LfsTraffic implements Workload, AutoCloseable {
             if (n % 3 == 0) {
                 toDownload.add(done);
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             failed("upload " + e.getClass().getSimpleName());
         }
     }
@@ -156,7 +156,7 @@ final class LfsTraffic implements Workload, AutoCloseable {
                 }
                 toDownload.poll();
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             downloadErrors.incrementAndGet();
         }
     }

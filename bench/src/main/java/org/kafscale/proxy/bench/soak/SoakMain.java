@@ -43,8 +43,11 @@ import software.amazon.awssdk.services.s3.S3Client;
  * etcd and an S3 server in this JVM; two proxy replicas in JVMs of their own with capped heaps,
  * one learning the topology from KafScale's etcd keys (kept fresh by a stand-in for KafScale's
  * operator), one from the brokers; per replica an idempotent acks=all producer and a 3-member
- * consumer group; and every 20-60 s one chaos event ({@link SoakChaos}), seeded and logged. At
- * the end it reads the topic directly from the brokers and prints each check as PASS or FAIL
+ * consumer group; a transactional read-process-write loop ({@link TransactionalLoop}), LFS
+ * uploads and downloads ({@link LfsTraffic}) and admin calls ({@link AdminCalls}); and every
+ * 20-60 s one chaos event ({@link SoakChaos}), seeded and logged, after which every
+ * {@link Workload} must succeed again. At the end it reads the topics directly from the brokers
+ * (and the LFS objects from S3) and prints each check as PASS or FAIL
  * ({@link Checks}), writes JSON and a self-contained HTML report with charts, opens the report in
  * headless Chromium, and exits 1 if anything failed.
  */

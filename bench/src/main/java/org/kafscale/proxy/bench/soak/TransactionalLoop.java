@@ -150,11 +150,12 @@ final class TransactionalLoop implements Workload, AutoCloseable {
                  | UnsupportedVersionException | InvalidProducerEpochException e) {
             replaceProducer();
             rewind();
-        } catch (KafkaException e) {
+        } catch (RuntimeException e) {
+            // KafkaException, or IllegalStateException from a producer left mid-commit: abort, or start afresh
             aborted.incrementAndGet();
             try {
                 producer.abortTransaction();
-            } catch (KafkaException abortFailed) {
+            } catch (RuntimeException abortFailed) {
                 replaceProducer();
             }
             rewind();
