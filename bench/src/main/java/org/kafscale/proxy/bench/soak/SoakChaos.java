@@ -73,10 +73,13 @@ final class SoakChaos implements Chaos.Actions {
     /**
      * One fault of the relay, then healed: an armed fault hits the next Fetch answer from the
      * broker (waited for up to 30 s; a broker that leads nothing then gets no Fetch, and the fault
-     * is disarmed and reported as not applied), a stall is over when this returns.
+     * is disarmed and reported as not applied), a stall is over when this returns. A preferred
+     * election first gives the broker back the partitions it prefers (after its restart it leads
+     * none until the brokers' own election, every 5 minutes).
      */
     private String relayFault(Random random) throws InterruptedException {
         int choice = random.nextInt(3);
+        electPreferredLeaders();
         if (choice == 2) {
             long millis = 3000 + random.nextInt(7000);
             relay.stall(millis);
@@ -129,6 +132,14 @@ final class SoakChaos implements Chaos.Actions {
         admin.electLeaders(ElectionType.PREFERRED, Set.of(tp)).partitions().get();
         int from = partition.leader() == null ? -1 : partition.leader().id();
         return tp + " leader " + from + " -> " + replicasNow.get(0);
+    }
+
+    private void electPreferredLeaders() throws InterruptedException {
+        try {
+            cluster.admin().electLeaders(ElectionType.PREFERRED, null).partitions().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            // a broker still catching up: the fault then waits for a Fetch all the same
+        }
     }
 
     private String etcdRestart(Random random) throws InterruptedException {
