@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The soak with chaos (issue 17): three brokers, etcd, S3, two proxy replicas in their own JVMs,
-# idempotent producers and consumer groups through them, and one chaos event every 20-60 s
-# (seeded: the seed is printed; -Dsoak.seed=N repeats a run). Prints every check as PASS or FAIL,
+# idempotent producers and consumer groups through them, a transactional read-process-write loop,
+# LFS uploads and downloads, admin calls, and one chaos event every 20-60 s (brokers, leaders,
+# etcd, replicas, misbehaving clients, a fault relay in front of one broker; seeded: the seed is
+# printed; -Dsoak.seed=N repeats a run). Prints every check as PASS or FAIL,
 # writes bench/results/soak-<date>-<commit>.json and .html (charts; opened in headless Chromium
 # as the last check), and exits 1 if any check failed. Not part of the default test run.
 #

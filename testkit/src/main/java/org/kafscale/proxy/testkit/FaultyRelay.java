@@ -13,6 +13,7 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -55,6 +56,8 @@ public final class FaultyRelay implements AutoCloseable {
     private final AtomicReference<Fault> armed = new AtomicReference<>();
     private final AtomicBoolean faultApplied = new AtomicBoolean();
     private final AtomicInteger connectionsAccepted = new AtomicInteger();
+    /** Until this {@link System#nanoTime()}, every response waits before it goes out (see {@link #stall}). */
+    private volatile long stalledUntilNanos = System.nanoTime();
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -97,6 +100,16 @@ public final class FaultyRelay implements AutoCloseable {
         faultApplied.set(false);
         armed.set(fault);
         LOGGER.info("FaultyRelay 127.0.0.1:{} armed {}", port(), fault);
+    }
+
+    /**
+     * Holds every response, on every connection, for {@code millis} from now; then they go out
+     * unchanged and in order (a broker that stops answering for a while, then heals). Requests
+     * still reach the broker meanwhile.
+     */
+    public void stall(long millis) {
+        stalledUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        LOGGER.info("FaultyRelay 127.0.0.1:{} stalls responses for {} ms", port(), millis);
     }
 
     /**
@@ -199,6 +212,7 @@ public final class FaultyRelay implements AutoCloseable {
                     if (silent) {
                         continue;
                     }
+                    awaitStallOver();
                     Fault fault = answersFetch(frame) ? armed.getAndSet(null) : null;
                     if (fault == null) {
                         writeFrame(out, frame);
@@ -220,6 +234,18 @@ public final class FaultyRelay implements AutoCloseable {
                 // EOF or a closed socket: the connection is over.
             } finally {
                 close();
+            }
+        }
+
+        private void awaitStallOver() throws IOException {
+            long wait;
+            while ((wait = stalledUntilNanos - System.nanoTime()) > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.sleep(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while stalled", e);
+                }
             }
         }
 

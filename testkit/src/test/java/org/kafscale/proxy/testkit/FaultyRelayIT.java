@@ -156,6 +156,26 @@ class FaultyRelayIT {
     }
 
     @Test
+    void stallHoldsAnswersForAWhileThenDeliversThemIntact() throws Exception {
+        // Given
+        try (RawConnection connection = new RawConnection(relay.port())) {
+            relay.stall(5_000);
+            // When
+            connection.write(fetchFromStart());
+            // Then: nothing while stalled (well inside the stall), then the whole answer
+            connection.socket.setSoTimeout(1_000);
+            assertThrows(SocketTimeoutException.class, connection.in::read);
+            connection.socket.setSoTimeout((int) DEADLINE.toMillis());
+            byte[] frame = new byte[connection.in.readInt()];
+            connection.in.readFully(frame);
+            FetchResponse response = (FetchResponse) AbstractResponse.parseResponse(ByteBuffer.wrap(frame),
+                    connection.lastHeader);
+            assertEquals(RECORDS, recordCount(response));
+            assertFalse(relay.faultApplied(), "a stall is not an armed fault");
+        }
+    }
+
+    @Test
     void connectionsAfterAFaultRelayNormally() throws Exception {
         // Given: a connection broken by the fault
         relay.arm(FaultyRelay.Fault.CLOSE_MID_RESPONSE);

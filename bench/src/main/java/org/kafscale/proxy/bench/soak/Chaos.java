@@ -12,7 +12,7 @@ import java.util.Random;
 final class Chaos {
     /** The kinds of event, each drawn as often as the others. */
     enum Kind {
-        BROKER_RESTART, LEADER_MOVE, ETCD_RESTART, PROXY_RESTART, MISBEHAVING_CLIENT
+        BROKER_RESTART, LEADER_MOVE, ETCD_RESTART, PROXY_RESTART, MISBEHAVING_CLIENT, RELAY_FAULT
     }
 
     /** What happened, when (seconds since the soak started), and when it was over again. */

@@ -174,21 +174,109 @@ final class Checks {
         }
     }
 
-    /** After every chaos event, every producer had a record acknowledged again within the bound. */
-    void recoveredAfterEveryEvent(List<Chaos.Event> events, Map<Chaos.Event, Double> recoverySeconds, Duration bound) {
+    /**
+     * After every chaos event, every workload {@code label} names (by the prefix of their names)
+     * succeeded again within the bound: the slowest of them counts for the event.
+     */
+    void recoveredAfterEveryEvent(String label, String namePrefix, List<Chaos.Event> events,
+                                  Map<Chaos.Event, Map<String, Double>> recoverySeconds, Duration bound, String counted) {
         List<String> slow = new ArrayList<>();
         double worst = 0;
         for (Chaos.Event event : events) {
-            double seconds = recoverySeconds.getOrDefault(event, Double.POSITIVE_INFINITY);
+            Map<String, Double> byWorkload = recoverySeconds.getOrDefault(event, Map.of());
+            double seconds = byWorkload.entrySet().stream().filter(e -> e.getKey().startsWith(namePrefix))
+                    .mapToDouble(Map.Entry::getValue).max().orElse(Double.POSITIVE_INFINITY);
             worst = Math.max(worst, seconds);
             if (seconds > bound.toSeconds()) {
+                List<String> late = byWorkload.entrySet().stream()
+                        .filter(e -> e.getKey().startsWith(namePrefix) && e.getValue() > bound.toSeconds())
+                        .map(Map.Entry::getKey).sorted().toList();
                 slow.add(event.kind() + " (" + event.target() + ") at " + Math.round(event.startedSeconds()) + " s: "
-                        + (Double.isInfinite(seconds) ? "never" : Math.round(seconds) + " s"));
+                        + (Double.isInfinite(seconds) ? "never" : Math.round(seconds) + " s") + " " + late);
             }
         }
-        add("recovery within " + bound.toSeconds() + " s of every chaos event", slow.isEmpty(),
-                slow.isEmpty() ? events.size() + " events, slowest recovery " + String.format(Locale.ROOT, "%.1f s", worst)
-                        : String.join("; ", slow));
+        add(label + " recovered within " + bound.toSeconds() + " s of every chaos event", slow.isEmpty(),
+                (slow.isEmpty() ? events.size() + " events, slowest recovery " + String.format(Locale.ROOT, "%.1f s", worst)
+                        : String.join("; ", slow)) + (counted.isEmpty() ? "" : "; " + counted));
+    }
+
+    /**
+     * The transactional loop's output, read with read_committed from the brokers, holds each input
+     * record exactly once ({@code <partition>:<offset>:<value>} of the input) and nothing else.
+     */
+    void exactlyOnce(Map<Integer, Map<Long, String>> input, Map<Integer, Map<Long, String>> output, String counted) {
+        Map<String, Integer> times = new HashMap<>();
+        output.values().forEach(p -> p.values().forEach(v -> times.merge(v, 1, Integer::sum)));
+        List<String> twice = times.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).limit(5).toList();
+        long expected = 0;
+        List<String> missing = new ArrayList<>();
+        long missingCount = 0;
+        for (var partition : input.entrySet()) {
+            for (var record : partition.getValue().entrySet()) {
+                expected++;
+                String out = partition.getKey() + ":" + record.getKey() + ":" + record.getValue();
+                if (times.remove(out) == null) {
+                    missingCount++;
+                    if (missing.size() < 5) {
+                        missing.add(out);
+                    }
+                }
+            }
+        }
+        long extra = output.values().stream().mapToLong(Map::size).sum() - (expected - missingCount);
+        List<String> problems = new ArrayList<>();
+        if (missingCount > 0) {
+            problems.add(missingCount + " input records not in the output, e.g. " + missing);
+        }
+        if (extra > 0) {
+            problems.add(extra + " output records more than once or not from the input, e.g. " + twice + " "
+                    + times.keySet().stream().limit(5).toList());
+        }
+        add("exactly-once output of the transactional loop", problems.isEmpty(),
+                (problems.isEmpty() ? expected + " input records, each once in the committed output"
+                        : String.join("; ", problems)) + "; " + counted);
+    }
+
+    /**
+     * Every LFS envelope record has its object with its size and SHA-256; every upload answered
+     * 200 has its record; objects without a record are at most the uploads that failed (the
+     * counted orphans: the proxy keeps an object when its record may exist).
+     */
+    void lfsObjectsMatchRecords(LfsAudit audit, LfsTraffic traffic) {
+        List<String> problems = new ArrayList<>();
+        if (!audit.missing().isEmpty()) {
+            problems.add(audit.missing().size() + " envelopes without their object, e.g. " + first(audit.missing()));
+        }
+        if (!audit.corrupt().isEmpty()) {
+            problems.add(audit.corrupt().size() + " objects with another size or SHA-256, e.g. " + first(audit.corrupt()));
+        }
+        List<String> unrecorded = traffic.uploaded().keySet().stream().filter(k -> !audit.envelopeKeys().contains(k)).toList();
+        if (!unrecorded.isEmpty()) {
+            problems.add(unrecorded.size() + " uploads answered 200 without a record in Kafka, e.g. " + first(unrecorded));
+        }
+        if (audit.orphans().size() > traffic.uploadFailed()) {
+            problems.add(audit.orphans().size() + " objects without a record but only " + traffic.uploadFailed()
+                    + " uploads failed, e.g. " + first(audit.orphans()));
+        }
+        add("every LFS record's object present with its checksum, no object without a record but counted orphans",
+                problems.isEmpty(), (problems.isEmpty() ? audit.envelopes() + " envelope records, " + audit.objects()
+                        + " objects, all with size and SHA-256 as recorded" : String.join("; ", problems))
+                        + String.format(Locale.ROOT, "; %d orphans (objects without a record) after %d failed uploads %s;"
+                                + " %d uploads answered, %.0f MiB", audit.orphans().size(), traffic.uploadFailed(),
+                        traffic.failures(), traffic.uploaded().size(), traffic.bytesUploaded() / 1048576.0));
+    }
+
+    /** Every payload chosen for a download came back with its bytes (failed attempts are retried, and counted). */
+    void lfsDownloadsVerified(LfsTraffic traffic) {
+        boolean passed = traffic.downloadMismatches() == 0 && traffic.downloadsPending() == 0;
+        add("LFS downloads return the bytes uploaded", passed, String.format(Locale.ROOT,
+                "%d downloads verified, %d with other bytes, %d still failing at the end, %d failed attempts retried",
+                traffic.downloadsVerified(), traffic.downloadMismatches(), traffic.downloadsPending(),
+                traffic.downloadErrors()));
+    }
+
+    private static List<String> first(List<String> items) {
+        return items.subList(0, Math.min(3, items.size()));
     }
 
     void chaosHappened(List<Chaos.Event> events) {

@@ -20,6 +20,7 @@ import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.kafscale.proxy.testkit.EtcdProcess;
+import org.kafscale.proxy.testkit.FaultyRelay;
 import org.kafscale.proxy.testkit.KafkaCluster;
 
 /**
@@ -32,7 +33,11 @@ import org.kafscale.proxy.testkit.KafkaCluster;
  *   <li>a proxy replica sent SIGTERM (it drains) and started again on its ports;</li>
  *   <li>a misbehaving client (the security review's probes, bounded): a frame of garbage, a size
  *       prefix of 2 GiB, half a frame left hanging, and a burst of connections opened and
- *       dropped.</li>
+ *       dropped;</li>
+ *   <li>the fault relay in front of one broker (on the etcd replica's path to it: the snapshot
+ *       lists the broker at the relay's address) truncates one Fetch answer mid-frame (a whole
+ *       frame of half the size, or the size and half the body and the connection closed), or
+ *       holds every answer for 3-10 s and then delivers them.</li>
  * </ul>
  */
 final class SoakChaos implements Chaos.Actions {
@@ -40,12 +45,17 @@ final class SoakChaos implements Chaos.Actions {
     private final EtcdProcess etcd;
     private final List<ProxyReplica> replicas;
     private final String topic;
+    private final FaultyRelay relay;
+    private final int relayedBroker;
 
-    SoakChaos(KafkaCluster cluster, EtcdProcess etcd, List<ProxyReplica> replicas, String topic) {
+    SoakChaos(KafkaCluster cluster, EtcdProcess etcd, List<ProxyReplica> replicas, String topic, FaultyRelay relay,
+              int relayedBroker) {
         this.cluster = cluster;
         this.etcd = etcd;
         this.replicas = List.copyOf(replicas);
         this.topic = topic;
+        this.relay = relay;
+        this.relayedBroker = relayedBroker;
     }
 
     @Override
@@ -56,7 +66,37 @@ final class SoakChaos implements Chaos.Actions {
             case ETCD_RESTART -> etcdRestart(random);
             case PROXY_RESTART -> proxyRestart(random);
             case MISBEHAVING_CLIENT -> misbehave(random);
+            case RELAY_FAULT -> relayFault(random);
         };
+    }
+
+    /**
+     * One fault of the relay, then healed: an armed fault hits the next Fetch answer from the
+     * broker (waited for up to 30 s; a broker that leads nothing then gets no Fetch, and the fault
+     * is disarmed and reported as not applied), a stall is over when this returns. A preferred
+     * election first gives the broker back the partitions it prefers (after its restart it leads
+     * none until the brokers' own election, every 5 minutes).
+     */
+    private String relayFault(Random random) throws InterruptedException {
+        int choice = random.nextInt(3);
+        electPreferredLeaders();
+        if (choice == 2) {
+            long millis = 3000 + random.nextInt(7000);
+            relay.stall(millis);
+            Thread.sleep(millis);
+            return "broker " + relayedBroker + " answers stalled " + millis + " ms";
+        }
+        FaultyRelay.Fault fault = choice == 0 ? FaultyRelay.Fault.TRUNCATED_FRAME : FaultyRelay.Fault.CLOSE_MID_RESPONSE;
+        relay.arm(fault);
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!relay.faultApplied() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        boolean applied = relay.faultApplied();
+        if (!applied) {
+            relay.arm(null);
+        }
+        return "broker " + relayedBroker + " " + fault + (applied ? " applied to a Fetch answer" : " not applied (no Fetch in 30 s)");
     }
 
     private String brokerRestart(Random random) throws InterruptedException {
@@ -92,6 +132,14 @@ final class SoakChaos implements Chaos.Actions {
         admin.electLeaders(ElectionType.PREFERRED, Set.of(tp)).partitions().get();
         int from = partition.leader() == null ? -1 : partition.leader().id();
         return tp + " leader " + from + " -> " + replicasNow.get(0);
+    }
+
+    private void electPreferredLeaders() throws InterruptedException {
+        try {
+            cluster.admin().electLeaders(ElectionType.PREFERRED, null).partitions().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            // a broker still catching up: the fault then waits for a Fetch all the same
+        }
     }
 
     private String etcdRestart(Random random) throws InterruptedException {

@@ -16,7 +16,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * one proxy replica, keeping every acknowledgement (partition and offset by sequence number): what
  * the brokers promised to keep, for {@link Checks} to find in the log at the end.
  */
-final class VerifiedProducer implements AutoCloseable {
+final class VerifiedProducer implements Workload, AutoCloseable {
     /** What the brokers acknowledged for one record. */
     record Ack(int partition, long offset) {
     }
@@ -80,7 +80,8 @@ final class VerifiedProducer implements AutoCloseable {
         }
     }
 
-    String name() {
+    @Override
+    public String name() {
         return name;
     }
 
@@ -93,7 +94,9 @@ final class VerifiedProducer implements AutoCloseable {
         return failed.get();
     }
 
-    long lastAckNanos() {
+    /** When a record was last acknowledged. */
+    @Override
+    public long lastSuccessNanos() {
         return lastAckNanos.get();
     }
 
