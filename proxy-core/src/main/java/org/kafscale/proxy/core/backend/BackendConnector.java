@@ -89,7 +89,7 @@ public final class BackendConnector implements AutoCloseable {
         this.observer = observer;
         try {
             BackendTls backendTls = security.tls().isPresent()
-                    ? BackendTls.create(security.tls().get(), connectTimeout) : null;
+                    ? BackendTls.start(security.tls().get(), connectTimeout) : null;
             this.tls = backendTls == null ? null : backendTls::newHandler;
         } catch (SSLException e) {
             throw new IllegalArgumentException("cannot load the backend TLS files: " + e.getMessage(), e);
