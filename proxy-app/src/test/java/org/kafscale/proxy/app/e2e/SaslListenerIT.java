@@ -82,6 +82,7 @@ import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
 import org.kafscale.proxy.testkit.Kcat;
+import org.kafscale.proxy.testkit.TestCertificates;
 
 /**
  * SASL terminated at the proxy (plaintext brokers behind it): real Java clients, kcat and
@@ -222,6 +223,34 @@ class SaslListenerIT {
                     () -> proxy.healthBody("/readyz").contains("read path proven: fetched 1 records from " + topic));
             assertTrue(RunningProxy.metricValue(proxy.healthBody("/metrics"),
                     "kafscale_proxy_sasl_authentications_total{mechanism=\"SCRAM-SHA-512\",outcome=\"succeeded\"") >= 1);
+        }
+    }
+
+    /**
+     * On a TLS listener that requires client certificates and SASL, the probe presents the
+     * listener's own certificate (signed by the client CA here) and then logs in.
+     */
+    @Test
+    void readyzProvesTheReadPathThroughAListenerRequiringClientCertificatesAndSasl() throws Exception {
+        // Given a probe topic with a record (written straight to the broker)
+        String topic = "probe-sasl-mtls";
+        KAFKA.cluster().createTopic(topic, 1);
+        Properties direct = new Properties();
+        direct.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, KAFKA.cluster().bootstrapServers());
+        produce(direct, topic, 1);
+        TestCertificates listener = TestCertificates.create(dir.resolve("mtls-listener"));
+        Map<String, String> mtls = Map.of(ProxyConfig.READY_PROBE_TOPIC, topic,
+                ProxyConfig.READY_PROBE_INTERVAL_MS, "300",
+                "KAFSCALE_PROXY_TLS_ENABLED", "true",
+                "KAFSCALE_PROXY_TLS_CERT_FILE", listener.server().certificateFile().toString(),
+                "KAFSCALE_PROXY_TLS_KEY_FILE", listener.server().keyFile().toString(),
+                "KAFSCALE_PROXY_TLS_CLIENT_CA_FILE", listener.caFile().toString(),
+                "KAFSCALE_PROXY_TLS_REQUIRE_CLIENT_CERT", "true");
+        // When
+        try (RunningProxy proxy = startProxy("SCRAM-SHA-512", mtls)) {
+            // Then
+            Eventually.await(Duration.ofSeconds(30), "the probe to fetch through the mTLS and SASL listener",
+                    () -> proxy.healthBody("/readyz").contains("read path proven: fetched 1 records from " + topic));
         }
     }
 
