@@ -32,6 +32,7 @@ import org.kafscale.proxy.bench.report.HtmlReport;
 import org.kafscale.proxy.bench.report.Row;
 import org.kafscale.proxy.bench.report.Timeline;
 import org.kafscale.proxy.bench.workload.LfsUpload;
+import org.kafscale.proxy.testkit.TestCertificates;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -56,13 +57,21 @@ public final class BenchMain {
         List<Row> rows;
         Map<String, String> described = new LinkedHashMap<>(settings.describe());
         Timeline timeline = new Timeline();
-        try (ChildJvm cluster = ChildJvm.start("cluster", List.of("-Xmx3g", "-XX:+UseG1GC"), ClusterMain.class.getName(),
-                List.of(), Map.of(), logs.resolve("cluster.log"), line -> line.startsWith(ClusterMain.READY), true)) {
+        boolean withTls = settings.runs("tls") && settings.runs("throughput");
+        List<String> clusterArgs = withTls ? List.of("tls", logs.resolve("tls-certificates").toString()) : List.of();
+        try (ChildJvm cluster = ChildJvm.start("cluster", List.of(withTls ? "-Xmx4g" : "-Xmx3g", "-XX:+UseG1GC"),
+                ClusterMain.class.getName(), clusterArgs, Map.of(), logs.resolve("cluster.log"),
+                line -> line.startsWith(ClusterMain.READY), true)) {
             String[] ready = cluster.awaitLine(CLUSTER_START).split(" ");
             String bootstrap = ready[1];
             S3Target s3 = new S3Target(java.net.URI.create(ready[2]), ready[3], ready[4], BUCKET);
             Suite.log("cluster at %s, S3 at %s", bootstrap, s3.endpoint());
-            createTopics(bootstrap, settings.partitions());
+            createTopics(bootstrap, Map.of(), settings.partitions());
+            Optional<TlsCluster> tlsCluster = withTls ? Optional.of(TlsCluster.of(ready)) : Optional.empty();
+            if (tlsCluster.isPresent()) {
+                Suite.log("TLS cluster at %s", tlsCluster.get().bootstrap());
+                createTopics(tlsCluster.get().bootstrap(), tlsCluster.get().clientSecurity(), settings.partitions());
+            }
             try (S3Client s3Client = s3.client()) {
                 s3Client.createBucket(b -> b.bucket(BUCKET));
                 try (Processes processes = new Processes()) {
@@ -99,11 +108,18 @@ public final class BenchMain {
                     }
                     ourRoutes.forEach(r -> Suite.log("%s at %s", r.name(), r.bootstrap()));
                     peer.ifPresent(r -> Suite.log("%s at %s", r.name(), r.bootstrap()));
+                    Route direct = new Route("direct", bootstrap, false);
+                    Optional<TlsCost.Routes> tlsRoutes = Optional.empty();
+                    if (tlsCluster.isPresent()) {
+                        tlsRoutes = Optional.of(tlsCluster.get().routes(direct, processes, s3, logs));
+                        described.put("TLS", "TLS 1.3 (the JDK's default suite), an EC P-256 certificate; the TLS "
+                                + "cluster's brokers replicate over TLS too");
+                    }
                     Map<String, ProxyCounters> sampled = new LinkedHashMap<>();
                     counters.forEach((route, proxy) -> sampled.put(route.name(), proxy));
                     try (ProxySampler sampler = ProxySampler.start(sampled, timeline)) {
-                        rows = new Suite(settings, new Route("direct", bootstrap, false), ourRoutes, peer, counters,
-                                new LfsUpload(single.lfs(), s3Client, BUCKET), timeline).run();
+                        rows = new Suite(settings, direct, ourRoutes, peer, counters,
+                                new LfsUpload(single.lfs(), s3Client, BUCKET), tlsRoutes, timeline).run();
                     }
                 }
             }
@@ -112,6 +128,46 @@ public final class BenchMain {
                 Environment.describe(), described, rows);
         write(report, settings, timeline);
         System.exit(0);
+    }
+
+    /**
+     * The second cluster of {@link ClusterMain}, its brokers on TLS, as the rest of its READY line
+     * describes it, and the proxies of the TLS rows.
+     */
+    private record TlsCluster(String bootstrap, String caFile, String trustStore, String serverChain,
+                              String serverKey) {
+        static TlsCluster of(String[] ready) {
+            return new TlsCluster(ready[5], ready[6], ready[7], ready[8], ready[9]);
+        }
+
+        /** What a Kafka client sets to reach a TLS listener this run made (the cluster's or a proxy's). */
+        Map<String, Object> clientSecurity() {
+            return Map.of("security.protocol", "SSL", "ssl.truststore.location", trustStore,
+                    "ssl.truststore.password", TestCertificates.PASSWORD, "ssl.truststore.type", "PKCS12");
+        }
+
+        /**
+         * Starts two proxies in {@code single} mode, both with TLS on their listener: one in front
+         * of the plaintext brokers ({@code plaintextDirect}'s), one in front of this cluster over
+         * TLS, its hostname verified.
+         */
+        TlsCost.Routes routes(Route plaintextDirect, Processes processes, S3Target s3, Path logs) throws Exception {
+            Map<String, String> listenerTls = Map.of("KAFSCALE_PROXY_TLS_ENABLED", "true",
+                    "KAFSCALE_PROXY_TLS_CERT_FILE", serverChain, "KAFSCALE_PROXY_TLS_KEY_FILE", serverKey);
+            ProxyProcess atEdge = processes.add(ProxyProcess.start("single", plaintextDirect.bootstrap(), s3, List.of(),
+                    listenerTls, ProxyProcess.Ports.free(), "proxy-tls-listener", logs));
+            Map<String, String> bothSides = new LinkedHashMap<>(listenerTls);
+            bothSides.put("KAFSCALE_PROXY_BACKEND_TLS_ENABLED", "true");
+            bothSides.put("KAFSCALE_PROXY_BACKEND_TLS_CA_FILE", caFile);
+            ProxyProcess throughout = processes.add(ProxyProcess.start("single", bootstrap, s3, List.of(), bothSides,
+                    ProxyProcess.Ports.free(), "proxy-tls-both", logs));
+            Route tlsAtProxy = new Route("proxy, single mode, TLS listener", atEdge.bootstrap(), true, clientSecurity());
+            Route tlsBothSides = new Route("proxy, single mode, TLS both sides", throughout.bootstrap(), true,
+                    clientSecurity());
+            return new TlsCost.Routes(plaintextDirect, tlsAtProxy, new Route("direct, TLS", bootstrap, false,
+                    clientSecurity()), tlsBothSides, Map.of(tlsAtProxy, processes.add(ProxyCounters.attach(atEdge)),
+                    tlsBothSides, processes.add(ProxyCounters.attach(throughout))));
+        }
     }
 
     /** What the run started, closed in reverse order of starting (counters before their proxy). */
@@ -148,8 +204,11 @@ public final class BenchMain {
      * produce tens of GiB (five routes, seven rounds), which filled the disk of a machine here,
      * while a consume round reads at most 400,000 KiB records, under 40 MiB per partition.
      */
-    private static void createTopics(String bootstrap, int partitions) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+    private static void createTopics(String bootstrap, Map<String, Object> clientSecurity, int partitions)
+            throws Exception {
+        Map<String, Object> config = new LinkedHashMap<>(clientSecurity);
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin admin = Admin.create(config)) {
             admin.createTopics(List.of(
                     bounded(new NewTopic(Suite.THROUGHPUT_TOPIC, partitions, (short) 3)),
                     bounded(new NewTopic(Suite.LATENCY_TOPIC, partitions, (short) 3)),

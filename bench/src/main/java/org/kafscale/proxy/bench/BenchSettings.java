@@ -31,7 +31,7 @@ record BenchSettings(int rounds, int produceSeconds, int recordBytes, int partit
                 Integer.getInteger("bench.lfsRounds", 5),
                 Integer.getInteger("bench.lfsMib", 64),
                 jvmOptions.isEmpty() ? List.of() : Arrays.asList(jvmOptions.split("\\s+")),
-                Arrays.asList(System.getProperty("bench.workloads", "throughput,e2e,lfs").split(",")),
+                Arrays.asList(System.getProperty("bench.workloads", "throughput,tls,e2e,lfs").split(",")),
                 Path.of(System.getProperty("bench.resultsDir", "bench/results")),
                 Path.of(System.getProperty("bench.document", "docs/benchmarks.md")),
                 System.getProperty("bench.commit", "unknown"),
@@ -42,7 +42,8 @@ record BenchSettings(int rounds, int produceSeconds, int recordBytes, int partit
 
     /**
      * Whether a group of workloads runs: {@code throughput} (produce and consume throughput, the
-     * proxy's cost, produce latency at half the produce rate), {@code e2e}, {@code lfs}. Choosing
+     * proxy's cost, produce latency at half the produce rate), {@code tls} (throughput over TLS,
+     * with {@code throughput} only), {@code e2e}, {@code lfs}. Choosing
      * some with {@code -Dbench.workloads=e2e} is for profiling; the report needs all of them.
      */
     boolean runs(String group) {

@@ -48,6 +48,7 @@ final class Suite {
     private final List<Route> routes = new ArrayList<>();
     private final Map<Route, ProxyCounters> counters;
     private final LfsUpload lfs;
+    private final Optional<TlsCost.Routes> tls;
     private final Timeline timeline;
     private final List<Row> rows = new ArrayList<>();
     private final Map<Route, List<ProxyCounters.Cost>> produceCosts = new LinkedHashMap<>();
@@ -59,11 +60,13 @@ final class Suite {
      * @param ours our proxy, one route per advertise mode, the default ({@code single}) first
      * @param peer Kroxylicious, when this run has it
      * @param counters every proxy's counters, by route
+     * @param tls the routes of the TLS rows, when this run has them
      * @param timeline where each round's value goes, for the charts of the HTML report
      */
     Suite(BenchSettings settings, Route direct, List<Route> ours, Optional<Route> peer,
-          Map<Route, ProxyCounters> counters, LfsUpload lfs, Timeline timeline) {
+          Map<Route, ProxyCounters> counters, LfsUpload lfs, Optional<TlsCost.Routes> tls, Timeline timeline) {
         this.settings = settings;
+        this.tls = tls;
         this.timeline = timeline;
         this.direct = direct;
         this.ours = List.copyOf(ours);
@@ -84,6 +87,9 @@ final class Suite {
             warmUp();
             produceThroughput();
             consumeThroughput();
+            if (tls.isPresent()) {
+                rows.addAll(new TlsCost(settings, timeline, records).run(tls.get()));
+            }
             proxyCost();
             produceLatency();
         }

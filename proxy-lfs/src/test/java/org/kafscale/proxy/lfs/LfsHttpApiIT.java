@@ -24,7 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.lfs.envelope.Envelope;
 import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
-import org.kafscale.proxy.lfs.http.TestCertificates;
+import org.kafscale.proxy.testkit.TestCertificates;
 import org.kafscale.proxy.lfs.http.TlsSettings;
 import org.kafscale.proxy.lfs.s3.S3Settings;
 import org.kafscale.proxy.testkit.Eventually;
@@ -360,11 +360,12 @@ class LfsHttpApiIT {
     @Test
     void overHttpsTheVerifiedDownloadIsSentInChunks() throws Exception {
         Path dir = java.nio.file.Files.createTempDirectory("lfs-https");
-        TestCertificates cert = TestCertificates.create(dir, "server");
+        TestCertificates ca = TestCertificates.create(dir);
+        TestCertificates.Identity cert = ca.server();
         try (LfsTestBed https = LfsTestBed.onKafka(cluster.bootstrapServers(), s3, s -> SettingsEdits.tls(s,
-                new TlsSettings(cert.certPem, cert.keyPem, Optional.empty(), false)))) {
+                new TlsSettings(cert.chainFile(), cert.keyFile(), Optional.empty(), false)))) {
             java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
-                    .sslContext(TestCertificates.clientContext(cert, null))
+                    .sslContext(ca.clientContext(null))
                     .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
             URI base = URI.create("https://127.0.0.1:" + https.module().httpAddress().getPort());
             byte[] payload = new byte[3 * 1024 * 1024 + 17];

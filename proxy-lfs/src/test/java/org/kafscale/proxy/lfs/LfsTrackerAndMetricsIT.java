@@ -24,13 +24,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.lfs.envelope.Envelope;
 import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
-import org.kafscale.proxy.lfs.http.TestCertificates;
 import org.kafscale.proxy.lfs.http.TlsSettings;
 import org.kafscale.proxy.lfs.tracker.TrackerSettings;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.S3Server;
 import org.kafscale.proxy.testkit.TempDirs;
+import org.kafscale.proxy.testkit.TestCertificates;
 
 /**
  * The ops tracker writes the original's events to {@code __lfs_ops_state} (created at start-up)
@@ -89,20 +89,21 @@ class LfsTrackerAndMetricsIT {
     @Test
     void uploadEventsNameTheClientCertificatesPrincipalAndLeaveItOutWithoutOne() throws Exception {
         Path dir = Files.createTempDirectory("lfs-tracker-tls");
-        TestCertificates server = TestCertificates.create(dir, "server");
-        TestCertificates uploader = TestCertificates.create(dir, "uploader");
+        TestCertificates ca = TestCertificates.create(dir, "lfs-tracker");
+        TestCertificates.Identity server = ca.server();
+        TestCertificates.Identity uploader = ca.client("uploader");
         try (KafkaCluster cluster = KafkaCluster.start(1); S3Server s3 = S3Server.start();
              LfsTestBed lfs = LfsTestBed.onKafka(cluster.bootstrapServers(), s3, s -> SettingsEdits.tls(
                      SettingsEdits.tracker(s, new TrackerSettings(true, TrackerSettings.DEFAULT_TOPIC, 10,
                              Duration.ofMillis(50), true, 3, (short) 1)),
-                     new TlsSettings(server.certPem, server.keyPem, Optional.of(uploader.certPem), false)))) {
+                     new TlsSettings(server.chainFile(), server.keyFile(), Optional.of(ca.caFile()), false)))) {
             // Given
             cluster.createTopic("tracked-tls", 1);
             URI produce = URI.create("https://127.0.0.1:" + lfs.module().httpAddress().getPort() + "/lfs/produce");
             // When: one upload with the client certificate, one without
-            for (TestCertificates client : Arrays.asList(uploader, null)) {
+            for (TestCertificates.Identity client : Arrays.asList(uploader, null)) {
                 HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                        .sslContext(TestCertificates.clientContext(server, client)).build();
+                        .sslContext(ca.clientContext(client)).build();
                 HttpResponse<String> answer = http.send(HttpRequest.newBuilder(produce)
                         .header("X-Kafka-Topic", "tracked-tls")
                         .header("X-Request-ID", client == null ? "req-anonymous" : "req-mtls")

@@ -1,6 +1,8 @@
 package org.kafscale.proxy.testkit;
 
+import java.net.URI;
 import java.util.HashMap;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -15,8 +17,8 @@ import org.apache.kafka.common.security.auth.SecurityProtocol;
  * other on the same listener as {@link #ADMIN_USER} over PLAIN (SCRAM users exist only once the
  * cluster runs; {@link KafkaCluster} creates them then). The controller listener stays plaintext.
  *
- * <p>SASL listeners enable PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512; each SCRAM user gets both SCRAM
- * credentials. There is no authorizer: any authenticated user may do anything.
+ * <p>SASL listeners enable PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 (and OAUTHBEARER with {@link
+ * #withOAuthBearer}); each SCRAM user gets both SCRAM credentials. There is no authorizer: any authenticated user may do anything.
  */
 public final class BrokerSecurity {
     /** The brokers' own user, and the admin client's; a PLAIN user on every SASL listener. */
@@ -31,34 +33,37 @@ public final class BrokerSecurity {
     private final boolean requireClientCertificates;
     private final Map<String, String> plainUsers;
     private final Map<String, String> scramUsers;
+    /** The JWKS the listener validates OAUTHBEARER tokens against; null: no OAUTHBEARER. */
+    private final URI jwks;
 
     private BrokerSecurity(SecurityProtocol protocol, TestCertificates certificates, boolean requireClientCertificates,
-                           Map<String, String> plainUsers, Map<String, String> scramUsers) {
+                           Map<String, String> plainUsers, Map<String, String> scramUsers, URI jwks) {
         this.protocol = protocol;
         this.certificates = certificates;
         this.requireClientCertificates = requireClientCertificates;
         this.plainUsers = Map.copyOf(plainUsers);
         this.scramUsers = Map.copyOf(scramUsers);
+        this.jwks = jwks;
     }
 
     /** No TLS, no authentication (the default of {@link KafkaCluster#start(int)}). */
     public static BrokerSecurity plaintext() {
-        return new BrokerSecurity(SecurityProtocol.PLAINTEXT, null, false, Map.of(), Map.of());
+        return new BrokerSecurity(SecurityProtocol.PLAINTEXT, null, false, Map.of(), Map.of(), null);
     }
 
     /** TLS with {@code certificates}' server certificate; no client certificate asked for. */
     public static BrokerSecurity ssl(TestCertificates certificates) {
-        return new BrokerSecurity(SecurityProtocol.SSL, certificates, false, Map.of(), Map.of());
+        return new BrokerSecurity(SecurityProtocol.SSL, certificates, false, Map.of(), Map.of(), null);
     }
 
     /** SASL without TLS; only {@link #ADMIN_USER} until users are added. */
     public static BrokerSecurity saslPlaintext() {
-        return new BrokerSecurity(SecurityProtocol.SASL_PLAINTEXT, null, false, Map.of(), Map.of());
+        return new BrokerSecurity(SecurityProtocol.SASL_PLAINTEXT, null, false, Map.of(), Map.of(), null);
     }
 
     /** SASL over TLS with {@code certificates}' server certificate; only {@link #ADMIN_USER} until users are added. */
     public static BrokerSecurity saslSsl(TestCertificates certificates) {
-        return new BrokerSecurity(SecurityProtocol.SASL_SSL, certificates, false, Map.of(), Map.of());
+        return new BrokerSecurity(SecurityProtocol.SASL_SSL, certificates, false, Map.of(), Map.of(), null);
     }
 
     /** The same, with a PLAIN user. */
@@ -66,7 +71,7 @@ public final class BrokerSecurity {
         requireSasl();
         Map<String, String> users = new HashMap<>(plainUsers);
         users.put(user, password);
-        return new BrokerSecurity(protocol, certificates, requireClientCertificates, users, scramUsers);
+        return new BrokerSecurity(protocol, certificates, requireClientCertificates, users, scramUsers, jwks);
     }
 
     /** The same, with a SCRAM user (SHA-256 and SHA-512 credentials), created once the cluster runs. */
@@ -74,7 +79,19 @@ public final class BrokerSecurity {
         requireSasl();
         Map<String, String> users = new HashMap<>(scramUsers);
         users.put(user, password);
-        return new BrokerSecurity(protocol, certificates, requireClientCertificates, plainUsers, users);
+        return new BrokerSecurity(protocol, certificates, requireClientCertificates, plainUsers, users, jwks);
+    }
+
+    /**
+     * The same, with OAUTHBEARER enabled too: tokens are validated by kafka-clients'
+     * {@code OAuthBearerValidatorCallbackHandler} against the JSON Web Key Set at {@code jwks}
+     * (which must answer when the cluster starts). The URL is added to the JVM's allowed URLs
+     * ({@code org.apache.kafka.sasl.oauthbearer.allowed.urls}, which Kafka 4 requires). A token's
+     * expiry ends the broker's session (KIP-368), with or without {@code connections.max.reauth.ms}.
+     */
+    public BrokerSecurity withOAuthBearer(URI jwks) {
+        requireSasl();
+        return new BrokerSecurity(protocol, certificates, requireClientCertificates, plainUsers, scramUsers, jwks);
     }
 
     /** The same, TLS requiring a client certificate signed by the test CA (mTLS). */
@@ -82,7 +99,7 @@ public final class BrokerSecurity {
         if (certificates == null) {
             throw new IllegalStateException(protocol + " has no TLS to ask for client certificates");
         }
-        return new BrokerSecurity(protocol, certificates, true, plainUsers, scramUsers);
+        return new BrokerSecurity(protocol, certificates, true, plainUsers, scramUsers, jwks);
     }
 
     public SecurityProtocol protocol() {
@@ -158,7 +175,7 @@ public final class BrokerSecurity {
         }
         if (isSasl()) {
             String prefix = "listener.name." + LISTENER.toLowerCase(Locale.ROOT) + ".";
-            props.put("sasl.enabled.mechanisms", MECHANISMS);
+            props.put("sasl.enabled.mechanisms", jwks == null ? MECHANISMS : MECHANISMS + ",OAUTHBEARER");
             props.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
             StringBuilder plain = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required")
                     .append(" username=\"").append(ADMIN_USER).append("\" password=\"").append(ADMIN_PASSWORD).append('"')
@@ -168,8 +185,25 @@ public final class BrokerSecurity {
             String scram = jaas("SCRAM-SHA-512", ADMIN_USER, ADMIN_PASSWORD);
             props.put(prefix + "scram-sha-256.sasl.jaas.config", scram);
             props.put(prefix + "scram-sha-512.sasl.jaas.config", scram);
+            if (jwks != null) {
+                allowUrl(jwks.toString());
+                props.put(prefix + "oauthbearer.sasl.jaas.config",
+                        "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required ;");
+                props.put(prefix + "oauthbearer.sasl.server.callback.handler.class",
+                        "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler");
+                props.put(SaslConfigs.SASL_OAUTHBEARER_JWKS_ENDPOINT_URL, jwks.toString());
+            }
         }
         return props;
+    }
+
+    /** Kafka 4 fetches OAuth URLs only when the JVM allows them; adds {@code url} to that list. */
+    private static synchronized void allowUrl(String url) {
+        String property = "org.apache.kafka.sasl.oauthbearer.allowed.urls";
+        String allowed = System.getProperty(property, "");
+        if (!List.of(allowed.split(",")).contains(url)) {
+            System.setProperty(property, allowed.isEmpty() ? url : allowed + "," + url);
+        }
     }
 
     private boolean isSasl() {

@@ -6,7 +6,10 @@ package org.kafscale.proxy.testkit;
  * right through the proxy says nothing about another.
  */
 public enum ClientFamily {
-    /** confluent-kafka-python 1.7 on librdkafka 2.0 (Debian python3-confluent-kafka), consumer group. */
+    /**
+     * confluent-kafka-python 1.7 (Debian python3-confluent-kafka) on librdkafka 2.12 when
+     * scripts/ensure-librdkafka.sh built it ({@link Librdkafka}), else Debian's 2.0; consumer group.
+     */
     CONFLUENT_KAFKA_PYTHON("confluent-kafka-python"),
     /** kafka-python 2.0.2 (Debian python3-kafka), consumer group. */
     KAFKA_PYTHON("kafka-python"),

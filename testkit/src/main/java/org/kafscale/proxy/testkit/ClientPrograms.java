@@ -19,9 +19,9 @@ import java.util.regex.Pattern;
  *
  * <p>The programs are classpath resources ({@code clients/}, from {@code src/main/clients}),
  * copied once per JVM to a temporary folder. The tools come from scripts/ensure-test-tools.sh:
- * Debian's {@code /usr/bin/python3} (the python3 on PATH may be another interpreter that cannot
- * see Debian's packages), kafkajs in the script's folder, Go with Sarama's sources for an offline
- * GOPATH build. Nothing here reaches a registry.
+ * Debian's Python ({@link DebianPython}, confluent-kafka on the librdkafka of {@link Librdkafka}),
+ * kafkajs in the script's folder, Go with Sarama's sources for an offline GOPATH build. Nothing
+ * here reaches a registry.
  */
 public final class ClientPrograms {
 
@@ -91,15 +91,14 @@ public final class ClientPrograms {
         Map<String, String> env = Map.of();
         switch (family) {
             case CONFLUENT_KAFKA_PYTHON, KAFKA_PYTHON -> {
-                command.add(requireDebianPython().toString());
+                command.add(DebianPython.require().toString());
                 command.add(Programs.INSTANCE.file(family == ClientFamily.KAFKA_PYTHON
                         ? "kafka_python_client.py" : "confluent_kafka_client.py").toString());
                 command.addAll(args);
                 command.add(group);
                 command.add(seconds);
-                if (!clientConfig.isEmpty()) {
-                    env = Map.of("KAFSCALE_TEST_CLIENT_CONFIG", json(clientConfig));
-                }
+                env = DebianPython.environment(clientConfig.isEmpty() ? Map.of()
+                        : Map.of("KAFSCALE_TEST_CLIENT_CONFIG", json(clientConfig)));
             }
             case KAFKAJS -> {
                 command.add(Executables.require("node", HOW_TO_INSTALL + " (Node.js)").toString());
@@ -141,14 +140,6 @@ public final class ClientPrograms {
             throw new IllegalStateException("kafkajs " + KAFKAJS_VERSION + " not found in " + modules + ": " + HOW_TO_INSTALL);
         }
         return modules;
-    }
-
-    private static Path requireDebianPython() {
-        Path python = Path.of("/usr/bin/python3");
-        if (!Files.isExecutable(python)) {
-            throw new IllegalStateException("/usr/bin/python3 not found: " + HOW_TO_INSTALL);
-        }
-        return python;
     }
 
     /** The programs copied out of the classpath once per JVM, and Sarama's client built once. */

@@ -8,6 +8,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -22,6 +23,10 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import javax.security.auth.x500.X500Principal;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -48,8 +53,11 @@ import org.bouncycastle.util.io.pem.PemObject;
  * {@code 127.0.0.1} (what brokers and the proxy listen on in tests), {@link #client} one per
  * principal. {@link #issue} makes any other, for example a server certificate whose names do not
  * match, to prove hostname verification. Two {@code create} calls make two CAs that do not trust
- * each other (an untrusted client certificate). Keys are EC P-256: fast to make, and every client
- * the tests run (Java, librdkafka, Python, Node, Go) accepts them.
+ * each other (an untrusted client certificate); named CAs ({@link #create(Path, String)}) may share
+ * a directory. {@link #replace} swaps an identity's files in place, as a Kubernetes secret rotation
+ * does, and {@link #clientContext} is a JDK client's TLS context. Keys are EC P-256: fast to
+ * make, and every client the tests run (Java, librdkafka, Python, Node, Go) accepts them. Made in
+ * the test JVM (BouncyCastle), no process forked.
  */
 public final class TestCertificates {
     /** Password of every PKCS#12 file this class writes. */
@@ -60,6 +68,7 @@ public final class TestCertificates {
     private static final String SIGNATURE = "SHA256withECDSA";
 
     private final Path directory;
+    private final String prefix;
     private final KeyPair caKeys;
     private final X509Certificate caCertificate;
     private final Path caFile;
@@ -85,28 +94,39 @@ public final class TestCertificates {
         }
     }
 
-    private TestCertificates(Path directory, KeyPair caKeys, X509Certificate caCertificate) {
+    private TestCertificates(Path directory, String prefix, KeyPair caKeys, X509Certificate caCertificate) {
         this.directory = directory;
+        this.prefix = prefix;
         this.caKeys = caKeys;
         this.caCertificate = caCertificate;
-        this.caFile = directory.resolve("ca.pem");
-        this.trustStoreFile = directory.resolve("truststore.p12");
+        this.caFile = directory.resolve(prefix + "ca.pem");
+        this.trustStoreFile = directory.resolve(prefix + "truststore.p12");
     }
 
     /** A new CA named {@code CN=KafScale Test CA}, its files written under {@code directory}. */
     public static TestCertificates create(Path directory) {
+        return create(directory, "");
+    }
+
+    /**
+     * A new CA whose files (and those of the certificates it issues) are named {@code <name>-...},
+     * so several CAs may share {@code directory}.
+     */
+    public static TestCertificates create(Path directory, String name) {
+        String prefix = name.isEmpty() ? "" : name + "-";
         try {
             Files.createDirectories(directory);
             KeyPair keys = newKeyPair();
-            X500Name name = new X500Name("CN=KafScale Test CA " + SERIALS.incrementAndGet());
-            X509v3CertificateBuilder builder = builder(name, name, keys, keys);
+            X500Name caName = new X500Name("CN=KafScale Test CA " + (name.isEmpty() ? "" : name + " ")
+                    + SERIALS.incrementAndGet());
+            X509v3CertificateBuilder builder = builder(caName, caName, keys, keys);
             JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(0));
             builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
             builder.addExtension(Extension.subjectKeyIdentifier, false,
                     extensions.createSubjectKeyIdentifier(keys.getPublic()));
             X509Certificate ca = sign(builder, keys.getPrivate());
-            TestCertificates certificates = new TestCertificates(directory, keys, ca);
+            TestCertificates certificates = new TestCertificates(directory, prefix, keys, ca);
             Files.writeString(certificates.caFile, pem(ca), StandardCharsets.US_ASCII);
             KeyStore trust = KeyStore.getInstance("PKCS12");
             trust.load(null, null);
@@ -142,9 +162,63 @@ public final class TestCertificates {
         return server;
     }
 
+    /** Another server certificate for {@code localhost} and {@code 127.0.0.1}, its files named after {@code fileName}. */
+    public Identity server(String fileName) {
+        return issue(fileName, "CN=" + fileName, List.of("localhost"), List.of("127.0.0.1"), true);
+    }
+
     /** A client certificate with subject {@code CN=<commonName>} (the principal mTLS derives). */
     public Identity client(String commonName) {
         return issue("client-" + commonName, "CN=" + commonName, List.of(), List.of(), false);
+    }
+
+    /** A client certificate with this subject (an X.500 name such as {@code CN=app,OU=team,O=corp}). */
+    public Identity client(String fileName, String subject) {
+        return issue(fileName, subject, List.of(), List.of(), false);
+    }
+
+    /**
+     * A JDK client's TLS context that trusts this CA and presents {@code presenting} (none when
+     * null), for HTTPS clients.
+     */
+    public SSLContext clientContext(Identity presenting) {
+        try {
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            trust.setCertificateEntry("ca", caCertificate);
+            TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trustManagers.init(trust);
+            KeyManagerFactory keyManagers = null;
+            if (presenting != null) {
+                KeyStore keys = KeyStore.getInstance("PKCS12");
+                keys.load(null, null);
+                keys.setKeyEntry("key", presenting.privateKey(), PASSWORD.toCharArray(),
+                        new Certificate[] {presenting.certificate()});
+                keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+                keyManagers.init(keys, PASSWORD.toCharArray());
+            }
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keyManagers == null ? null : keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
+            return context;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot make a client TLS context", e);
+        }
+    }
+
+    /**
+     * Puts {@code renewed}'s PEM files where {@code target}'s are, each replaced by a move, the way
+     * a rotation leaves them: the key first, then the certificate and the chain.
+     */
+    public static void replace(Identity target, Identity renewed) throws IOException {
+        Path[][] pairs = {{renewed.keyFile(), target.keyFile()}, {renewed.certificateFile(), target.certificateFile()},
+                {renewed.chainFile(), target.chainFile()}};
+        for (Path[] pair : pairs) {
+            Path staged = pair[1].resolveSibling(pair[1].getFileName() + ".new");
+            Files.copy(pair[0], staged, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(staged, pair[1], StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
     }
 
     /**
@@ -157,7 +231,7 @@ public final class TestCertificates {
         try {
             KeyPair keys = newKeyPair();
             X509v3CertificateBuilder builder = builder(X500Name.getInstance(caCertificate.getSubjectX500Principal().getEncoded()),
-                    new X500Name(subject), keys, caKeys);
+                    x500(subject), keys, caKeys);
             JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
             builder.addExtension(Extension.keyUsage, true,
@@ -188,10 +262,10 @@ public final class TestCertificates {
 
     private Identity write(String fileName, X509Certificate certificate, PrivateKey key)
             throws IOException, GeneralSecurityException {
-        Path certificateFile = directory.resolve(fileName + ".pem");
-        Path keyFile = directory.resolve(fileName + ".key");
-        Path chainFile = directory.resolve(fileName + "-chain.pem");
-        Path keyStoreFile = directory.resolve(fileName + ".p12");
+        Path certificateFile = directory.resolve(prefix + fileName + ".pem");
+        Path keyFile = directory.resolve(prefix + fileName + ".key");
+        Path chainFile = directory.resolve(prefix + fileName + "-chain.pem");
+        Path keyStoreFile = directory.resolve(prefix + fileName + ".p12");
         Files.writeString(certificateFile, pem(certificate), StandardCharsets.US_ASCII);
         Files.writeString(keyFile, pem(new PemObject("PRIVATE KEY", key.getEncoded())), StandardCharsets.US_ASCII);
         Files.writeString(chainFile, pem(certificate) + pem(caCertificate), StandardCharsets.US_ASCII);
@@ -200,6 +274,15 @@ public final class TestCertificates {
         keyStore.setKeyEntry("key", key, PASSWORD.toCharArray(), new Certificate[] {certificate, caCertificate});
         store(keyStore, keyStoreFile);
         return new Identity(certificateFile, keyFile, chainFile, keyStoreFile, certificate, key);
+    }
+
+    /**
+     * The name as the JDK (and keytool, and Kafka's principal mapping) read it: {@code
+     * CN=app,OU=team} is the certificate whose subject prints so. BouncyCastle's own parser keeps
+     * the string's order in the encoding, which the JDK then prints reversed.
+     */
+    private static X500Name x500(String subject) {
+        return X500Name.getInstance(new X500Principal(subject).getEncoded());
     }
 
     private static X509v3CertificateBuilder builder(X500Name issuer, X500Name subject, KeyPair subjectKeys,

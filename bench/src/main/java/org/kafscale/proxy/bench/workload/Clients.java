@@ -22,7 +22,13 @@ final class Clients {
 
     /** acks=all (idempotent, Kafka's default), with {@code lingerMs} of batching. */
     static KafkaProducer<byte[], byte[]> producer(String bootstrap, int lingerMs) {
+        return producer(bootstrap, lingerMs, Map.of());
+    }
+
+    /** Like {@link #producer(String, int)}, with {@code security} (TLS settings, say) added. */
+    static KafkaProducer<byte[], byte[]> producer(String bootstrap, int lingerMs, Map<String, Object> security) {
         Properties p = new Properties();
+        p.putAll(security);
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);

@@ -16,7 +16,12 @@ public final class ConsumeThroughput {
 
     /** Bytes of record values per second, from the first poll to the last record. */
     public static double run(String bootstrap, String topic, long records) {
-        try (KafkaConsumer<byte[], byte[]> consumer = Clients.consumer(bootstrap, Map.of())) {
+        return run(bootstrap, Map.of(), topic, records);
+    }
+
+    /** Like {@link #run(String, String, long)}, the consumer configured with {@code security} too. */
+    public static double run(String bootstrap, Map<String, Object> security, String topic, long records) {
+        try (KafkaConsumer<byte[], byte[]> consumer = Clients.consumer(bootstrap, security)) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
             consumer.assign(partitions);

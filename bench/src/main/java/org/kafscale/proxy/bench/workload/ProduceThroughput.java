@@ -1,5 +1,6 @@
 package org.kafscale.proxy.bench.workload;
 
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -12,10 +13,16 @@ public final class ProduceThroughput {
 
     /** Records per second, from the first send to the last acknowledgement. */
     public static double run(String bootstrap, String topic, int records, int recordBytes) {
+        return run(bootstrap, Map.of(), topic, records, recordBytes);
+    }
+
+    /** Like {@link #run(String, String, int, int)}, the clients configured with {@code security} too. */
+    public static double run(String bootstrap, Map<String, Object> security, String topic, int records,
+                             int recordBytes) {
         byte[] value = new byte[recordBytes];
         ThreadLocalRandom.current().nextBytes(value);
         AtomicReference<Exception> failure = new AtomicReference<>();
-        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(bootstrap, Clients.LINGER_MS)) {
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(bootstrap, Clients.LINGER_MS, security)) {
             // Metadata is fetched before the clock starts: connection set-up is not throughput.
             producer.partitionsFor(topic);
             long start = System.nanoTime();

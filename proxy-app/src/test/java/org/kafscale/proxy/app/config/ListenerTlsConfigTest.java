@@ -13,19 +13,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings.ClientCertificates;
-import org.kafscale.proxy.testkit.ChainCertificates;
+import org.kafscale.proxy.testkit.TestCertificates;
 
 /** KAFSCALE_PROXY_TLS_*: a wrong setting stops start-up naming it, never leaves the listener plaintext. */
 class ListenerTlsConfigTest {
     @TempDir
     static Path dir;
-    private static ChainCertificates ca;
-    private static ChainCertificates.Leaf server;
-    private static ChainCertificates.Leaf other;
+    private static TestCertificates ca;
+    private static TestCertificates.Identity server;
+    private static TestCertificates.Identity other;
 
     @BeforeAll
     static void certificates() throws Exception {
-        ca = ChainCertificates.authority(dir, "config-test");
+        ca = TestCertificates.create(dir, "config-test");
         server = ca.server("proxy");
         other = ca.server("other");
     }
@@ -34,8 +34,8 @@ class ListenerTlsConfigTest {
         Map<String, String> env = new HashMap<>();
         env.put(ProxyConfig.BACKENDS, "broker-0:9092");
         env.put(ConfigKey.TLS_ENABLED.envName(), "true");
-        env.put(ConfigKey.TLS_CERT_FILE.envName(), server.certPem().toString());
-        env.put(ConfigKey.TLS_KEY_FILE.envName(), server.keyPem().toString());
+        env.put(ConfigKey.TLS_CERT_FILE.envName(), server.chainFile().toString());
+        env.put(ConfigKey.TLS_KEY_FILE.envName(), server.keyFile().toString());
         return env;
     }
 
@@ -57,7 +57,7 @@ class ListenerTlsConfigTest {
     void aClientCaRequiresClientCertificatesUnlessToldOtherwise() {
         // Given
         Map<String, String> env = tlsOn();
-        env.put(ConfigKey.TLS_CLIENT_CA_FILE.envName(), ca.caPem.toString());
+        env.put(ConfigKey.TLS_CLIENT_CA_FILE.envName(), ca.caFile().toString());
         // Then
         assertEquals(ClientCertificates.REQUIRED, ProxyConfig.from(env).listenerTls().orElseThrow().clientCertificates());
         env.put(ConfigKey.TLS_REQUIRE_CLIENT_CERT.envName(), "false");
@@ -70,8 +70,8 @@ class ListenerTlsConfigTest {
         Map<String, String> env = tlsOn();
         env.remove(ConfigKey.TLS_CERT_FILE.envName());
         env.remove(ConfigKey.TLS_KEY_FILE.envName());
-        env.put(ConfigKey.TLS_KEYSTORE_FILE.envName(), server.keyStore().toString());
-        env.put(ConfigKey.TLS_KEYSTORE_PASSWORD.envName(), ChainCertificates.PASSWORD);
+        env.put(ConfigKey.TLS_KEYSTORE_FILE.envName(), server.keyStoreFile().toString());
+        env.put(ConfigKey.TLS_KEYSTORE_PASSWORD.envName(), TestCertificates.PASSWORD);
         // Then
         assertTrue(ProxyConfig.from(env).listenerTls().orElseThrow().keyMaterial()
                 instanceof ListenerTlsSettings.KeyMaterial.KeyStoreFile);
@@ -122,7 +122,7 @@ class ListenerTlsConfigTest {
     void aKeyOfAnotherCertificateStopsStartUpNamingTheKeySetting() {
         // Given
         Map<String, String> env = tlsOn();
-        env.put(ConfigKey.TLS_KEY_FILE.envName(), other.keyPem().toString());
+        env.put(ConfigKey.TLS_KEY_FILE.envName(), other.keyFile().toString());
         // Then
         String message = failure(env);
         assertTrue(message.startsWith(ConfigKey.TLS_KEY_FILE.envName() + "=") && message.contains("does not belong"),

@@ -22,6 +22,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.config.ConfigResource;
@@ -33,6 +34,7 @@ import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
@@ -45,7 +47,13 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.kstream.Materialized;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,6 +74,8 @@ import org.kafscale.proxy.testkit.Kcat;
  */
 class AuthorizationIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
+    /** The first share group of a fresh cluster waits for the share coordinator's state topic. */
+    private static final Duration SHARE_DEADLINE = Duration.ofSeconds(90);
     private static final String ACLS = """
             acls:
               # alice: everything on her own topics, her groups and transactional ids; writes to the shared topic
@@ -360,7 +370,7 @@ class AuthorizationIT {
         try (KafkaShareConsumer<String, String> alice = shareConsumer("alice", "s1", "alice-share")) {
             alice.subscribe(List.of("alice-queue"));
             List<String> values = new ArrayList<>();
-            Eventually.await(DEADLINE, "alice's share consumer reads the record", () -> {
+            Eventually.await(SHARE_DEADLINE, "alice's share consumer reads the record", () -> {
                 alice.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value()));
                 return values.contains("queued");
             });
@@ -376,6 +386,125 @@ class AuthorizationIT {
                 }
             });
         }
+    }
+
+    @Test
+    void aShareConsumerReadsTheTopicsItMayReadAndIsRefusedTheOneItMayOnlyDescribe() throws Exception {
+        // Given: a record in the shared topic, bob's share group from the earliest offset, subscribed to
+        // the shared topic (Read) and to bob-out (Write, so Describe, not Read)
+        shareFromEarliest("bob-share");
+        try (KafkaProducer<String, String> alice = producer("alice", "p6")) {
+            alice.send(new ProducerRecord<>("shared", "k", "for bob's share group")).get();
+        }
+        List<String> values = new ArrayList<>();
+        List<TopicAuthorizationException> refusals = new ArrayList<>();
+        try (KafkaShareConsumer<String, String> bob = shareConsumer("bob", "s2", "bob-share")) {
+            bob.subscribe(List.of("shared", "bob-out"));
+            // When
+            Eventually.await(SHARE_DEADLINE, "bob reads the shared topic and is refused bob-out", () -> {
+                try {
+                    bob.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value()));
+                } catch (TopicAuthorizationException e) {
+                    refusals.add(e);
+                }
+                return values.contains("for bob's share group") && !refusals.isEmpty();
+            });
+            bob.commitSync();
+        }
+        // Then: the refusal names only the topic he may not read
+        assertEquals(Set.of("bob-out"), refusals.get(0).unauthorizedTopics());
+    }
+
+    @Test
+    void shareGroupOffsetsAreListedAlteredAndDeletedOnlyWithTheRightsKafkaAsks() throws Exception {
+        // Given: bob's share group, which has read the shared topic, and no member now
+        shareFromEarliest("bob-offsets");
+        try (KafkaProducer<String, String> alice = producer("alice", "p7")) {
+            alice.send(new ProducerRecord<>("shared", "k", "for bob's offsets")).get();
+        }
+        try (KafkaShareConsumer<String, String> bob = shareConsumer("bob", "s3", "bob-offsets")) {
+            bob.subscribe(List.of("shared"));
+            Eventually.await(SHARE_DEADLINE, "bob's share group reads a record",
+                    () -> !bob.poll(Duration.ofMillis(200)).isEmpty());
+            bob.commitSync();
+        }
+        TopicPartition shared = new TopicPartition("shared", 0);
+        try (Admin bob = admin("bob")) {
+            // When / Then: Describe on his group lists its offsets; alice's group is refused
+            Eventually.await(DEADLINE, "bob's group's offsets are listed", () -> assertTrue(bob.listShareGroupOffsets(
+                    Map.of("bob-offsets", new ListShareGroupOffsetsSpec())).partitionsToOffsetInfo("bob-offsets").get()
+                    .containsKey(shared)));
+            assertCauseOf(GroupAuthorizationException.class, bob.listShareGroupOffsets(Map.of(
+                    "alice-share", new ListShareGroupOffsetsSpec())).partitionsToOffsetInfo("alice-share"));
+            // Read on the group and on the topic alters an offset; a topic he may not read is refused alone
+            bob.alterShareGroupOffsets("bob-offsets", Map.of(shared, 0L)).all().get();
+            assertCauseOf(TopicAuthorizationException.class, bob.alterShareGroupOffsets("bob-offsets",
+                    Map.of(new TopicPartition("bob-out", 0), 0L)).partitionResult(new TopicPartition("bob-out", 0)));
+            // Read on the group does not give Delete
+            assertCauseOf(GroupAuthorizationException.class, bob.deleteShareGroupOffsets("bob-offsets", Set.of("shared")).all());
+        }
+    }
+
+    @Test
+    void aStreamsApplicationRunsInItsOwnGroupAndIsRefusedInternalTopicsItMayNotCreate() throws Exception {
+        // Given: alice's stateful application on the streams protocol (its changelog topic is alice-app-counts-changelog)
+        KAFKA.cluster().createTopic("alice-words", 1);
+        KAFKA.cluster().createTopic("alice-counts", 1);
+        try (KafkaStreams alice = countingApplication("alice", "alice-app", "alice-words", "alice-counts", new ArrayList<>())) {
+            // When
+            alice.start();
+            // Then: it runs, and the broker created the changelog topic alice may create
+            Eventually.await(Duration.ofSeconds(90), "alice's application running",
+                    () -> alice.state() == KafkaStreams.State.RUNNING);
+            assertTrue(KAFKA.cluster().admin().listTopics().names().get().contains("alice-app-counts-changelog"));
+        }
+        // Given: bob's application counting the shared topic, whose changelog (bob-app-counts-changelog)
+        // bob may not create (Write on bob-* gives no Create)
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (KafkaStreams bob = countingApplication("bob", "bob-app", "shared", "bob-out", failures)) {
+            // When
+            bob.start();
+            // Then: its heartbeat is refused with the topic error, before the broker creates the topic
+            Eventually.await(Duration.ofSeconds(60), "bob's application fails on the refusal",
+                    () -> failures.stream().anyMatch(f -> hasCause(f, TopicAuthorizationException.class)));
+        }
+        assertFalse(KAFKA.cluster().admin().listTopics().names().get().contains("bob-app-counts-changelog"));
+    }
+
+    private static KafkaStreams countingApplication(String user, String application, String input, String output,
+                                                    List<Throwable> failures) throws IOException {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.<String, String>stream(input).groupByKey().count(Materialized.as("counts")).toStream()
+                .mapValues(String::valueOf).to(output);
+        Properties props = ClientIdPrincipals.clientAs(user, application);
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, application);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
+        props.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, "streams");
+        props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory(dir, "streams-" + application).toString());
+        KafkaStreams streams = new KafkaStreams(builder.build(), props);
+        streams.setUncaughtExceptionHandler(e -> {
+            failures.add(e);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        return streams;
+    }
+
+    private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (type.isInstance(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void shareFromEarliest(String group) throws Exception {
+        KAFKA.cluster().admin().incrementalAlterConfigs(Map.of(
+                new ConfigResource(ConfigResource.Type.GROUP, group), List.of(new AlterConfigOp(
+                        new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET))))
+                .all().get();
     }
 
     private static void pollUntilThrown(KafkaConsumer<String, String> consumer) {

@@ -10,15 +10,12 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,7 +64,8 @@ class BackendSessionLifetimeIT {
         // Given: the proxy with its client certificate and SCRAM user
         cluster.createTopic("reauth", 1);
         try (RunningProxy proxy = RunningProxy.start(cluster, "single", settings(true));
-             KafkaProducer<String, String> producer = new KafkaProducer<>(noRetries(proxy.bootstrap()))) {
+             KafkaProducer<String, String> producer = new KafkaProducer<>(
+                     RecordRoundTrip.noRetriesProducerProperties(proxy.bootstrap()))) {
             // When: it produces, one record at a time, for three of the broker's session lifetimes
             long end = System.nanoTime() + 3 * SESSION_LIFETIME.toNanos();
             int sent = 0;
@@ -109,18 +107,6 @@ class BackendSessionLifetimeIT {
         return settings;
     }
 
-    /** A producer that reports the first failed request instead of hiding it behind a retry. */
-    private static Properties noRetries(String bootstrap) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        props.put(ProducerConfig.ACKS_CONFIG, "1");
-        props.put(ProducerConfig.RETRIES_CONFIG, 0);
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
-        props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        return props;
-    }
 
     private static int describeCluster(RunningProxy proxy) throws Exception {
         Map<String, Object> config = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap(),

@@ -137,9 +137,16 @@ class EveryApiIT {
         }
     }
 
-    @ParameterizedTest(name = "topology from {0}, advertise mode {1}")
-    @CsvSource({"kafka, single", "kafka, brokers", "kafka, ports", "etcd, single", "etcd, brokers", "etcd, ports"})
-    void everyAdvertisedApiAtEveryVersionAnswersAsTheBrokerDoes(String source, String mode) {
+    /**
+     * Every version of every key in each advertise mode with the topology from the brokers; with
+     * the topology from etcd, which changes where a request goes but not how a version is
+     * encoded, the oldest and newest version of each key (the suite's time budget: all six pairs at
+     * every version took 164 s).
+     */
+    @ParameterizedTest(name = "topology from {0}, advertise mode {1}, {2} versions")
+    @CsvSource({"kafka, single, every", "kafka, brokers, every", "kafka, ports, every",
+            "etcd, single, end", "etcd, brokers, end", "etcd, ports, end"})
+    void everyAdvertisedApiAtEveryVersionAnswersAsTheBrokerDoes(String source, String mode, String versions) {
         KafkaCluster cluster = KAFKA.cluster();
         try (RunningProxy proxy = source.equals("etcd") ? RunningProxy.startOnEtcd(cluster, mode, etcd.endpoint())
                         : RunningProxy.start(cluster, mode);
@@ -162,6 +169,10 @@ class EveryApiIT {
                     continue;
                 }
                 for (short version = range.minVersion(); version <= range.maxVersion(); version++) {
+                    boolean endVersion = version == range.minVersion() || version == range.maxVersion();
+                    if (versions.equals("end") && !endVersion) {
+                        continue;
+                    }
                     pairs++;
                     String failure = compare(mode, key, version, representative.get(), connections);
                     LOGGER.info("every-api {}/{} {} v{}: {}", source, mode, key, version, failure == null ? "PASS" : "FAIL " + failure);

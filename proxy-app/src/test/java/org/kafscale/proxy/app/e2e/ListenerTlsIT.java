@@ -57,7 +57,7 @@ import org.kafscale.proxy.testkit.ClientPrograms;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
 import org.kafscale.proxy.testkit.Kcat;
-import org.kafscale.proxy.testkit.ChainCertificates;
+import org.kafscale.proxy.testkit.TestCertificates;
 
 /**
  * TLS and mTLS on the Kafka listener, with real clients through the proxy to real brokers: Java
@@ -81,17 +81,17 @@ class ListenerTlsIT {
     @TempDir
     static Path dir;
 
-    private static ChainCertificates ca;
-    private static ChainCertificates.Leaf server;
-    private static ChainCertificates.Leaf client;
-    private static ChainCertificates.Leaf untrustedClient;
+    private static TestCertificates ca;
+    private static TestCertificates.Identity server;
+    private static TestCertificates.Identity client;
+    private static TestCertificates.Identity untrustedClient;
 
     @BeforeAll
     static void certificates() throws Exception {
-        ca = ChainCertificates.authority(dir, "proxy-test");
+        ca = TestCertificates.create(dir, "proxy-test");
         server = ca.server("proxy");
         client = ca.client("app", "CN=app,OU=payments,O=example");
-        untrustedClient = ChainCertificates.authority(dir, "stranger").client("intruder", "CN=intruder");
+        untrustedClient = TestCertificates.create(dir, "stranger").client("intruder", "CN=intruder");
     }
 
     @ParameterizedTest(name = "advertise mode {0}")
@@ -124,7 +124,7 @@ class ListenerTlsIT {
         String topic = "mtls-required-" + UUID.randomUUID();
         KAFKA.cluster().createTopic(topic, 2);
         Map<String, String> settings = tlsOn(server);
-        settings.put(ConfigKey.TLS_CLIENT_CA_FILE.envName(), ca.caPem.toString());
+        settings.put(ConfigKey.TLS_CLIENT_CA_FILE.envName(), ca.caFile().toString());
         settings.put(ConfigKey.TLS_PRINCIPAL_MAPPING_RULES.envName(), CN_RULE);
         try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "single", settings)) {
             // When: a client with the CA's certificate produces and consumes
@@ -143,7 +143,7 @@ class ListenerTlsIT {
     void optionalClientCertificateAdmitsClientsWithAndWithoutOneAndTellsThemApart() throws Exception {
         // Given: a proxy that asks for client certificates but does not require one
         Map<String, String> settings = tlsOn(server);
-        settings.put(ConfigKey.TLS_CLIENT_CA_FILE.envName(), ca.caPem.toString());
+        settings.put(ConfigKey.TLS_CLIENT_CA_FILE.envName(), ca.caFile().toString());
         settings.put(ConfigKey.TLS_REQUIRE_CLIENT_CERT.envName(), "false");
         settings.put(ConfigKey.TLS_PRINCIPAL_MAPPING_RULES.envName(), CN_RULE);
         try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "single", settings)) {
@@ -157,9 +157,9 @@ class ListenerTlsIT {
             // ...while a certificate the CA did not sign, when a client sends it anyway (librdkafka
             // does; a Java client sends none the proxy's CA list does not name), fails the handshake
             Kcat.Result stranger = Kcat.run(DEADLINE, null, List.of("-b", proxy.bootstrap(), "-L", "-m", "5",
-                    "-X", "security.protocol=ssl", "-X", "ssl.ca.location=" + ca.caPem,
-                    "-X", "ssl.certificate.location=" + untrustedClient.certPem(),
-                    "-X", "ssl.key.location=" + untrustedClient.keyPem()));
+                    "-X", "security.protocol=ssl", "-X", "ssl.ca.location=" + ca.caFile(),
+                    "-X", "ssl.certificate.location=" + untrustedClient.chainFile(),
+                    "-X", "ssl.key.location=" + untrustedClient.keyFile()));
             assertFalse(stranger.succeeded(), stranger::stdout);
             logs.awaitLine(DEADLINE, "TLS handshake with client");
         }
@@ -169,7 +169,7 @@ class ListenerTlsIT {
     void readinessProbeReachesAListenerThatRequiresClientCertificatesOverTls() {
         // Given: a proxy that requires client certificates from the CA that also signed its own
         Map<String, String> settings = tlsOn(server);
-        settings.put(ConfigKey.TLS_CLIENT_CA_FILE.envName(), ca.caPem.toString());
+        settings.put(ConfigKey.TLS_CLIENT_CA_FILE.envName(), ca.caFile().toString());
         try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "single", settings)) {
             // Then: its read-path probe gets through (over TLS, with the listener's certificate), so it is ready
             Eventually.await(DEADLINE, "/readyz answering 200", () -> proxy.healthStatus("/readyz") == 200);
@@ -185,7 +185,7 @@ class ListenerTlsIT {
         String topic = "tls-kcat-" + UUID.randomUUID();
         KAFKA.cluster().createTopic(topic, 2);
         try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "ports", tlsOn(server))) {
-            List<String> ssl = List.of("-X", "security.protocol=ssl", "-X", "ssl.ca.location=" + ca.caPem);
+            List<String> ssl = List.of("-X", "security.protocol=ssl", "-X", "ssl.ca.location=" + ca.caFile());
             List<String> lines = new ArrayList<>();
             for (int i = 0; i < RECORDS; i++) {
                 lines.add("k" + i + ":v" + i);
@@ -212,7 +212,7 @@ class ListenerTlsIT {
             // When: confluent-kafka produces and consumes as a group over TLS
             ClientPrograms.Run run = ClientPrograms.produceThenConsume(ClientFamily.CONFLUENT_KAFKA_PYTHON,
                     proxy.bootstrap(), topic, RECORDS, 2, DEADLINE,
-                    Map.of("security.protocol", "ssl", "ssl.ca.location", ca.caPem.toString()));
+                    Map.of("security.protocol", "ssl", "ssl.ca.location", ca.caFile().toString()));
 
             // Then: it read every record
             assertTrue(run.readEverything(), () -> run + "\nstdout: " + run.stdout());
@@ -224,10 +224,12 @@ class ListenerTlsIT {
     void certificateRotationUnderLoadLosesNothingAndNewConnectionsSeeTheNewCertificate() throws Exception {
         // Given: a TLS proxy serving copies of the server files, and a producer (acks=all) that keeps producing
         Path rotating = Files.createDirectories(dir.resolve("rotating"));
-        ChainCertificates.Leaf served = new ChainCertificates.Leaf(server.subject(),
-                Files.copy(server.certPem(), rotating.resolve("tls.crt")),
-                Files.copy(server.keyPem(), rotating.resolve("tls.key")), server.keyStore(), server.certificate());
-        ChainCertificates.Leaf renewed = ca.server("proxy-renewed");
+        TestCertificates.Identity served = new TestCertificates.Identity(
+                Files.copy(server.certificateFile(), rotating.resolve("leaf.crt")),
+                Files.copy(server.keyFile(), rotating.resolve("tls.key")),
+                Files.copy(server.chainFile(), rotating.resolve("tls.crt")), server.keyStoreFile(), server.certificate(),
+                server.privateKey());
+        TestCertificates.Identity renewed = ca.server("proxy-renewed");
         String topic = "tls-rotation-" + UUID.randomUUID();
         KAFKA.cluster().createTopic(topic, 2);
         Map<String, String> settings = tlsOn(served);
@@ -258,7 +260,7 @@ class ListenerTlsIT {
             Eventually.await(DEADLINE, "records acknowledged before the rotation", () -> acknowledged.get() > 200);
 
             // When: the certificate files are replaced by a renewed certificate
-            ChainCertificates.replace(served, renewed);
+            TestCertificates.replace(served, renewed);
 
             // Then: a new connection sees the renewed certificate...
             Eventually.await(DEADLINE, "the renewed certificate on a new connection", () ->
@@ -343,28 +345,28 @@ class ListenerTlsIT {
 
     // --- helpers
 
-    private static Map<String, String> tlsOn(ChainCertificates.Leaf leaf) {
+    private static Map<String, String> tlsOn(TestCertificates.Identity leaf) {
         Map<String, String> settings = new HashMap<>();
         settings.put(ConfigKey.TLS_ENABLED.envName(), "true");
-        settings.put(ConfigKey.TLS_CERT_FILE.envName(), leaf.certPem().toString());
-        settings.put(ConfigKey.TLS_KEY_FILE.envName(), leaf.keyPem().toString());
+        settings.put(ConfigKey.TLS_CERT_FILE.envName(), leaf.chainFile().toString());
+        settings.put(ConfigKey.TLS_KEY_FILE.envName(), leaf.keyFile().toString());
         return settings;
     }
 
     private static Properties trusting() {
         Properties p = new Properties();
         p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL");
-        p.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, ca.trustStore.toString());
-        p.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, ChainCertificates.PASSWORD);
+        p.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, ca.trustStoreFile().toString());
+        p.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD);
         p.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PKCS12");
         return p;
     }
 
-    private static Properties presenting(ChainCertificates.Leaf leaf) {
+    private static Properties presenting(TestCertificates.Identity leaf) {
         Properties p = trusting();
-        p.put(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, leaf.keyStore().toString());
-        p.put(SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, ChainCertificates.PASSWORD);
-        p.put(SslConfigs.SSL_KEY_PASSWORD_CONFIG, ChainCertificates.PASSWORD);
+        p.put(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, leaf.keyStoreFile().toString());
+        p.put(SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD);
+        p.put(SslConfigs.SSL_KEY_PASSWORD_CONFIG, TestCertificates.PASSWORD);
         p.put(SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, "PKCS12");
         return p;
     }
@@ -433,8 +435,8 @@ class ListenerTlsIT {
 
     private static SSLContext trustingContext() throws Exception {
         KeyStore trust = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(ca.trustStore)) {
-            trust.load(in, ChainCertificates.PASSWORD.toCharArray());
+        try (InputStream in = Files.newInputStream(ca.trustStoreFile())) {
+            trust.load(in, TestCertificates.PASSWORD.toCharArray());
         }
         TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         factory.init(trust);

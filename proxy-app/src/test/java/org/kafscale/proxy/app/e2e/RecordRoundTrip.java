@@ -117,6 +117,22 @@ final class RecordRoundTrip {
         return props;
     }
 
+    /**
+     * Settings of a producer that reports the first failed request instead of hiding it behind a
+     * retry (acks=1, no retries, not idempotent, no linger), with String keys and values.
+     */
+    static Properties noRetriesProducerProperties(String bootstrap) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.ACKS_CONFIG, "1");
+        props.put(ProducerConfig.RETRIES_CONFIG, 0);
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        return props;
+    }
+
     /** Settings of a consumer with String keys and values that starts at the earliest offset when it has none. */
     static Properties consumerProperties(String bootstrap) {
         Properties props = new Properties();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -21,16 +22,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import javax.security.auth.callback.Callback;
 import javax.security.auth.login.AppConfigurationEntry;
@@ -79,15 +79,18 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.testkit.DebianPython;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
 import org.kafscale.proxy.testkit.Kcat;
+import org.kafscale.proxy.testkit.Librdkafka;
 import org.kafscale.proxy.testkit.TestCertificates;
 
 /**
  * SASL terminated at the proxy (plaintext brokers behind it): real Java clients, kcat and
- * confluent-kafka authenticate with PLAIN, SCRAM and OAUTHBEARER (tokens signed by the test,
- * keys served by a JWKS endpoint in the test) and move records; wrong credentials, bad tokens,
+ * confluent-kafka authenticate with PLAIN, SCRAM and OAUTHBEARER (tokens signed by the test, keys
+ * served by a JWKS endpoint in the test; kcat fetches its tokens from the test's token endpoint)
+ * and move records, kcat and confluent-kafka on the librdkafka of scripts/ensure-librdkafka.sh; wrong credentials, bad tokens,
  * unknown mechanisms and requests before authentication fail at once with nothing routed; and a
  * client re-authenticates on its connection as the session runs out (KIP-368).
  */
@@ -101,14 +104,19 @@ class SaslListenerIT {
     private static final String ISSUER = "https://issuer.test";
     private static final Duration FAILURE_WITHIN = Duration.ofSeconds(1);
 
+    private static final String OIDC_CLIENT_ID = "kcat";
+    private static final String OIDC_CLIENT_SECRET = "kcat-secret";
+
     @TempDir
     static Path dir;
     private static Path credentials;
-    private static HttpServer jwks;
+    /** The test's identity provider: the JWKS the proxy validates with, and a client-credentials token endpoint. */
+    private static HttpServer identityProvider;
+    private static final AtomicInteger tokensIssued = new AtomicInteger();
     private static RsaJsonWebKey signingKey;
 
     @BeforeAll
-    static void credentialsAndJwks() throws Exception {
+    static void credentialsAndIdentityProvider() throws Exception {
         credentials = dir.resolve("sasl-users");
         List<String> lines = new ArrayList<>();
         for (ScramMechanism mechanism : List.of(ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512)) {
@@ -119,21 +127,49 @@ class SaslListenerIT {
         signingKey = RsaJwkGenerator.generateJwk(2048);
         signingKey.setKeyId("test-key");
         String keySet = new JsonWebKeySet(signingKey).toJson(JsonWebKey.OutputControlLevel.PUBLIC_ONLY);
-        jwks = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        jwks.createContext("/jwks", exchange -> {
-            byte[] body = keySet.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        });
-        jwks.start();
+        identityProvider = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        identityProvider.createContext("/jwks", exchange -> respond(exchange, 200, keySet));
+        identityProvider.createContext("/token", SaslListenerIT::issueToken);
+        identityProvider.start();
     }
 
     @AfterAll
-    static void stopJwks() {
-        jwks.stop(0);
+    static void stopIdentityProvider() {
+        identityProvider.stop(0);
+    }
+
+    private static String identityProviderUrl(String path) {
+        return "http://127.0.0.1:" + identityProvider.getAddress().getPort() + path;
+    }
+
+    /** OAuth 2 client credentials (RFC 6749 4.4): a fresh token for the right client id and secret. */
+    private static void issueToken(HttpExchange exchange) throws IOException {
+        String form = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        String expected = "Basic " + Base64.getEncoder().encodeToString(
+                (OIDC_CLIENT_ID + ":" + OIDC_CLIENT_SECRET).getBytes(StandardCharsets.UTF_8));
+        if (!expected.equals(exchange.getRequestHeaders().getFirst("Authorization"))
+                || !form.contains("grant_type=client_credentials")) {
+            respond(exchange, 401, "{\"error\":\"invalid_client\"}");
+            return;
+        }
+        String token;
+        try {
+            token = token(USER, AUDIENCE, 300);
+        } catch (Exception e) {
+            respond(exchange, 500, "{\"error\":\"server_error\"}");
+            return;
+        }
+        tokensIssued.incrementAndGet();
+        respond(exchange, 200, "{\"access_token\":\"" + token + "\",\"token_type\":\"bearer\",\"expires_in\":300}");
+    }
+
+    private static void respond(HttpExchange exchange, int status, String json) throws IOException {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -411,33 +447,58 @@ class SaslListenerIT {
         String topic = "sasl-kcat-plain";
         KAFKA.cluster().createTopic(topic, 1);
         try (RunningProxy proxy = startProxy("PLAIN,SCRAM-SHA-512", Map.of())) {
-            assertKcatRoundTrip(proxy, topic, "PLAIN");
+            assertKcatRoundTrip(proxy, topic, kcatSasl("PLAIN"));
         }
     }
 
     @Test
     void kcatProducesAndConsumesWithScram() {
-        assumeTrue(LIBRDKAFKA_SCRAM_FIXED.compareTo(kcatLibrdkafka()) <= 0,
-                "kcat's librdkafka " + kcatLibrdkafka() + " sends a wrong SCRAM nonce (fixed in 2.6.1)");
+        Version version = Version.of(Kcat.banner(Kcat.Library.PREFERRED).version());
+        assumeTrue(LIBRDKAFKA_SCRAM_FIXED.compareTo(version) <= 0, "kcat's librdkafka " + version
+                + " sends a wrong SCRAM nonce (fixed in 2.6.1); " + Librdkafka.whyAbsent());
         String topic = "sasl-kcat-scram";
         KAFKA.cluster().createTopic(topic, 1);
         try (RunningProxy proxy = startProxy("SCRAM-SHA-512", Map.of())) {
-            assertKcatRoundTrip(proxy, topic, "SCRAM-SHA-512");
+            assertKcatRoundTrip(proxy, topic, kcatSasl("SCRAM-SHA-512"));
+        }
+    }
+
+    /**
+     * kcat has no token callback: its librdkafka fetches the token itself, with OIDC client
+     * credentials (over libcurl), from the token endpoint the test serves.
+     */
+    @Test
+    void kcatProducesAndConsumesWithOauthbearerFromATokenEndpoint() {
+        Kcat.Banner banner = Kcat.banner(Kcat.Library.PREFERRED);
+        assumeTrue(banner.features().contains("oidc"), "kcat's librdkafka " + banner.version()
+                + " has no OIDC token client (built without libcurl); " + Librdkafka.whyAbsent());
+        String topic = "sasl-kcat-oauthbearer";
+        KAFKA.cluster().createTopic(topic, 1);
+        int issuedBefore = tokensIssued.get();
+        try (RunningProxy proxy = startProxy("OAUTHBEARER", Map.of())) {
+            assertKcatRoundTrip(proxy, topic, List.of("-X", "security.protocol=sasl_plaintext",
+                    "-X", "sasl.mechanisms=OAUTHBEARER", "-X", "sasl.oauthbearer.method=oidc",
+                    "-X", "sasl.oauthbearer.client.id=" + OIDC_CLIENT_ID,
+                    "-X", "sasl.oauthbearer.client.secret=" + OIDC_CLIENT_SECRET,
+                    "-X", "sasl.oauthbearer.token.endpoint.url=" + identityProviderUrl("/token")));
+            assertTrue(tokensIssued.get() > issuedBefore, "kcat fetched its tokens from the token endpoint");
         }
     }
 
     /**
      * librdkafka before 2.6.1 repeats the client nonce in its SCRAM final message; Kafka 4 brokers
      * (whose SCRAM server the proxy runs) refuse it, and so does the proxy: at once and plainly.
+     * Debian's kcat on Debian's librdkafka (2.0.2) is such a client.
      */
     @Test
     void kcatWithTheOldLibrdkafkaScramNonceIsRefusedPlainly() {
-        assumeTrue(LIBRDKAFKA_SCRAM_FIXED.compareTo(kcatLibrdkafka()) > 0, "kcat's librdkafka has the fix");
+        Version version = Version.of(Kcat.banner(Kcat.Library.SYSTEM).version());
+        assumeTrue(LIBRDKAFKA_SCRAM_FIXED.compareTo(version) > 0, "the system's librdkafka " + version + " has the fix");
         try (RunningProxy proxy = startProbedOnce("SCRAM-SHA-512")) {
             Map<String, Double> before = routed(proxy);
             List<String> args = new ArrayList<>(List.of("-b", proxy.bootstrap(), "-L"));
             args.addAll(kcatSasl("SCRAM-SHA-512"));
-            Kcat.Result result = Kcat.run(Duration.ofSeconds(30), null, args);
+            Kcat.Result result = Kcat.run(Kcat.Library.SYSTEM, Duration.ofSeconds(30), null, args);
             assertTrue(!result.succeeded() && result.stderr().contains("SASL authentication error"), result.stderr());
             assertNothingRouted(proxy, before);
         }
@@ -452,11 +513,19 @@ class SaslListenerIT {
 
     @Test
     void confluentKafkaPythonProducesAndConsumesWithScram() throws Exception {
-        Version version = pythonLibrdkafka();
-        assumeTrue(LIBRDKAFKA_SCRAM_FIXED.compareTo(version) <= 0,
-                "confluent-kafka's librdkafka " + version + " sends a wrong SCRAM nonce (fixed in 2.6.1)");
+        Version version = Version.of(DebianPython.confluentKafkaLibrdkafkaVersion());
+        assumeTrue(LIBRDKAFKA_SCRAM_FIXED.compareTo(version) <= 0, "confluent-kafka's librdkafka " + version
+                + " sends a wrong SCRAM nonce (fixed in 2.6.1); " + Librdkafka.whyAbsent());
         try (RunningProxy proxy = startProxy("SCRAM-SHA-512", Map.of())) {
             assertPythonRoundTrip(proxy, "sasl-python-scram", "SCRAM-SHA-512");
+        }
+    }
+
+    /** The token comes from the application's {@code oauth_cb}, here the one the test minted. */
+    @Test
+    void confluentKafkaPythonProducesAndConsumesWithOauthbearer() throws Exception {
+        try (RunningProxy proxy = startProxy("OAUTHBEARER", Map.of())) {
+            assertPythonRoundTrip(proxy, "sasl-python-oauthbearer", "OAUTHBEARER");
         }
     }
 
@@ -487,29 +556,18 @@ class SaslListenerIT {
         }
     }
 
-    private static Version kcatLibrdkafka() {
-        String banner = Kcat.run(Duration.ofSeconds(10), null, List.of("-V")).stdout();
-        Matcher m = Pattern.compile("librdkafka (\\d+\\.\\d+\\.\\d+)").matcher(banner);
-        assertTrue(m.find(), banner);
-        return Version.of(m.group(1));
-    }
-
-    private static Version pythonLibrdkafka() throws Exception {
-        return Version.of(runPython("import confluent_kafka; print(confluent_kafka.libversion()[0])").strip());
-    }
-
     private static List<String> kcatSasl(String mechanism) {
         return List.of("-X", "security.protocol=sasl_plaintext", "-X", "sasl.mechanisms=" + mechanism,
                 "-X", "sasl.username=" + USER, "-X", "sasl.password=" + PASSWORD);
     }
 
-    private static void assertKcatRoundTrip(RunningProxy proxy, String topic, String mechanism) {
+    private static void assertKcatRoundTrip(RunningProxy proxy, String topic, List<String> sasl) {
         List<String> produce = new ArrayList<>(List.of("-b", proxy.bootstrap(), "-t", topic, "-P"));
-        produce.addAll(kcatSasl(mechanism));
+        produce.addAll(sasl);
         Kcat.Result produced = Kcat.run(Duration.ofSeconds(30), "one\ntwo\n", produce);
         List<String> consume = new ArrayList<>(List.of("-b", proxy.bootstrap(), "-t", topic, "-C", "-o", "beginning",
                 "-c", "2", "-e"));
-        consume.addAll(kcatSasl(mechanism));
+        consume.addAll(sasl);
         Kcat.Result consumed = Kcat.run(Duration.ofSeconds(30), null, consume);
         assertTrue(produced.succeeded(), produced.stderr());
         assertTrue(consumed.succeeded(), consumed.stderr());
@@ -521,9 +579,14 @@ class SaslListenerIT {
         String script = """
                 import sys, time
                 from confluent_kafka import Producer, Consumer
-                bootstrap, topic, mechanism, user, password = sys.argv[1:6]
+                bootstrap, topic, mechanism, user, password, token = sys.argv[1:7]
                 sasl = {'bootstrap.servers': bootstrap, 'security.protocol': 'SASL_PLAINTEXT',
-                        'sasl.mechanisms': mechanism, 'sasl.username': user, 'sasl.password': password}
+                        'sasl.mechanisms': mechanism}
+                if mechanism == 'OAUTHBEARER':
+                    # What a token provider returns: the token and when it expires (epoch seconds).
+                    sasl['oauth_cb'] = lambda config: (token, time.time() + 300)
+                else:
+                    sasl.update({'sasl.username': user, 'sasl.password': password})
                 p = Producer(dict(sasl))
                 for i in range(20):
                     p.produce(topic, value=('py-%d' % i).encode())
@@ -541,32 +604,10 @@ class SaslListenerIT {
                 print(len(got))
                 sys.exit(0 if len(got) == 20 else 2)
                 """;
-        String output = runPython(script, proxy.bootstrap(), topic, mechanism, USER, PASSWORD);
-        assertEquals("20", output.lines().reduce((a, b) -> b).orElse(""), output);
-    }
-
-    /** Runs a program on Debian's Python (where confluent-kafka is installed); what it printed, once it exited 0. */
-    private static String runPython(String script, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("/usr/bin/python3", "-"));
-        command.addAll(List.of(args));
-        Process python = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try (OutputStream stdin = python.getOutputStream()) {
-            stdin.write(script.getBytes(StandardCharsets.UTF_8));
-        }
-        CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> {
-            try {
-                return new String(python.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return e.toString();
-            }
-        });
-        if (!python.waitFor(90, TimeUnit.SECONDS)) {
-            python.destroyForcibly();
-            throw new AssertionError("python did not finish: " + output.getNow(""));
-        }
-        String printed = output.get(10, TimeUnit.SECONDS);
-        assertEquals(0, python.exitValue(), printed);
-        return printed;
+        DebianPython.Result run = DebianPython.run(script, Duration.ofSeconds(90), List.of(proxy.bootstrap(), topic,
+                mechanism, USER, PASSWORD, token(USER, AUDIENCE, 300)));
+        assertTrue(run.succeeded(), run.stdout() + run.stderr());
+        assertEquals("20", run.stdout().strip(), run.stderr());
     }
 
     /**
@@ -648,7 +689,7 @@ class SaslListenerIT {
         }
         if (mechanisms.contains("OAUTHBEARER")) {
             env.put("KAFSCALE_PROXY_SASL_OAUTHBEARER_JWKS_URL",
-                    "http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks");
+                    identityProviderUrl("/jwks"));
             env.put("KAFSCALE_PROXY_SASL_OAUTHBEARER_EXPECTED_AUDIENCE", AUDIENCE);
             env.put("KAFSCALE_PROXY_SASL_OAUTHBEARER_EXPECTED_ISSUER", ISSUER);
             env.put("KAFSCALE_PROXY_SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS", "5");

@@ -20,26 +20,28 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.lfs.http.docs.DocsRoutes;
+import org.kafscale.proxy.testkit.TestCertificates;
 
 /** The LFS listener over HTTPS, verifying client certificates when a client CA is configured (mTLS). */
 class LfsTlsIT {
     private static EventLoopGroup workers;
     private static LfsHttpServer server;
-    private static TestCertificates serverCert;
-    private static TestCertificates clientCert;
-    private static TestCertificates strangerCert;
+    private static TestCertificates ca;
+    private static TestCertificates.Identity clientCert;
+    private static TestCertificates.Identity strangerCert;
     private static java.util.concurrent.ExecutorService blocking;
 
     @BeforeAll
     static void start() throws Exception {
         Path dir = Files.createTempDirectory("lfs-tls");
-        serverCert = TestCertificates.create(dir, "server");
-        clientCert = TestCertificates.create(dir, "client");
-        strangerCert = TestCertificates.create(dir, "stranger");
+        ca = TestCertificates.create(dir, "lfs");
+        TestCertificates.Identity serverCert = ca.server();
+        clientCert = ca.client("client");
+        strangerCert = TestCertificates.create(dir, "stranger").client("stranger");
         workers = NettyTransport.newEventLoopGroup(1, "lfs-tls");
         blocking = java.util.concurrent.Executors.newCachedThreadPool();
         HttpSettings settings = HttpSettings.defaults(new InetSocketAddress("127.0.0.1", 0))
-                .withTls(new TlsSettings(serverCert.certPem, serverCert.keyPem, Optional.of(clientCert.certPem), true));
+                .withTls(new TlsSettings(serverCert.chainFile(), serverCert.keyFile(), Optional.of(ca.caFile()), true));
         server = LfsHttpServer.start(settings, workers, new LfsRouter(DocsRoutes.create(blocking), new ApiKeyCheck(""),
                 () -> true));
     }
@@ -59,17 +61,17 @@ class LfsTlsIT {
 
     @Test
     void clientWithATrustedCertificateIsServed() throws Exception {
-        assertEquals(200, get(TestCertificates.clientContext(serverCert, clientCert)).statusCode());
+        assertEquals(200, get(ca.clientContext(clientCert)).statusCode());
     }
 
     @Test
     void clientWithoutACertificateIsRefused() {
-        assertThrows(IOException.class, () -> get(TestCertificates.clientContext(serverCert, null)));
+        assertThrows(IOException.class, () -> get(ca.clientContext(null)));
     }
 
     @Test
     void clientWithAnUntrustedCertificateIsRefused() {
-        assertThrows(IOException.class, () -> get(TestCertificates.clientContext(serverCert, strangerCert)));
+        assertThrows(IOException.class, () -> get(ca.clientContext(strangerCert)));
     }
 
 }

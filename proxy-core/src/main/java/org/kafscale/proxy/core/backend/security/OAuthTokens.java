@@ -26,10 +26,16 @@ import org.apache.kafka.common.security.oauthbearer.OAuthBearerTokenCallback;
  * connection until it is {@link #REFRESH_AT} through its lifetime; then the next connection's
  * request fetches a new one (connections already open keep theirs until the broker's session
  * lifetime retires them).
+ *
+ * <p>A broker ends an OAUTHBEARER session when its token expires, so a channel's session is what
+ * is left of the token it authenticated with. Handing a token out only in the first half of its
+ * life gives every channel at least half a token's lifetime, and the 15 % of it the channel keeps
+ * as margin before the session ends ({@code BackendChannel.RETIRE_AT}) stays long enough for a
+ * request in flight to reach the broker in time.
  */
 final class OAuthTokens implements AutoCloseable {
     /** Fraction of a token's lifetime after which it is no longer handed out. */
-    static final double REFRESH_AT = 0.8;
+    static final double REFRESH_AT = 0.5;
     /** Connect and read timeout of each call to the token endpoint. */
     private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(10);
 

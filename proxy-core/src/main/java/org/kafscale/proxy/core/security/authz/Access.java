@@ -94,6 +94,16 @@ final class Access {
         return topology.topic(id).map(TopicLayout::name);
     }
 
+    /** Whether the topology knows a topic of this name (one a request may make a broker create if not). */
+    boolean topicExists(String name) {
+        return topology.topic(name).isPresent();
+    }
+
+    /** The names of every topic the topology knows. */
+    Set<String> topicNames() {
+        return topology.topics().keySet();
+    }
+
     /** The resource types refused while this request was checked. */
     Set<ResourceType> refused() {
         return refused;

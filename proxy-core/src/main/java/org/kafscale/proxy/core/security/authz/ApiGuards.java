@@ -8,16 +8,19 @@ import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
+import org.apache.kafka.common.message.AlterShareGroupOffsetsRequestData;
 import org.apache.kafka.common.message.ConsumerGroupDescribeRequestData;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
+import org.apache.kafka.common.message.DeleteShareGroupOffsetsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
 import org.apache.kafka.common.message.DescribeProducersRequestData;
+import org.apache.kafka.common.message.DescribeShareGroupOffsetsRequestData;
 import org.apache.kafka.common.message.DescribeTopicPartitionsRequestData;
 import org.apache.kafka.common.message.DescribeTransactionsRequestData;
 import org.apache.kafka.common.message.EndTxnRequestData;
@@ -39,6 +42,8 @@ import org.apache.kafka.common.message.ShareAcknowledgeRequestData;
 import org.apache.kafka.common.message.ShareFetchRequestData;
 import org.apache.kafka.common.message.ShareGroupDescribeRequestData;
 import org.apache.kafka.common.message.ShareGroupHeartbeatRequestData;
+import org.apache.kafka.common.message.StreamsGroupDescribeRequestData;
+import org.apache.kafka.common.message.StreamsGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -46,9 +51,9 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * Which check each API key gets. Keys with no entry here and not {@link #UNCHECKED} are refused
- * whole with CLUSTER_AUTHORIZATION_FAILED while ACLs are on (fail closed): today the streams-group
- * APIs and the share groups' offset admin APIs (docs/security-authz.md lists them).
+ * Which check each API key gets. Every API the proxy serves has one; a key added to the served
+ * APIs without an entry here (and not {@link #UNCHECKED}) is refused whole with
+ * CLUSTER_AUTHORIZATION_FAILED while ACLs are on (fail closed).
  */
 final class ApiGuards {
     /** Allowed to anyone: connection set-up and the cluster's description (Kafka checks no ACL for them). */
@@ -95,6 +100,12 @@ final class ApiGuards {
         add(ApiKeys.SHARE_FETCH, ShareFetchRequestData.class, ShareGuards::fetch);
         add(ApiKeys.SHARE_ACKNOWLEDGE, ShareAcknowledgeRequestData.class, ShareGuards::acknowledge);
         add(ApiKeys.SHARE_GROUP_DESCRIBE, ShareGroupDescribeRequestData.class, ShareGuards::describe);
+        add(ApiKeys.DESCRIBE_SHARE_GROUP_OFFSETS, DescribeShareGroupOffsetsRequestData.class, ShareOffsetGuards::describe);
+        add(ApiKeys.ALTER_SHARE_GROUP_OFFSETS, AlterShareGroupOffsetsRequestData.class, ShareOffsetGuards::alter);
+        add(ApiKeys.DELETE_SHARE_GROUP_OFFSETS, DeleteShareGroupOffsetsRequestData.class, ShareOffsetGuards::delete);
+
+        add(ApiKeys.STREAMS_GROUP_HEARTBEAT, StreamsGroupHeartbeatRequestData.class, StreamsGuards::heartbeat);
+        add(ApiKeys.STREAMS_GROUP_DESCRIBE, StreamsGroupDescribeRequestData.class, StreamsGuards::describe);
 
         add(ApiKeys.INIT_PRODUCER_ID, InitProducerIdRequestData.class, TransactionGuards::initProducerId);
         add(ApiKeys.ADD_PARTITIONS_TO_TXN, AddPartitionsToTxnRequestData.class, TransactionGuards::addPartitionsToTxn);

@@ -60,8 +60,7 @@ class ApiGuardsTest {
     }
 
     /** The answer a narrowed request's broker answer becomes once the refused parts are added. */
-    @SuppressWarnings("unchecked")
-    private static <S extends ApiMessage> S edited(Verdict verdict, S brokerAnswer) {
+    static <S extends ApiMessage> S edited(Verdict verdict, S brokerAnswer) {
         ((Verdict.Edit) verdict).edit().accept(brokerAnswer);
         return brokerAnswer;
     }
@@ -191,12 +190,6 @@ class ApiGuardsTest {
                 new ListGroupsResponseData.ListedGroup().setGroupId("bob-g")))));
         assertEquals(List.of("alice-g"), answer.groups().stream().map(ListGroupsResponseData.ListedGroup::groupId).toList());
         assertEquals(java.util.Set.of(), access.refused());
-    }
-
-    @Test
-    void anApiWithoutAMappingIsRefusedWhole() {
-        assertEquals(new Verdict.Refuse(Errors.CLUSTER_AUTHORIZATION_FAILED), check(ApiKeys.STREAMS_GROUP_HEARTBEAT,
-                new org.apache.kafka.common.message.StreamsGroupHeartbeatRequestData().setGroupId("alice-g"), 0));
     }
 
     @Test

@@ -12,17 +12,17 @@ import java.nio.file.StandardCopyOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.kafscale.proxy.testkit.ChainCertificates;
+import org.kafscale.proxy.testkit.TestCertificates;
 
 class ReloadingSslContextTest {
     @TempDir
     static Path dir;
-    private static ChainCertificates.Leaf first;
-    private static ChainCertificates.Leaf renewed;
+    private static TestCertificates.Identity first;
+    private static TestCertificates.Identity renewed;
 
     @BeforeAll
     static void certificates() throws Exception {
-        ChainCertificates ca = ChainCertificates.authority(dir, "reload-test");
+        TestCertificates ca = TestCertificates.create(dir, "reload-test");
         first = ca.server("first");
         renewed = ca.server("renewed");
     }
@@ -30,8 +30,8 @@ class ReloadingSslContextTest {
     /** Copies of the first certificate's files, which each test then changes. */
     private static ListenerTlsSettings served(Path where) throws Exception {
         Files.createDirectories(where);
-        Path cert = Files.copy(first.certPem(), where.resolve("tls.crt"), StandardCopyOption.REPLACE_EXISTING);
-        Path key = Files.copy(first.keyPem(), where.resolve("tls.key"), StandardCopyOption.REPLACE_EXISTING);
+        Path cert = Files.copy(first.chainFile(), where.resolve("tls.crt"), StandardCopyOption.REPLACE_EXISTING);
+        Path key = Files.copy(first.keyFile(), where.resolve("tls.key"), StandardCopyOption.REPLACE_EXISTING);
         return ListenerTlsSettings.pem(cert, key);
     }
 
@@ -53,12 +53,12 @@ class ReloadingSslContextTest {
         ReloadingSslContext<ReloadingSslContext.ListenerContexts> context = ReloadingSslContext.load(settings);
         SslContext before = context.current().server();
         // When: the key is new and the certificate still the old one
-        Files.copy(renewed.keyPem(), pem.keyFile(), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(renewed.keyFile(), pem.keyFile(), StandardCopyOption.REPLACE_EXISTING);
         // Then: the mismatched pair is refused and the old context stays
         assertFalse(context.reloadIfChanged());
         assertSame(before, context.current().server());
         // When: the certificate follows
-        Files.copy(renewed.certPem(), pem.certFile(), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(renewed.chainFile(), pem.certFile(), StandardCopyOption.REPLACE_EXISTING);
         // Then
         assertTrue(context.reloadIfChanged());
         assertNotSame(before, context.current().server());
