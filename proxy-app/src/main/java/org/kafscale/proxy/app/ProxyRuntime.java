@@ -1,6 +1,8 @@
 package org.kafscale.proxy.app;
 
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslHandler;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -11,6 +13,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.kafscale.proxy.app.config.ConfigException;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.kafscale.proxy.app.authz.AclFileWatcher;
 import org.kafscale.proxy.app.config.ProxyConfig;
@@ -31,6 +34,7 @@ import org.kafscale.proxy.core.local.DescribeClusterResponder;
 import org.kafscale.proxy.core.local.DescribeTopicPartitionsResponder;
 import org.kafscale.proxy.core.local.FindCoordinatorResponder;
 import org.kafscale.proxy.core.local.MetadataResponder;
+import org.kafscale.proxy.core.security.sasl.ProbeLogin;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 import org.kafscale.proxy.core.security.sasl.SaslSettings;
 import org.kafscale.proxy.core.security.OwnConnections;
@@ -76,11 +80,14 @@ public final class ProxyRuntime implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final LfsRuntime lfs;
     private final Optional<SaslAuthenticator> sasl;
+    private final Optional<ProbeLogin> probeLogin;
 
     private ProxyRuntime(EventLoopGroup workers, KafkaRequestClient kafkaClient, KafkaRequestClient probeClient,
                          TopologySource topology, ScheduledExecutorService housekeeping, KafkaProxyServer kafkaServer,
-                         Readiness readiness, HealthServer healthServer, LfsRuntime lfs, Optional<SaslAuthenticator> sasl) {
+                         Readiness readiness, HealthServer healthServer, LfsRuntime lfs, Optional<SaslAuthenticator> sasl,
+                         Optional<ProbeLogin> probeLogin) {
         this.sasl = sasl;
+        this.probeLogin = probeLogin;
         this.workers = workers;
         this.kafkaClient = kafkaClient;
         this.probeClient = probeClient;
@@ -141,7 +148,10 @@ public final class ProxyRuntime implements AutoCloseable {
         ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, gate);
         BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), proxyMetrics,
                 config.backendSecurity());
-        Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> startSasl(settings, proxyMetrics));
+        // With SASL, the readiness probe logs in to the listener with a login minted for this process,
+        // accepted only on the connections the proxy opens to itself.
+        Optional<ProbeLogin> probeLogin = config.sasl().map(settings -> ProbeLogin.mint(own::isOwn));
+        Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> startSasl(settings, proxyMetrics, probeLogin));
         ApiVersionsResponder apiVersions = new ApiVersionsResponder(brokerVersions,
                 sasl.isPresent() ? SaslAuthenticator.advertisedApis() : List.of());
         MetadataResponder metadata = new MetadataResponder(topology, advertised);
@@ -173,16 +183,18 @@ public final class ProxyRuntime implements AutoCloseable {
         own.listenerAt(kafkaServer.localAddress());
         // The probe is a client of the proxy's own listener, so it proves the path clients take.
         // Its client speaks to the proxy's own listener with that listener's TLS (see
-        // ListenerTls#newSelfClientHandler), never with the backend security; its round trip to a
-        // broker, when no topic proves the read path, goes through kafkaClient.
-        BackendConnector listenerConnector = kafkaServer.tls()
-                .map(tls -> new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), own,
-                        tls::newSelfClientHandler))
-                .orElseGet(() -> new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), own));
+        // ListenerTls#newSelfClientHandler) and its SASL (the probe's login), never with the backend
+        // security; its round trip to a broker, when no topic proves the read path, goes through kafkaClient.
+        BackendConnector listenerConnector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), own,
+                kafkaServer.tls().<Function<ByteBufAllocator, SslHandler>>map(tls -> tls::newSelfClientHandler)
+                        .orElse(null),
+                probeLogin.map(ProbeLogin::clientSettings));
+        probeLogin.ifPresent(login -> LOGGER.info("The readiness probe logs in to the Kafka listener with {} "
+                + "(minted for this process, accepted only on its own connections)", login));
         KafkaRequestClient probeClient = new KafkaRequestClient(workers, listenerConnector, "kafscale-proxy-probe",
                 config.requestTimeout());
         ReadPathProbe readProbe = new ReadPathProbe(probeClient, kafkaClient, kafkaServer.localAddress(), topology,
-                config.readProbe(), sasl.isPresent());
+                config.readProbe());
         readProbe.start(housekeeping);
         Readiness readiness = new Readiness(gate, topology, readProbe);
         proxyMetrics.watch(readiness, kafkaServer);
@@ -196,7 +208,7 @@ public final class ProxyRuntime implements AutoCloseable {
                 config.backendSecurity().protocol(),
                 config.backendSecurity().sasl().map(s -> " (" + s + ")").orElse(""));
         return new ProxyRuntime(workers, kafkaClient, probeClient, topology, housekeeping, kafkaServer, readiness, health,
-                lfs, sasl);
+                lfs, sasl, probeLogin);
     }
 
     /**
@@ -221,9 +233,10 @@ public final class ProxyRuntime implements AutoCloseable {
      * SASL on the listener: reads the credentials and fetches the JWKS. A failure stops start-up,
      * naming the settings, rather than leave a listener that lets no one in (or anyone).
      */
-    private static SaslAuthenticator startSasl(SaslSettings settings, ProxyMetrics metrics) {
+    private static SaslAuthenticator startSasl(SaslSettings settings, ProxyMetrics metrics,
+                                               Optional<ProbeLogin> probeLogin) {
         try {
-            return SaslAuthenticator.start(settings, metrics);
+            return SaslAuthenticator.start(settings, metrics, probeLogin);
         } catch (RuntimeException e) {
             throw new ConfigException("SASL on the Kafka listener (KAFSCALE_PROXY_SASL_*) could not start: " + e);
         }
@@ -255,6 +268,11 @@ public final class ProxyRuntime implements AutoCloseable {
     /** Where the LFS HTTP API listens, when it is on. */
     public Optional<InetSocketAddress> lfsAddress() {
         return Optional.ofNullable(lfs).map(LfsRuntime::httpAddress);
+    }
+
+    /** With SASL on the listener: the user name the readiness probe logs in as (never its secret). */
+    public Optional<String> probeUsername() {
+        return probeLogin.map(ProbeLogin::username);
     }
 
     public TopologySource topology() {

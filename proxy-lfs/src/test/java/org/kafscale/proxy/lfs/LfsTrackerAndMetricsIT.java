@@ -1,25 +1,36 @@
 package org.kafscale.proxy.lfs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.lfs.envelope.Envelope;
 import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
+import org.kafscale.proxy.lfs.http.TlsSettings;
 import org.kafscale.proxy.lfs.tracker.TrackerSettings;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.S3Server;
+import org.kafscale.proxy.testkit.TempDirs;
+import org.kafscale.proxy.testkit.TestCertificates;
 
 /**
  * The ops tracker writes the original's events to {@code __lfs_ops_state} (created at start-up)
@@ -48,10 +59,7 @@ class LfsTrackerAndMetricsIT {
             List<JsonNode> events = new ArrayList<>();
             Eventually.await(Duration.ofSeconds(30), "the tracker events", () -> {
                 events.clear();
-                for (ConsumerRecord<byte[], byte[]> r : EnvelopeConsumer.read(cluster.bootstrapServers(),
-                        TrackerSettings.DEFAULT_TOPIC, 3, 5)) {
-                    events.add(JSON.readTree(r.value()));
-                }
+                events.addAll(trackerEvents(cluster, 5));
                 Set<String> types = events.stream().map(e -> e.get("event_type").asText()).collect(Collectors.toSet());
                 assertTrue(types.containsAll(Set.of("upload_started", "upload_completed", "download_requested",
                         "download_completed", "upload_failed")), types.toString());
@@ -72,5 +80,64 @@ class LfsTrackerAndMetricsIT {
             assertTrue(lfs.registry().get("kafscale_lfs_proxy_goroutines").gauge().value() > 0);
             assertEquals(0.0, lfs.registry().get("kafscale_lfs_proxy_orphan_objects").counter().count());
         }
+    }
+
+    /**
+     * With mTLS on the LFS listener, the events of an upload name the client certificate's
+     * principal; an upload without a certificate (optional here) has no principal field.
+     */
+    @Test
+    void uploadEventsNameTheClientCertificatesPrincipalAndLeaveItOutWithoutOne() throws Exception {
+        Path dir = Files.createTempDirectory("lfs-tracker-tls");
+        TestCertificates ca = TestCertificates.create(dir, "lfs-tracker");
+        TestCertificates.Identity server = ca.server();
+        TestCertificates.Identity uploader = ca.client("uploader");
+        try (KafkaCluster cluster = KafkaCluster.start(1); S3Server s3 = S3Server.start();
+             LfsTestBed lfs = LfsTestBed.onKafka(cluster.bootstrapServers(), s3, s -> SettingsEdits.tls(
+                     SettingsEdits.tracker(s, new TrackerSettings(true, TrackerSettings.DEFAULT_TOPIC, 10,
+                             Duration.ofMillis(50), true, 3, (short) 1)),
+                     new TlsSettings(server.chainFile(), server.keyFile(), Optional.of(ca.caFile()), false)))) {
+            // Given
+            cluster.createTopic("tracked-tls", 1);
+            URI produce = URI.create("https://127.0.0.1:" + lfs.module().httpAddress().getPort() + "/lfs/produce");
+            // When: one upload with the client certificate, one without
+            for (TestCertificates.Identity client : Arrays.asList(uploader, null)) {
+                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                        .sslContext(ca.clientContext(client)).build();
+                HttpResponse<String> answer = http.send(HttpRequest.newBuilder(produce)
+                        .header("X-Kafka-Topic", "tracked-tls")
+                        .header("X-Request-ID", client == null ? "req-anonymous" : "req-mtls")
+                        .POST(HttpRequest.BodyPublishers.ofString("payload")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, answer.statusCode(), answer.body());
+            }
+            // Then
+            List<JsonNode> events = new ArrayList<>();
+            Eventually.await(Duration.ofSeconds(30), "both uploads' events", () -> {
+                events.clear();
+                events.addAll(trackerEvents(cluster, 4));
+                assertEquals(2, events.stream().filter(e -> e.get("event_type").asText().equals("upload_completed"))
+                        .count(), events.toString());
+            });
+            for (JsonNode event : events) {
+                if (event.get("request_id").asText().equals("req-mtls")) {
+                    assertEquals("User:CN=uploader", event.path("principal").asText(), event.toString());
+                } else {
+                    assertFalse(event.has("principal"), event.toString());
+                }
+            }
+        } finally {
+            TempDirs.deleteRecursively(dir);
+        }
+    }
+
+    /** The tracker topic's events, once at least {@code expected} are there. */
+    private static List<JsonNode> trackerEvents(KafkaCluster cluster, int expected) throws Exception {
+        List<JsonNode> events = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : EnvelopeConsumer.read(cluster.bootstrapServers(),
+                TrackerSettings.DEFAULT_TOPIC, 3, expected)) {
+            events.add(JSON.readTree(r.value()));
+        }
+        return events;
     }
 }

@@ -26,7 +26,7 @@ final class BackendSecurityConfig {
     private static final Logger LOGGER = LoggerFactory.getLogger(BackendSecurityConfig.class);
     private static final List<ConfigKey> TLS_DETAILS = List.of(ConfigKey.BACKEND_TLS_CA_FILE,
             ConfigKey.BACKEND_TLS_CERT_FILE, ConfigKey.BACKEND_TLS_KEY_FILE,
-            ConfigKey.BACKEND_TLS_INSECURE_SKIP_HOSTNAME_VERIFY);
+            ConfigKey.BACKEND_TLS_INSECURE_SKIP_HOSTNAME_VERIFY, ConfigKey.BACKEND_TLS_RELOAD_INTERVAL_MS);
     private static final List<ConfigKey> SASL_DETAILS = List.of(ConfigKey.BACKEND_SASL_USERNAME,
             ConfigKey.BACKEND_SASL_PASSWORD, ConfigKey.BACKEND_SASL_OAUTH_TOKEN_ENDPOINT_URL,
             ConfigKey.BACKEND_SASL_OAUTH_CLIENT_ID, ConfigKey.BACKEND_SASL_OAUTH_CLIENT_SECRET,
@@ -63,7 +63,8 @@ final class BackendSecurityConfig {
             LOGGER.warn("{}=true: broker certificates are not checked against the broker's host name",
                     ConfigKey.BACKEND_TLS_INSECURE_SKIP_HOSTNAME_VERIFY.envName());
         }
-        BackendTlsSettings settings = new BackendTlsSettings(ca, cert, key, !skipHostname);
+        BackendTlsSettings settings = new BackendTlsSettings(ca, cert, key, !skipHostname,
+                Duration.ofMillis(s.longValue(ConfigKey.BACKEND_TLS_RELOAD_INTERVAL_MS)));
         try {
             BackendTls.create(settings, Duration.ofSeconds(1));
         } catch (SSLException | RuntimeException e) {

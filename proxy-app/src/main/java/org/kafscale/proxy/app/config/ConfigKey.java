@@ -102,6 +102,10 @@ public enum ConfigKey {
             null, "Accept a broker certificate that does not name the host the proxy dialled (Kafka's "
                     + "`ssl.endpoint.identification.algorithm=` empty). The chain is still verified. Lets anyone with "
                     + "a certificate of the CA pose as a broker: only for test set-ups."),
+    BACKEND_TLS_RELOAD_INTERVAL_MS("KAFSCALE_PROXY_BACKEND_TLS_RELOAD_INTERVAL_MS", "10000", null,
+            Range.of(100, 3_600_000), "How often the backend TLS files (CA, client certificate and key) are checked for "
+                    + "new contents (by content, so Kubernetes secret updates are seen). New broker connections use "
+                    + "them; open ones carry on."),
     BACKEND_SASL_MECHANISM("KAFSCALE_PROXY_BACKEND_SASL_MECHANISM", null, "unset (no SASL)", null,
             "SASL mechanism the proxy authenticates to brokers with, as itself: `PLAIN`, `SCRAM-SHA-256`, "
                     + "`SCRAM-SHA-512` or `OAUTHBEARER`. Every broker connection authenticates before it carries a "

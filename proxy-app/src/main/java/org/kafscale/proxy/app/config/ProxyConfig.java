@@ -144,6 +144,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String BACKEND_TLS_CERT_FILE = ConfigKey.BACKEND_TLS_CERT_FILE.envName();
     public static final String BACKEND_TLS_KEY_FILE = ConfigKey.BACKEND_TLS_KEY_FILE.envName();
     public static final String BACKEND_TLS_INSECURE_SKIP_HOSTNAME_VERIFY = ConfigKey.BACKEND_TLS_INSECURE_SKIP_HOSTNAME_VERIFY.envName();
+    public static final String BACKEND_TLS_RELOAD_INTERVAL_MS = ConfigKey.BACKEND_TLS_RELOAD_INTERVAL_MS.envName();
     public static final String BACKEND_SASL_MECHANISM = ConfigKey.BACKEND_SASL_MECHANISM.envName();
     public static final String BACKEND_SASL_USERNAME = ConfigKey.BACKEND_SASL_USERNAME.envName();
     public static final String BACKEND_SASL_PASSWORD = ConfigKey.BACKEND_SASL_PASSWORD.envName();

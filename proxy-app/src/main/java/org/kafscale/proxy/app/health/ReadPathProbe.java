@@ -58,26 +58,16 @@ public final class ReadPathProbe {
     private final BrokerEndpoint proxyListener;
     private final Topology topology;
     private final ReadProbeSettings settings;
-    /** The listener requires SASL, which this probe does not speak: only a broker round trip is checked. */
-    private final boolean listenerRequiresSasl;
     private volatile TopicPartition lastProven;
     private volatile ProbeResult latest;
 
-    public ReadPathProbe(KafkaRequestClient listenerClient, KafkaRequestClient brokerClient,
-                         InetSocketAddress proxyListener, Topology topology, ReadProbeSettings settings) {
-        this(listenerClient, brokerClient, proxyListener, topology, settings, false);
-    }
-
     /**
-     * @param listenerClient speaks to the proxy's own listener, with that listener's TLS
+     * @param listenerClient speaks to the proxy's own listener, with that listener's TLS and, when
+     *     it requires SASL, the probe's own login
      * @param brokerClient speaks to the brokers, with the backend security
-     * @param listenerRequiresSasl the listener admits only authenticated clients; the probe then
-     *     shows only that a broker answers (unproven), until it can authenticate itself
      */
     public ReadPathProbe(KafkaRequestClient listenerClient, KafkaRequestClient brokerClient,
-                         InetSocketAddress proxyListener, Topology topology, ReadProbeSettings settings,
-                         boolean listenerRequiresSasl) {
-        this.listenerRequiresSasl = listenerRequiresSasl;
+                         InetSocketAddress proxyListener, Topology topology, ReadProbeSettings settings) {
         this.client = listenerClient;
         this.brokerClient = brokerClient;
         // The proxy's own listener, reached over loopback when it listens on every interface.
@@ -138,9 +128,6 @@ public final class ReadPathProbe {
     private CompletableFuture<ProbeResult> probeCandidates(TopologySnapshot snapshot) {
         if (!snapshot.hasBrokers()) {
             return CompletableFuture.completedFuture(ProbeResult.failed("no broker known"));
-        }
-        if (listenerRequiresSasl) {
-            return brokerRoundTrip(snapshot, "the Kafka listener requires SASL, which the probe does not speak; ");
         }
         Map<TopicPartition, Uuid> candidates = candidates(snapshot);
         if (candidates.isEmpty()) {

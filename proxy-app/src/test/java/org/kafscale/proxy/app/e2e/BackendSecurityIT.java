@@ -13,9 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.testkit.BrokerSecurity;
 import org.kafscale.proxy.testkit.Eventually;
@@ -142,12 +139,7 @@ class BackendSecurityIT {
 
     /** The nodes a plaintext admin client sees through the proxy. */
     private static int describeCluster(RunningProxy proxy) throws Exception {
-        Map<String, Object> config = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) CLIENT_TIMEOUT.toMillis(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) CLIENT_TIMEOUT.toMillis());
-        try (Admin admin = Admin.create(config)) {
-            return admin.describeCluster().nodes().get(2 * CLIENT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).size();
-        }
+        return proxy.describeClusterNodes(CLIENT_TIMEOUT);
     }
 
     private List<String> authenticationLines() {

@@ -6,9 +6,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.kafscale.proxy.app.ProxyRuntime;
 import org.kafscale.proxy.app.config.LfsConfig;
 import org.kafscale.proxy.app.config.ProxyConfig;
@@ -134,6 +138,18 @@ final class RunningProxy implements AutoCloseable {
         return metrics.lines().filter(l -> l.startsWith(prefix)).findFirst()
                 .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
                 .orElseThrow(() -> new AssertionError("no series " + prefix + " in:\n" + metrics));
+    }
+
+    /** How many nodes a plaintext admin client sees through the proxy, asking with {@code timeout}. */
+    int describeClusterNodes(Duration timeout) throws Exception {
+        Map<String, Object> config = Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        try (Admin admin = Admin.create(config)) {
+            return admin.describeCluster().nodes().get(2 * timeout.toMillis(),
+                    TimeUnit.MILLISECONDS).size();
+        }
     }
 
     ProxyRuntime runtime() {

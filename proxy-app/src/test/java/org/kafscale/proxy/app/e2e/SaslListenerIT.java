@@ -78,11 +78,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.testkit.DebianPython;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
 import org.kafscale.proxy.testkit.Kcat;
 import org.kafscale.proxy.testkit.Librdkafka;
+import org.kafscale.proxy.testkit.TestCertificates;
 
 /**
  * SASL terminated at the proxy (plaintext brokers behind it): real Java clients, kcat and
@@ -236,6 +238,78 @@ class SaslListenerIT {
         }
     }
 
+    /**
+     * The readiness probe logs in to the SASL listener with its own login (SCRAM-SHA-512, even on a
+     * listener that enables only PLAIN or only OAUTHBEARER) and proves the read path with a real
+     * Fetch through it, not only a broker's ApiVersions.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"PLAIN", "SCRAM-SHA-256", "OAUTHBEARER", "PLAIN,SCRAM-SHA-512"})
+    void readyzProvesTheReadPathThroughTheSaslListener(String mechanisms) throws Exception {
+        // Given a probe topic with a record, produced by a client of the listener
+        String topic = "probe-sasl-" + mechanisms.toLowerCase().replace(',', '-');
+        KAFKA.cluster().createTopic(topic, 1);
+        String clientMechanism = mechanisms.split(",")[0];
+        try (RunningProxy proxy = startProxy(mechanisms, Map.of(ProxyConfig.READY_PROBE_TOPIC, topic,
+                ProxyConfig.READY_PROBE_INTERVAL_MS, "300"))) {
+            produce(clientProperties(proxy, clientMechanism, USER, PASSWORD, token(USER, AUDIENCE, 300)), topic, 1);
+
+            // Then /readyz reports the Fetch through the listener
+            Eventually.await(Duration.ofSeconds(30), "the probe to fetch through the SASL listener",
+                    () -> proxy.healthBody("/readyz").contains("read path proven: fetched 1 records from " + topic));
+            assertTrue(RunningProxy.metricValue(proxy.healthBody("/metrics"),
+                    "kafscale_proxy_sasl_authentications_total{mechanism=\"SCRAM-SHA-512\",outcome=\"succeeded\"") >= 1);
+        }
+    }
+
+    /**
+     * On a TLS listener that requires client certificates and SASL, the probe presents the
+     * listener's own certificate (signed by the client CA here) and then logs in.
+     */
+    @Test
+    void readyzProvesTheReadPathThroughAListenerRequiringClientCertificatesAndSasl() throws Exception {
+        // Given a probe topic with a record (written straight to the broker)
+        String topic = "probe-sasl-mtls";
+        KAFKA.cluster().createTopic(topic, 1);
+        Properties direct = new Properties();
+        direct.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, KAFKA.cluster().bootstrapServers());
+        produce(direct, topic, 1);
+        TestCertificates listener = TestCertificates.create(dir.resolve("mtls-listener"));
+        Map<String, String> mtls = Map.of(ProxyConfig.READY_PROBE_TOPIC, topic,
+                ProxyConfig.READY_PROBE_INTERVAL_MS, "300",
+                "KAFSCALE_PROXY_TLS_ENABLED", "true",
+                "KAFSCALE_PROXY_TLS_CERT_FILE", listener.server().certificateFile().toString(),
+                "KAFSCALE_PROXY_TLS_KEY_FILE", listener.server().keyFile().toString(),
+                "KAFSCALE_PROXY_TLS_CLIENT_CA_FILE", listener.caFile().toString(),
+                "KAFSCALE_PROXY_TLS_REQUIRE_CLIENT_CERT", "true");
+        // When
+        try (RunningProxy proxy = startProxy("SCRAM-SHA-512", mtls)) {
+            // Then
+            Eventually.await(Duration.ofSeconds(30), "the probe to fetch through the mTLS and SASL listener",
+                    () -> proxy.healthBody("/readyz").contains("read path proven: fetched 1 records from " + topic));
+        }
+    }
+
+    @Test
+    void aLoginWithTheProbesUserNameFromAnotherConnectionFails() throws Exception {
+        // Given a SCRAM listener, and the name its readiness probe logs in as
+        try (RunningProxy proxy = startProxy("SCRAM-SHA-512", Map.of())) {
+            String probe = proxy.runtime().probeUsername().orElseThrow();
+            // When a client logs in with that name, Then it is refused like any unknown user
+            ExecutionException refused = assertThrows(ExecutionException.class,
+                    () -> describeCluster(proxy, probe, "a-guess"));
+            assertInstanceOf(SaslAuthenticationException.class, refused.getCause(), String.valueOf(refused.getCause()));
+        }
+        // And on a listener that enables only OAUTHBEARER, the probe's mechanism is not offered to clients
+        try (RunningProxy proxy = startProxy("OAUTHBEARER", Map.of())) {
+            String probe = proxy.runtime().probeUsername().orElseThrow();
+            ExecutionException refused = assertThrows(ExecutionException.class,
+                    () -> describeCluster(proxy, probe, "a-guess"));
+            assertInstanceOf(UnsupportedSaslMechanismException.class, refused.getCause(),
+                    String.valueOf(refused.getCause()));
+        }
+    }
+
     private static String describeCluster(RunningProxy proxy, String user, String password) throws Exception {
         try (Admin admin = Admin.create(clientProperties(proxy, "SCRAM-SHA-512", user, password, null))) {
             return admin.describeCluster().clusterId().get(10, TimeUnit.SECONDS);
@@ -272,9 +346,10 @@ class SaslListenerIT {
 
     @Test
     void metadataBeforeAuthenticationClosesTheConnection() throws Exception {
-        try (RunningProxy proxy = startProxy("PLAIN", Map.of());
+        try (RunningProxy proxy = startProbedOnce("PLAIN");
              Socket socket = new Socket("127.0.0.1", proxy.port())) {
             // Given
+            Map<String, Double> before = routed(proxy);
             socket.setSoTimeout((int) FAILURE_WITHIN.toMillis());
             short version = 12;
             ByteBuffer request = new MetadataRequest(new MetadataRequestData().setTopics(null), version)
@@ -287,7 +362,7 @@ class SaslListenerIT {
             InputStream in = socket.getInputStream();
             // Then: closed without an answer (a read past the timeout would throw instead)
             assertEquals(-1, in.read(), "the proxy closes the connection");
-            assertNoBrokerReached(proxy);
+            assertNoBrokerReached(proxy, before);
         }
     }
 
@@ -419,12 +494,13 @@ class SaslListenerIT {
     void kcatWithTheOldLibrdkafkaScramNonceIsRefusedPlainly() {
         Version version = Version.of(Kcat.banner(Kcat.Library.SYSTEM).version());
         assumeTrue(LIBRDKAFKA_SCRAM_FIXED.compareTo(version) > 0, "the system's librdkafka " + version + " has the fix");
-        try (RunningProxy proxy = startProxy("SCRAM-SHA-512", Map.of())) {
+        try (RunningProxy proxy = startProbedOnce("SCRAM-SHA-512")) {
+            Map<String, Double> before = routed(proxy);
             List<String> args = new ArrayList<>(List.of("-b", proxy.bootstrap(), "-L"));
             args.addAll(kcatSasl("SCRAM-SHA-512"));
             Kcat.Result result = Kcat.run(Kcat.Library.SYSTEM, Duration.ofSeconds(30), null, args);
             assertTrue(!result.succeeded() && result.stderr().contains("SASL authentication error"), result.stderr());
-            assertNothingRouted(proxy);
+            assertNothingRouted(proxy, before);
         }
     }
 
@@ -541,11 +617,12 @@ class SaslListenerIT {
      */
     private void assertRefused(String enabled, String mechanism, String user, String password, String token,
                                Class<? extends Exception> expected) throws Exception {
-        try (RunningProxy proxy = startProxy(enabled, Map.of())) {
+        try (RunningProxy proxy = startProbedOnce(enabled)) {
+            Map<String, Double> before = routed(proxy);
             refusal(proxy, mechanism, user, password, token, expected);
             Duration took = refusal(proxy, mechanism, user, password, token, expected);
             assertTrue(took.compareTo(FAILURE_WITHIN) <= 0, "failed after " + took.toMillis() + " ms");
-            assertNothingRouted(proxy);
+            assertNothingRouted(proxy, before);
         }
     }
 
@@ -562,20 +639,42 @@ class SaslListenerIT {
         }
     }
 
-    /** No broker channel was ever opened for a client (the gauge appears with the first). */
-    private static void assertNoBrokerReached(RunningProxy proxy) {
-        String metrics = proxy.healthBody("/metrics");
-        assertTrue(metrics.lines().noneMatch(l -> l.startsWith("kafscale_proxy_backend_channels{")), metrics);
+    /**
+     * A proxy whose readiness probe runs once (its next run is minutes away), so what it routed
+     * through the listener (it logs in too, and reads) stays put while a test counts requests.
+     */
+    private static RunningProxy startProbedOnce(String mechanisms) {
+        return startProxy(mechanisms, Map.of(ProxyConfig.READY_PROBE_INTERVAL_MS, "600000"));
     }
 
-    /** Only ApiVersions and the SASL requests were answered (no Metadata), and no broker was reached. */
-    private static void assertNothingRouted(RunningProxy proxy) {
-        assertNoBrokerReached(proxy);
+    /** The requests answered so far, by API, and the open broker channels (key {@value #CHANNELS}). */
+    private static Map<String, Double> routed(RunningProxy proxy) {
         String metrics = proxy.healthBody("/metrics");
-        Set<String> answered = metrics.lines().filter(l -> l.startsWith("kafscale_proxy_requests_seconds_count{"))
-                .map(l -> l.replaceAll(".*api=\"([^\"]+)\".*", "$1")).collect(Collectors.toSet());
-        assertTrue(Set.of("ApiVersions", "SaslHandshake", "SaslAuthenticate").containsAll(answered),
-                "answered: " + answered);
+        Map<String, Double> counts = new HashMap<>();
+        metrics.lines().filter(l -> l.startsWith("kafscale_proxy_requests_seconds_count{")).forEach(l -> counts.merge(
+                l.replaceAll(".*api=\"([^\"]+)\".*", "$1"), Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)),
+                Double::sum));
+        counts.put(CHANNELS, metrics.lines().filter(l -> l.startsWith("kafscale_proxy_backend_channels{"))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum());
+        return counts;
+    }
+
+    private static final String CHANNELS = "backend channels";
+
+    /**
+     * Since {@code before}, only ApiVersions and the SASL requests were answered (no Metadata) and
+     * no broker channel was opened: the refused client reached nothing.
+     */
+    private static void assertNoBrokerReached(RunningProxy proxy, Map<String, Double> before) {
+        assertTrue(routed(proxy).get(CHANNELS) <= before.get(CHANNELS), "a broker channel opened since " + before);
+    }
+
+    private static void assertNothingRouted(RunningProxy proxy, Map<String, Double> before) {
+        Map<String, Double> after = routed(proxy);
+        Set<String> grew = after.keySet().stream()
+                .filter(api -> after.get(api) > before.getOrDefault(api, 0.0)).collect(Collectors.toSet());
+        assertTrue(Set.of("ApiVersions", "SaslHandshake", "SaslAuthenticate").containsAll(grew),
+                "answered or opened since the start: " + grew + " (before " + before + ", after " + after + ")");
     }
 
     private static RunningProxy startProxy(String mechanisms, Map<String, String> extra) {

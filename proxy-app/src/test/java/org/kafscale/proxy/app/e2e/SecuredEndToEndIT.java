@@ -123,7 +123,11 @@ class SecuredEndToEndIT {
                     assertFalse(names.contains(HIDDEN), user + " sees " + names);
                 }
             }
-            Eventually.await(Duration.ofSeconds(30), "/readyz to answer 200", () -> proxy.healthStatus("/readyz") == 200);
+            // And the readiness probe proves the read path through every layer too (TLS, its own
+            // SASL login, exempt from the ACLs): a real Fetch, not only a broker's ApiVersions
+            Eventually.await(Duration.ofSeconds(30), "/readyz to prove the read path",
+                    () -> proxy.healthStatus("/readyz") == 200
+                            && proxy.healthBody("/readyz").contains("read path proven: fetched"));
         }
     }
 

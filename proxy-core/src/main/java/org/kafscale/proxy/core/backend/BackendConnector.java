@@ -16,9 +16,11 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import javax.net.ssl.SSLException;
+import org.kafscale.proxy.core.backend.security.BackendSaslSettings;
 import org.kafscale.proxy.core.backend.security.BackendSecurity;
 import org.kafscale.proxy.core.backend.security.BackendTls;
 import org.kafscale.proxy.core.backend.security.SaslAuthenticator;
@@ -61,16 +63,20 @@ public final class BackendConnector implements AutoCloseable {
     }
 
     /**
-     * A connector whose channels start with a TLS handler of {@code selfTls}'s making and never
-     * authenticate: the readiness probe's, to reach a TLS listener of the proxy itself.
+     * The readiness probe's connector, to reach the proxy's own listener as a client would: its
+     * channels start with a TLS handler of {@code selfTls}'s making (when the listener speaks
+     * TLS) and log in with {@code login} (when it requires SASL), never with the backend security.
+     *
+     * @param selfTls makes the TLS handler of a channel to the listener; null for plaintext
+     * @param login the probe's own SASL login to the listener; empty when it requires none
      */
     public BackendConnector(int maxFrameBytes, Duration connectTimeout, BackendObserver observer,
-                            Function<ByteBufAllocator, SslHandler> selfTls) {
+                            Function<ByteBufAllocator, SslHandler> selfTls, Optional<BackendSaslSettings> login) {
         this.maxFrameBytes = maxFrameBytes;
         this.connectTimeout = connectTimeout;
         this.observer = observer;
-        this.tls = (allocator, broker) -> selfTls.apply(allocator);
-        this.sasl = null;
+        this.tls = selfTls == null ? null : (allocator, broker) -> selfTls.apply(allocator);
+        this.sasl = login.map(s -> new SaslAuthenticator(s, CLIENT_ID)).orElse(null);
     }
 
     /**
@@ -83,7 +89,7 @@ public final class BackendConnector implements AutoCloseable {
         this.observer = observer;
         try {
             BackendTls backendTls = security.tls().isPresent()
-                    ? BackendTls.create(security.tls().get(), connectTimeout) : null;
+                    ? BackendTls.start(security.tls().get(), connectTimeout) : null;
             this.tls = backendTls == null ? null : backendTls::newHandler;
         } catch (SSLException e) {
             throw new IllegalArgumentException("cannot load the backend TLS files: " + e.getMessage(), e);

@@ -67,7 +67,7 @@ public final class DownloadRoute implements LfsRoute {
                 .thenCompose(request -> {
                     long ttl = DownloadRequest.PRESIGN.equals(request.mode()) ? ttlSeconds(request) : 0;
                     context.tracker().emit(context.events().downloadRequested(exchange.requestId(), request.bucket(),
-                            request.key(), request.mode(), exchange.clientIp(), ttl));
+                            request.key(), request.mode(), exchange.clientIp(), ttl).by(exchange.principal()));
                     return DownloadRequest.PRESIGN.equals(request.mode()) ? presign(exchange, request, ttl)
                             : stream(exchange, request);
                 })
@@ -109,7 +109,7 @@ public final class DownloadRoute implements LfsRoute {
                     body.put("integrity", integrity);
                     exchange.respondJson(200, body);
                     context.tracker().emit(context.events().downloadCompleted(exchange.requestId(), request.key(),
-                            DownloadRequest.PRESIGN, millisSince(started), 0));
+                            DownloadRequest.PRESIGN, millisSince(started), 0).by(exchange.principal()));
                     return null;
                 });
     }
@@ -136,7 +136,7 @@ public final class DownloadRoute implements LfsRoute {
                                 context.limits().temp().release(request.size());
                             }));
                     context.tracker().emit(context.events().downloadCompleted(exchange.requestId(), request.key(),
-                            DownloadRequest.STREAM, millisSince(started), request.size()));
+                            DownloadRequest.STREAM, millisSince(started), request.size()).by(exchange.principal()));
                 });
     }
 
@@ -241,7 +241,7 @@ public final class DownloadRoute implements LfsRoute {
                 request.key(), request.sha256(), outcome.sha256(), outcome.bytesRead());
         context.tracker().emit(context.events().downloadIntegrityFailed(exchange.requestId(), request.bucket(),
                 request.key(), DownloadRequest.STREAM, request.sha256(), outcome.sha256(), outcome.bytesRead(),
-                request.size()));
+                request.size()).by(exchange.principal()));
         return new LfsException(502, "integrity_failure", message);
     }
 

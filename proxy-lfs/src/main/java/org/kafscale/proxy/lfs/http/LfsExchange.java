@@ -5,6 +5,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -31,6 +32,15 @@ public interface LfsExchange {
 
     /** First {@code X-Forwarded-For} entry, else {@code X-Real-IP}, else the peer address (spec §4.13). */
     String clientIp();
+
+    /**
+     * Who sent the request: {@code User:<subject>} of the client certificate the LFS listener
+     * verified (mTLS, {@code KAFSCALE_LFS_PROXY_HTTP_TLS_CLIENT_CA_FILE}), in RFC 2253 form; empty
+     * for a request without one (the API key is shared and names no one).
+     */
+    default Optional<String> principal() {
+        return Optional.empty();
+    }
 
     /** The connection's event loop. */
     EventLoop eventLoop();

@@ -15,10 +15,13 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
+import org.kafscale.proxy.core.security.tls.CertificatePrincipals;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +36,8 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
     private static final RateLimitedLog MALFORMED_LOG = RateLimitedLog.every10Seconds(LOGGER);
     /** How long a refused connection may go on sending before it is closed. */
     private static final Duration LINGER = Duration.ofSeconds(2);
+    /** Kafka's default mapping: the certificate subject as it is. */
+    private static final CertificatePrincipals CERTIFICATE_PRINCIPALS = new CertificatePrincipals("DEFAULT");
 
     private final LfsRouter router;
     private final Duration headerTimeout;
@@ -105,12 +110,25 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
         String requestId = sentId.isEmpty() || badHeader != null ? UUID.randomUUID().toString() : sentId;
         String path = new QueryStringDecoder(request.uri()).path();
         current = new NettyExchange(this, ctx, request, path, requestId,
-                ClientIp.of(request.headers(), ctx.channel().remoteAddress()));
+                ClientIp.of(request.headers(), ctx.channel().remoteAddress()), principal());
         if (badHeader != null) {
             current.fail(badHeader);
             return;
         }
         router.dispatch(current);
+    }
+
+    /**
+     * The verified client certificate's principal on a TLS connection that has one (Kafka's
+     * {@code DEFAULT} mapping: {@code User:} and the subject in RFC 2253 form), else empty.
+     */
+    private Optional<String> principal() {
+        SslHandler tls = ctx.pipeline().get(SslHandler.class);
+        if (tls == null) {
+            return Optional.empty();
+        }
+        KafkaPrincipal principal = CERTIFICATE_PRINCIPALS.of(tls.engine().getSession());
+        return KafkaPrincipal.ANONYMOUS.equals(principal) ? Optional.empty() : Optional.of(principal.toString());
     }
 
     /** 400 for a header value with a control character or an oversized {@code X-Request-ID}, else null. */
@@ -139,7 +157,7 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
                 answer.status(), String.valueOf(cause));
         refused = true;
         current = new NettyExchange(this, ctx, request, "/", UUID.randomUUID().toString(),
-                ClientIp.of(request.headers(), ctx.channel().remoteAddress()));
+                ClientIp.of(request.headers(), ctx.channel().remoteAddress()), principal());
         current.refuse(answer);
     }
 

@@ -33,6 +33,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.kafscale.proxy.lfs.Async;
@@ -58,6 +59,7 @@ final class NettyExchange implements LfsExchange {
     private final String path;
     private final String requestId;
     private final String clientIp;
+    private final Optional<String> principal;
     private final boolean lfsPath;
     private final AtomicBoolean responded = new AtomicBoolean();
     private final ArrayDeque<HttpContent> early = new ArrayDeque<>();
@@ -75,8 +77,9 @@ final class NettyExchange implements LfsExchange {
     private CompletableFuture<byte[]> aggregated;
 
     NettyExchange(LfsHttpHandler connection, ChannelHandlerContext ctx, HttpRequest request, String path,
-                  String requestId, String clientIp) {
+                  String requestId, String clientIp, Optional<String> principal) {
         this.connection = connection;
+        this.principal = principal;
         this.ctx = ctx;
         this.request = request;
         this.path = path;
@@ -108,6 +111,11 @@ final class NettyExchange implements LfsExchange {
     @Override
     public String clientIp() {
         return clientIp;
+    }
+
+    @Override
+    public Optional<String> principal() {
+        return principal;
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -154,6 +155,11 @@ public final class PacedExchange implements LfsExchange {
     @Override
     public String clientIp() {
         return delegate.clientIp();
+    }
+
+    @Override
+    public Optional<String> principal() {
+        return delegate.principal();
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.kafscale.proxy.lfs.produce;
 import io.netty.handler.codec.http.HttpMethod;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.kafscale.proxy.lfs.LfsContext;
 import org.kafscale.proxy.lfs.LfsSettings;
@@ -95,7 +96,8 @@ public final class ProduceRoute implements LfsRoute {
         String key = context.keys().newKey(request.topic());
         String requestId = exchange.requestId();
         context.tracker().emit(context.events().uploadStarted(requestId, request.topic(), target.partition(), key,
-                request.contentType(), request.contentLength().orElse(-1), exchange.clientIp(), TrackerEvents.API_HTTP));
+                request.contentType(), request.contentLength().orElse(-1), exchange.clientIp(), TrackerEvents.API_HTTP)
+                .by(exchange.principal()));
         PayloadDigests digests = new PayloadDigests(request.alg());
         return store(exchange, request, key, digests)
                 .whenComplete((r, error) -> {
@@ -106,10 +108,10 @@ public final class ProduceRoute implements LfsRoute {
                         }
                         context.tracker().emit(context.events().uploadFailed(requestId, request.topic(), key,
                                 e == null ? "s3_upload_failed" : e.code(), String.valueOf(error.getMessage()),
-                                "s3_upload", digests.size(), millisSince(started)));
+                                "s3_upload", digests.size(), millisSince(started)).by(exchange.principal()));
                     }
                 })
-                .thenCompose(result -> verifyChecksum(request, key, requestId, result, started))
+                .thenCompose(result -> verifyChecksum(request, key, requestId, exchange.principal(), result, started))
                 .thenCompose(result -> {
                     Envelope envelope = Envelope.of(settings.s3().bucket(), key, result.size(), result.sha256(),
                             result.checksum(), result.alg().wireName(), request.contentType(),
@@ -120,12 +122,13 @@ public final class ProduceRoute implements LfsRoute {
                                     context.tracker().emit(context.events().uploadCompleted(requestId, request.topic(),
                                             target.partition(), settings.s3().bucket(), key, result.size(),
                                             result.sha256(), result.checksum(), result.alg().wireName(),
-                                            millisSince(started), request.contentType()));
+                                            millisSince(started), request.contentType()).by(exchange.principal()));
                                 } else {
                                     LfsException e = LfsException.unwrap(error);
                                     context.tracker().emit(context.events().uploadFailed(requestId, request.topic(),
                                             key, e == null ? "backend_error" : e.code(), String.valueOf(error.getMessage()),
-                                            "kafka_produce", result.size(), millisSince(started)));
+                                            "kafka_produce", result.size(), millisSince(started))
+                                            .by(exchange.principal()));
                                 }
                             })
                             .thenApply(v -> envelope);
@@ -149,6 +152,7 @@ public final class ProduceRoute implements LfsRoute {
 
     /** A checksum the client sent must match; otherwise the object goes and nothing is produced. */
     private CompletableFuture<PayloadDigests.Result> verifyChecksum(ProduceRequest request, String key, String requestId,
+                                                                    Optional<String> principal,
                                                                     PayloadDigests.Result result, long started) {
         if (request.checksum().isEmpty() || request.checksum().equals(result.checksum())) {
             return CompletableFuture.completedFuture(result);
@@ -156,7 +160,7 @@ public final class ProduceRoute implements LfsRoute {
         LfsException mismatch = LfsException.badRequest("checksum_mismatch",
                 "checksum mismatch: expected " + request.checksum() + " got " + result.checksum());
         context.tracker().emit(context.events().uploadFailed(requestId, request.topic(), key, mismatch.code(),
-                mismatch.getMessage(), "validation", result.size(), millisSince(started)));
+                mismatch.getMessage(), "validation", result.size(), millisSince(started)).by(principal));
         return context.janitor().deleteUnsent(request.topic(), key, requestId, "checksum mismatch")
                 .thenCompose(v -> CompletableFuture.failedFuture(mismatch));
     }

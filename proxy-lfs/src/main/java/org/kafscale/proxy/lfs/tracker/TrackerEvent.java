@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -23,6 +24,20 @@ public record TrackerEvent(String kafkaKey, Map<String, Object> fields) {
 
     public String type() {
         return (String) fields.get("event_type");
+    }
+
+    /**
+     * This event with the {@code principal} field appended: who made the HTTP request it records
+     * ({@code User:<certificate subject>} of a verified client certificate). Left out when the
+     * request was anonymous; the API key, shared by every client, names no one and never appears.
+     */
+    public TrackerEvent by(Optional<String> principal) {
+        if (principal.isEmpty() || principal.get().isEmpty()) {
+            return this;
+        }
+        Map<String, Object> withPrincipal = new LinkedHashMap<>(fields);
+        withPrincipal.put("principal", principal.get());
+        return new TrackerEvent(kafkaKey, Collections.unmodifiableMap(withPrincipal));
     }
 
     /** Builds an event, keeping field order. */

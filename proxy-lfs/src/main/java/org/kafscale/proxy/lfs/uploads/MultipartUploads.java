@@ -2,6 +2,7 @@ package org.kafscale.proxy.lfs.uploads;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import org.kafscale.proxy.lfs.envelope.Envelope;
@@ -34,19 +35,22 @@ public final class MultipartUploads {
         return services.settings();
     }
 
-    public CompletableFuture<InitResponse> init(InitRequest request, String requestId, String clientIp) {
-        return starter.start(request, requestId, clientIp);
+    public CompletableFuture<InitResponse> init(InitRequest request, String requestId, String clientIp,
+                                                Optional<String> principal) {
+        return starter.start(request, requestId, clientIp, principal);
     }
 
     /** See {@link PartReceiver#receive}. */
     public CompletableFuture<PartReceipt> putPart(String id, int partNumber, long contentLength,
-                                                  Publisher<ByteBuffer> body, String requestId) {
-        return parts.receive(id, partNumber, contentLength, body, requestId);
+                                                  Publisher<ByteBuffer> body, String requestId,
+                                                  Optional<String> principal) {
+        return parts.receive(id, partNumber, contentLength, body, requestId, principal);
     }
 
     /** Completes the upload and produces the envelope, which is the answer to the client. */
-    public CompletableFuture<Envelope> complete(String id, CompleteRequest request, String requestId) {
-        return completer.complete(id, request, requestId);
+    public CompletableFuture<Envelope> complete(String id, CompleteRequest request, String requestId,
+                                                Optional<String> principal) {
+        return completer.complete(id, request, requestId, principal);
     }
 
     /** {@code DELETE}: aborts the S3 upload (errors ignored) and forgets the session. */

@@ -1,6 +1,7 @@
 package org.kafscale.proxy.lfs.uploads;
 
 import java.nio.ByteBuffer;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import org.kafscale.proxy.lfs.http.LfsException;
@@ -35,7 +36,7 @@ final class PartReceiver {
      * @param requestId for the ops event of a failed upload
      */
     CompletableFuture<PartReceipt> receive(String id, int partNumber, long contentLength, Publisher<ByteBuffer> body,
-                                           String requestId) {
+                                           String requestId, Optional<String> principal) {
         if (partNumber < 1) {
             return CompletableFuture.failedFuture(UploadErrors.invalidPart("invalid part number"));
         }
@@ -48,7 +49,7 @@ final class PartReceiver {
                 throw UploadErrors.outOfOrder(session.nextPartNumber(), partNumber);
             }
             checkSize(session, contentLength);
-            return upload(stored, partNumber, contentLength, body, requestId);
+            return upload(stored, partNumber, contentLength, body, requestId, principal);
         });
     }
 
@@ -80,7 +81,8 @@ final class PartReceiver {
     }
 
     private CompletableFuture<PartReceipt> upload(StoredSession stored, int partNumber, long length,
-                                                  Publisher<ByteBuffer> body, String requestId) {
+                                                  Publisher<ByteBuffer> body, String requestId,
+                                                  Optional<String> principal) {
         long started = System.nanoTime();
         UploadSession session = stored.session();
         SessionDigests digests = SessionDigests.resume(session);
@@ -101,7 +103,7 @@ final class PartReceiver {
                     services.metrics().s3Error();
                     services.tracker().emit(services.events().uploadFailed(requestId, session.topic(),
                             session.objectKey(), answer.code(), answer.getMessage(), "upload_part",
-                            session.uploadedBytes(), (System.nanoTime() - started) / 1_000_000));
+                            session.uploadedBytes(), (System.nanoTime() - started) / 1_000_000).by(principal));
                     throw answer;
                 })
                 .thenCompose(uploaded -> {

@@ -3,6 +3,7 @@ package org.kafscale.proxy.lfs.uploads;
 import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -55,20 +56,22 @@ final class UploadCompleter {
         this.ender = ender;
     }
 
-    CompletableFuture<Envelope> complete(String id, CompleteRequest request, String requestId) {
+    CompletableFuture<Envelope> complete(String id, CompleteRequest request, String requestId,
+                                         Optional<String> principal) {
         if (!completing.add(id)) {
             return CompletableFuture.failedFuture(UploadErrors.completing(id));
         }
         CompletableFuture<Envelope> result;
         try {
-            result = completeOnce(id, request, requestId);
+            result = completeOnce(id, request, requestId, principal);
         } catch (RuntimeException e) {
             result = CompletableFuture.failedFuture(e);
         }
         return result.whenComplete((envelope, error) -> completing.remove(id));
     }
 
-    private CompletableFuture<Envelope> completeOnce(String id, CompleteRequest request, String requestId) {
+    private CompletableFuture<Envelope> completeOnce(String id, CompleteRequest request, String requestId,
+                                                     Optional<String> principal) {
         long started = System.nanoTime();
         return sessions.find(id).thenCompose(stored -> {
             UploadSession session = stored.session();
@@ -84,8 +87,8 @@ final class UploadCompleter {
                     digests.sha256Hex(), actual, session.checksumAlg(), session.contentType(),
                     services.clock().instant().truncatedTo(ChronoUnit.SECONDS).toString(),
                     services.settings().proxyId());
-            return completeAndPublish(stored, envelope, requestId, started)
-                    .thenApply(published -> reportCompleted(session, published, requestId, started));
+            return completeAndPublish(stored, envelope, requestId, principal, started)
+                    .thenApply(published -> reportCompleted(session, published, requestId, principal, started));
         });
     }
 
@@ -101,16 +104,19 @@ final class UploadCompleter {
         checkListed(session, request.parts());
     }
 
-    private Envelope reportCompleted(UploadSession session, Envelope published, String requestId, long started) {
+    private Envelope reportCompleted(UploadSession session, Envelope published, String requestId,
+                                     Optional<String> principal, long started) {
         services.metrics().request(session.topic(), true);
         services.metrics().addUploadBytes(session.sizeBytes());
         services.tracker().emit(services.events().uploadCompleted(requestId, session.topic(), session.partition(),
                 session.bucket(), session.objectKey(), session.sizeBytes(), published.sha256(), published.checksum(),
-                published.checksumAlg(), (System.nanoTime() - started) / 1_000_000, session.contentType()));
+                published.checksumAlg(), (System.nanoTime() - started) / 1_000_000, session.contentType())
+                .by(principal));
         return published;
     }
 
     private CompletableFuture<Envelope> completeAndPublish(StoredSession stored, Envelope envelope, String requestId,
+                                                          Optional<String> principal,
                                                           long started) {
         UploadSession session = stored.session();
         byte[] key = session.recordKey() == null ? null : Base64.getDecoder().decode(session.recordKey());
@@ -119,7 +125,7 @@ final class UploadCompleter {
                     if (!claimed) {
                         throw UploadErrors.completing(session.id());
                     }
-                    return completeS3(session, requestId, started)
+                    return completeS3(session, requestId, principal, started)
                             .thenCompose(v -> publisher.publish(initTarget(session, target), envelope, key, requestId)
                                     // Past S3's completion the session is spent either way: the publisher
                                     // has produced the record, or deleted the object, or counted an orphan.
@@ -137,7 +143,8 @@ final class UploadCompleter {
         return new PublishTarget(now.topic(), now.partition(), atInit, now.broker());
     }
 
-    private CompletableFuture<Void> completeS3(UploadSession session, String requestId, long started) {
+    private CompletableFuture<Void> completeS3(UploadSession session, String requestId, Optional<String> principal,
+                                               long started) {
         List<CompletedPart> parts = session.parts().stream()
                 .map(p -> CompletedPart.builder().partNumber(p.partNumber()).eTag(p.etag()).build()).toList();
         return services.s3().completeMultipartUpload(b -> b.bucket(session.bucket()).key(session.objectKey())
@@ -148,7 +155,7 @@ final class UploadCompleter {
                     services.metrics().s3Error();
                     services.tracker().emit(services.events().uploadFailed(requestId, session.topic(),
                             session.objectKey(), answer.code(), answer.getMessage(), "upload_complete",
-                            session.uploadedBytes(), (System.nanoTime() - started) / 1_000_000));
+                            session.uploadedBytes(), (System.nanoTime() - started) / 1_000_000).by(principal));
                     // Let the client try again: the parts are still in S3.
                     return reopen(session.id()).thenCompose(v -> CompletableFuture.failedFuture(answer));
                 });

@@ -2,6 +2,7 @@ package org.kafscale.proxy.lfs.uploads;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Optional;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -24,7 +25,8 @@ final class UploadStarter {
         this.ender = ender;
     }
 
-    CompletableFuture<InitResponse> start(InitRequest request, String requestId, String clientIp) {
+    CompletableFuture<InitResponse> start(InitRequest request, String requestId, String clientIp,
+                                          Optional<String> principal) {
         return services.publisher().prepare(request.topic(), request.partition(), request.keyBytes())
                 .thenCompose(target -> startS3Upload(request, target, services.keys().newKey(request.topic())))
                 .thenCompose(session -> services.store().create(session)
@@ -42,7 +44,7 @@ final class UploadStarter {
                 .thenApply(session -> {
                     services.tracker().emit(services.events().uploadStarted(requestId, session.topic(),
                             session.partition(), session.objectKey(), session.contentType(), session.sizeBytes(),
-                            clientIp, TrackerEvents.API_HTTP_CHUNKED));
+                            clientIp, TrackerEvents.API_HTTP_CHUNKED).by(principal));
                     return new InitResponse(session.id(), session.objectKey(), session.partSize(), session.expiresAt());
                 });
     }

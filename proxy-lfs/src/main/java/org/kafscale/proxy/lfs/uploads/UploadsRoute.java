@@ -1,5 +1,6 @@
 package org.kafscale.proxy.lfs.uploads;
 
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -85,7 +86,8 @@ final class UploadsRoute implements LfsRoute {
     private void init(LfsExchange exchange) {
         answer(exchange, exchange.readBody(MAX_JSON_BYTES)
                         .thenApply(body -> InitRequest.parse(body, uploads.settings()))
-                        .thenCompose(request -> uploads.init(request, exchange.requestId(), exchange.clientIp())),
+                        .thenCompose(request -> uploads.init(request, exchange.requestId(), exchange.clientIp(),
+                                exchange.principal())),
                 response -> exchange.respondJson(200, response));
     }
 
@@ -110,14 +112,15 @@ final class UploadsRoute implements LfsRoute {
         ExchangeBodyPublisher body = new ExchangeBodyPublisher(PacedExchange.of(exchange, limits),
                 cause -> cause instanceof LfsException e ? e : UploadErrors.partBroken(cause));
         CompletableFuture<PartReceipt> stored = uploads.putPart(path.uploadId(), partNumber, contentLength, body,
-                        exchange.requestId())
+                        exchange.requestId(), exchange.principal())
                 .whenComplete((receipt, error) -> permit.close());
         answer(exchange, stored, receipt -> exchange.respondJson(200, receipt));
     }
 
     private void complete(LfsExchange exchange, String id) {
         answer(exchange, exchange.readBody(MAX_JSON_BYTES)
-                        .thenCompose(body -> uploads.complete(id, CompleteRequest.parse(body), exchange.requestId())),
+                        .thenCompose(body -> uploads.complete(id, CompleteRequest.parse(body), exchange.requestId(),
+                                exchange.principal())),
                 envelope -> exchange.respondBytes(200, "application/json",
                         withNewline(EnvelopeCodec.encode(envelope))));
     }

@@ -11,6 +11,7 @@ import static org.kafscale.proxy.lfs.uploads.UploadsTestbed.sha256;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -62,7 +63,7 @@ class UploadServiceIT {
         byte[] part2 = payload(5 * MIB, 12);
         byte[] part3 = payload(123_457, 13);
         long size = (long) part1.length + part2.length + part3.length;
-        InitResponse init = a.init(request(size, null), "req-1", "127.0.0.1").join();
+        InitResponse init = a.init(request(size, null), "req-1", "127.0.0.1", Optional.empty()).join();
 
         // When the parts go to A, B, A and B completes
         PartReceipt r1 = put(a, init, 1, part1).join();
@@ -86,7 +87,7 @@ class UploadServiceIT {
         MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
         MultipartUploads b = testbed.uploads(replicaB, kind, Clock.systemUTC());
         byte[] part1 = payload(5 * MIB, 21);
-        InitResponse init = a.init(request(part1.length + 10L, null), "r", "").join();
+        InitResponse init = a.init(request(part1.length + 10L, null), "r", "", Optional.empty()).join();
         PartReceipt first = put(a, init, 1, part1).join();
 
         PartReceipt retried = put(b, init, 1, part1).join();
@@ -101,7 +102,7 @@ class UploadServiceIT {
     @EnumSource(StoreKind.class)
     void aPartAheadOfTheNextExpectedOneIsRefusedOutOfOrder(StoreKind kind) {
         MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
-        InitResponse init = a.init(request(11L * MIB, null), "r", "").join();
+        InitResponse init = a.init(request(11L * MIB, null), "r", "", Optional.empty()).join();
         byte[] part2 = payload(5 * MIB, 31);
 
         assertError(409, "out_of_order", put(a, init, 2, part2));
@@ -114,14 +115,14 @@ class UploadServiceIT {
         MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
         byte[] part1 = payload(5 * MIB, 41);
         byte[] part2 = payload(1000, 42);
-        InitResponse init = a.init(request(part1.length + part2.length, null), "r", "").join();
+        InitResponse init = a.init(request(part1.length + part2.length, null), "r", "", Optional.empty()).join();
         PartReceipt r1 = put(a, init, 1, part1).join();
 
         assertError(400, "incomplete_upload", complete(a, init, listed(r1)));
 
         PartReceipt r2 = put(a, init, 2, part2).join();
         assertError(400, "invalid_request", a.complete(init.uploadId(), CompleteRequest.parse("{oops".getBytes(
-                java.nio.charset.StandardCharsets.UTF_8)), "r"));
+                java.nio.charset.StandardCharsets.UTF_8)), "r", Optional.empty()));
         assertError(400, "invalid_request", complete(a, init));
         assertError(400, "invalid_part", complete(a, init, listed(r2)));
         assertError(400, "invalid_part", complete(a, init, listed(r2), listed(r1)));
@@ -134,7 +135,7 @@ class UploadServiceIT {
     void aChecksumMismatchLeavesNoObjectAndNoOpenUpload(StoreKind kind) {
         MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
         byte[] body = payload(2000, 51);
-        InitResponse init = a.init(request(body.length, "0".repeat(64)), "r", "").join();
+        InitResponse init = a.init(request(body.length, "0".repeat(64)), "r", "", Optional.empty()).join();
         PartReceipt r1 = put(a, init, 1, body).join();
 
         assertError(400, "checksum_mismatch", complete(a, init, listed(r1)));
@@ -149,7 +150,7 @@ class UploadServiceIT {
     void cancelAbortsTheS3Upload(StoreKind kind) {
         MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
         MultipartUploads b = testbed.uploads(replicaB, kind, Clock.systemUTC());
-        InitResponse init = a.init(request(10, null), "r", "").join();
+        InitResponse init = a.init(request(10, null), "r", "", Optional.empty()).join();
         assertEquals(1, testbed.openUploads(init.s3Key()).size());
 
         b.cancel(init.uploadId()).join();
@@ -163,7 +164,7 @@ class UploadServiceIT {
     void aPartForAnExpiredSessionGets410AndEndsIt(StoreKind kind) {
         MutableClock clock = new MutableClock();
         MultipartUploads a = testbed.uploads(replicaA, kind, clock);
-        InitResponse init = a.init(request(10, null), "r", "").join();
+        InitResponse init = a.init(request(10, null), "r", "", Optional.empty()).join();
 
         clock.advance(TTL.plusSeconds(1));
 
@@ -179,7 +180,7 @@ class UploadServiceIT {
         MutableClock clock = new MutableClock();
         MultipartUploads a = testbed.uploads(replicaA, kind, clock);
         MultipartUploads b = testbed.uploads(replicaB, kind, clock);
-        InitResponse init = a.init(request(10, null), "r", "").join();
+        InitResponse init = a.init(request(10, null), "r", "", Optional.empty()).join();
         double orphansBefore = replicaA.context().metrics().orphanCount() + replicaB.context().metrics().orphanCount();
         clock.advance(TTL.plusSeconds(1));
 
@@ -205,7 +206,7 @@ class UploadServiceIT {
                     java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
             try {
                 sweeper.start(scheduler, ExpiredUploadSweeper.intervalFor(shortTtl));
-                InitResponse init = uploads.init(request(10, null), "r", "").join();
+                InitResponse init = uploads.init(request(10, null), "r", "", Optional.empty()).join();
                 assertEquals(1, testbed.openUploads(init.s3Key()).size());
 
                 // Then the sweep aborts its S3 upload once it has expired, and forgets it
@@ -226,7 +227,7 @@ class UploadServiceIT {
         MultipartUploads b = testbed.uploads(replicaB, kind, Clock.systemUTC());
         byte[] part1 = payload(5 * MIB, 71);
         byte[] part2 = payload(10, 72);
-        InitResponse init = a.init(request(part1.length + part2.length, null), "r", "").join();
+        InitResponse init = a.init(request(part1.length + part2.length, null), "r", "", Optional.empty()).join();
 
         // Whichever records first, the other recognises the same bytes (before or after its own upload)
         CompletableFuture<PartReceipt> viaA = put(a, init, 1, part1);
@@ -248,7 +249,7 @@ class UploadServiceIT {
         MultipartUploads a = testbed.uploads(replicaA, StoreKind.ETCD, Clock.systemUTC());
         MultipartUploads b = testbed.uploads(replicaB, StoreKind.ETCD, Clock.systemUTC());
         byte[] body = payload(3000, 91);
-        InitResponse init = a.init(request(body.length, null), "r", "").join();
+        InitResponse init = a.init(request(body.length, null), "r", "", Optional.empty()).join();
         PartReceipt r1 = put(a, init, 1, body).join();
 
         CompletableFuture<Envelope> viaA = complete(a, init, listed(r1));
@@ -279,7 +280,8 @@ class UploadServiceIT {
         crc.update(part2);
         String expected = String.format("%08x", crc.getValue());
         InitResponse init = a.init(new InitRequest(TOPIC, null, java.util.OptionalInt.empty(), "text/plain",
-                part1.length + part2.length, expected, org.kafscale.proxy.lfs.checksum.ChecksumAlg.CRC32), "r", "").join();
+                part1.length + part2.length, expected, org.kafscale.proxy.lfs.checksum.ChecksumAlg.CRC32), "r", "",
+                Optional.empty()).join();
 
         PartReceipt r1 = put(a, init, 1, part1).join();
         PartReceipt r2 = put(b, init, 2, part2).join();
@@ -296,7 +298,7 @@ class UploadServiceIT {
         MultipartUploads a = testbed.uploads(replicaA, kind, Clock.systemUTC());
 
         assertError(400, "invalid_topic", a.init(new InitRequest("no-such-topic", null, java.util.OptionalInt.empty(),
-                "a/b", 10, null, org.kafscale.proxy.lfs.checksum.ChecksumAlg.SHA256), "r", ""));
+                "a/b", 10, null, org.kafscale.proxy.lfs.checksum.ChecksumAlg.SHA256), "r", "", Optional.empty()));
 
         assertEquals(List.of(), testbed.openUploads(UploadsTestbed.NAMESPACE + "/no-such-topic/"));
     }
@@ -308,7 +310,7 @@ class UploadServiceIT {
         List<String> openBefore = testbed.openUploads(topicPrefix);
         testbed.etcd.stop();
         try {
-            assertError(503, "session_store_unavailable", a.init(request(10, null), "r", ""));
+            assertError(503, "session_store_unavailable", a.init(request(10, null), "r", "", Optional.empty()));
             assertEquals(openBefore, testbed.openUploads(topicPrefix));
         } finally {
             testbed.etcd.start();
@@ -329,12 +331,13 @@ class UploadServiceIT {
     }
 
     private static CompletableFuture<PartReceipt> put(MultipartUploads uploads, InitResponse init, int n, byte[] body) {
-        return uploads.putPart(init.uploadId(), n, body.length, AsyncRequestBody.fromBytes(body), "test");
+        return uploads.putPart(init.uploadId(), n, body.length, AsyncRequestBody.fromBytes(body), "test",
+                Optional.empty());
     }
 
     private static CompletableFuture<Envelope> complete(MultipartUploads uploads, InitResponse init,
                                                         ListedPart... parts) {
-        return uploads.complete(init.uploadId(), CompleteRequest.of(List.of(parts)), "test");
+        return uploads.complete(init.uploadId(), CompleteRequest.of(List.of(parts)), "test", Optional.empty());
     }
 
     private static ListedPart listed(PartReceipt receipt) {

@@ -1,6 +1,7 @@
 package org.kafscale.proxy.core.backend.security;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -13,12 +14,23 @@ import java.util.Objects;
  * @param keyFile PKCS#8 PEM key of {@code certFile}; {@code null} for none
  * @param verifyHostname whether the broker's certificate must name the host the proxy dialled
  *                       (endpoint identification {@code HTTPS}, as Kafka's clients do by default)
+ * @param reloadInterval how often the files are checked for new contents; new broker channels use them
  */
-public record BackendTlsSettings(Path caFile, Path certFile, Path keyFile, boolean verifyHostname) {
+public record BackendTlsSettings(Path caFile, Path certFile, Path keyFile, boolean verifyHostname,
+                                 Duration reloadInterval) {
+    /** How often the files are checked unless said otherwise (as the listener's). */
+    public static final Duration DEFAULT_RELOAD_INTERVAL = Duration.ofSeconds(10);
+
     public BackendTlsSettings {
         if ((certFile == null) != (keyFile == null)) {
             throw new IllegalArgumentException("a client certificate needs its key and a key its certificate");
         }
+        Objects.requireNonNull(reloadInterval, "reloadInterval");
+    }
+
+    /** Files checked every {@link #DEFAULT_RELOAD_INTERVAL}. */
+    public BackendTlsSettings(Path caFile, Path certFile, Path keyFile, boolean verifyHostname) {
+        this(caFile, certFile, keyFile, verifyHostname, DEFAULT_RELOAD_INTERVAL);
     }
 
     /** Trusting {@code caFile}, no client certificate, hostnames verified. */

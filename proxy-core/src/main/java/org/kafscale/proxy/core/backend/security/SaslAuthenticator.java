@@ -7,8 +7,13 @@ import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.security.NoSuchAlgorithmException;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import javax.security.sasl.Sasl;
 import javax.security.sasl.SaslClient;
@@ -31,8 +36,9 @@ import org.kafscale.proxy.core.codec.OutboundRequests;
  * client does after ApiVersions. Completes with the session lifetime the broker granted (KIP-368;
  * {@code 0} for none), or fails with a message naming the cause; the caller closes the channel.
  *
- * <p>Everything runs on the channel's event loop; the only slow step, fetching an OAUTHBEARER
- * token, runs on {@link OAuthTokens}' own thread first.
+ * <p>Everything runs on the channel's event loop but the two slow steps: fetching an OAUTHBEARER
+ * token runs on {@link OAuthTokens}' own thread first, and SCRAM's key derivation on threads of
+ * its own ({@link KeyDerivation}).
  */
 public final class SaslAuthenticator implements AutoCloseable {
     private static final short HANDSHAKE_VERSION = 1;
@@ -116,6 +122,24 @@ public final class SaslAuthenticator implements AutoCloseable {
         return client;
     }
 
+    /**
+     * Threads for SCRAM's key derivation, shared by every broker channel of the JVM (connectors
+     * have no close of their own): daemons, as many as there are cores.
+     */
+    private static final class KeyDerivation {
+        static final ExecutorService THREADS = Executors.newFixedThreadPool(
+                Math.max(1, Runtime.getRuntime().availableProcessors()), daemonThreads());
+
+        private static ThreadFactory daemonThreads() {
+            AtomicInteger count = new AtomicInteger();
+            return r -> {
+                Thread t = new Thread(r, "backend-sasl-key-derivation-" + count.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            };
+        }
+    }
+
     private static Throwable unwrap(Throwable failure) {
         return failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
@@ -175,19 +199,56 @@ public final class SaslAuthenticator implements AutoCloseable {
                 fail(error.name() + (answer.errorMessage() != null ? ": " + answer.errorMessage() : ""));
                 return;
             }
-            try {
-                if (!client.isComplete()) {
-                    byte[] next = client.evaluateChallenge(answer.authBytes());
-                    if (!client.isComplete() || (next != null && next.length > 0)) {
-                        step(next);
-                        return;
-                    }
-                }
-                dispose();
-                done.trySuccess(answer.sessionLifetimeMs());
-            } catch (SaslException e) {
-                fail(e.getMessage());
+            if (client.isComplete()) {
+                succeed(answer);
+                return;
             }
+            evaluate(answer.authBytes()).whenComplete((next, error) -> onLoop(() -> {
+                if (error != null) {
+                    Throwable cause = unwrap(error);
+                    fail(cause instanceof SaslException ? cause.getMessage() : cause.toString());
+                } else if (!client.isComplete() || (next != null && next.length > 0)) {
+                    step(next);
+                } else {
+                    succeed(answer);
+                }
+            }));
+        }
+
+        /**
+         * The client's answer to a challenge. SCRAM's answer to the server's first message derives
+         * the salted password (PBKDF2, thousands of HMAC rounds): that runs on
+         * {@link KeyDerivation#THREADS}, never on the channel's event loop; the other steps are cheap.
+         */
+        private CompletableFuture<byte[]> evaluate(byte[] challenge) {
+            if (!ScramMechanism.isScram(settings.mechanism())) {
+                try {
+                    return CompletableFuture.completedFuture(client.evaluateChallenge(challenge));
+                } catch (SaslException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+            }
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    return client.evaluateChallenge(challenge);
+                } catch (SaslException e) {
+                    throw new CompletionException(e);
+                }
+            }, KeyDerivation.THREADS);
+        }
+
+        /** Continues on the channel's loop; a loop that is shutting down fails the exchange. */
+        private void onLoop(Runnable action) {
+            try {
+                channel.channel().eventLoop().execute(() -> guarded(action));
+            } catch (RuntimeException rejected) {
+                done.tryFailure(rejected);
+            }
+        }
+
+        private void succeed(SaslAuthenticateResponseData answer) {
+            dispose();
+            done.trySuccess(answer.sessionLifetimeMs());
         }
 
         private <T> void send(OutboundRequest<T> request, short version, Consumer<T> then) {

@@ -63,7 +63,12 @@ public final class SaslAuthenticator implements AutoCloseable {
      * @throws IllegalArgumentException or {@link java.io.UncheckedIOException} for a bad credentials file
      */
     public static SaslAuthenticator start(SaslSettings settings, SaslObserver observer) {
-        return new SaslAuthenticator(settings, SaslServers.start(settings), observer);
+        return start(settings, observer, Optional.empty());
+    }
+
+    /** As {@link #start(SaslSettings, SaslObserver)}, also admitting the readiness probe's {@code probe} login. */
+    public static SaslAuthenticator start(SaslSettings settings, SaslObserver observer, Optional<ProbeLogin> probe) {
+        return new SaslAuthenticator(settings, SaslServers.start(settings, probe), observer);
     }
 
     /** Each connection's handler behind its own gate: nothing but SASL and ApiVersions passes before authentication. */

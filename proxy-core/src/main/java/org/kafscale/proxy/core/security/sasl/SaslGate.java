@@ -111,7 +111,7 @@ final class SaslGate implements RequestHandler {
         }
         String requested = request.decodeBody(SaslHandshakeRequestData.class).mechanism();
         Optional<SaslMechanism> mechanism = SaslMechanism.byKafkaName(requested)
-                .filter(authenticator.servers().enabled()::contains);
+                .filter(m -> authenticator.servers().accepts(m, connection.clientAddress()));
         if (mechanism.isEmpty() || session != null && mechanism.get() != session.mechanism()) {
             authenticator.observer().authentication(mechanism.map(SaslMechanism::kafkaName)
                     .orElse(SaslObserver.UNSUPPORTED), Outcome.FAILED);
@@ -121,7 +121,8 @@ final class SaslGate implements RequestHandler {
             return sendAndClose(request, new SaslHandshakeResponseData()
                     .setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()).setMechanisms(mechanismNames()), reason);
         }
-        exchange = new Exchange(mechanism.get(), authenticator.servers().newServer(mechanism.get()));
+        exchange = new Exchange(mechanism.get(),
+                authenticator.servers().newServer(mechanism.get(), connection.clientAddress()));
         return Reply.send(ResponseFrames.encode(request, new SaslHandshakeResponseData()
                 .setErrorCode(Errors.NONE.code()).setMechanisms(mechanismNames())));
     }

@@ -23,7 +23,7 @@ import java.util.Optional;
  * <p>Checks unencrypted PKCS#8 keys ({@code BEGIN PRIVATE KEY}) of RSA, EC and EdDSA certificates
  * by signing a few bytes and verifying them with the certificate; other keys are not checked.
  */
-final class KeyPairCheck {
+public final class KeyPairCheck {
     private static final String PKCS8_BEGIN = "-----BEGIN PRIVATE KEY-----";
     private static final String PKCS8_END = "-----END PRIVATE KEY-----";
     private static final byte[] PROBE = "kafscale-proxy key check".getBytes(StandardCharsets.US_ASCII);
@@ -32,7 +32,7 @@ final class KeyPairCheck {
     }
 
     /** @throws IllegalArgumentException if the key can be checked and does not match */
-    static void requireMatch(Path certFile, Path keyFile) throws Exception {
+    public static void requireMatch(Path certFile, Path keyFile) throws Exception {
         String pem = Files.readString(keyFile, StandardCharsets.US_ASCII);
         int begin = pem.indexOf(PKCS8_BEGIN);
         int end = pem.indexOf(PKCS8_END);

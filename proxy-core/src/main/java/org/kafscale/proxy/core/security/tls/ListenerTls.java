@@ -23,12 +23,13 @@ public final class ListenerTls implements AutoCloseable {
     private static final int HANDSHAKE_THREADS = 2;
 
     private final ListenerTlsSettings settings;
-    private final ReloadingSslContext context;
+    private final ReloadingSslContext<ReloadingSslContext.ListenerContexts> context;
     private final CertificatePrincipals principals;
     private final ScheduledExecutorService reloads;
     private final ExecutorService handshakeTasks;
 
-    private ListenerTls(ListenerTlsSettings settings, ReloadingSslContext context, CertificatePrincipals principals) {
+    private ListenerTls(ListenerTlsSettings settings, ReloadingSslContext<ReloadingSslContext.ListenerContexts> context,
+                        CertificatePrincipals principals) {
         this.settings = settings;
         this.context = context;
         this.principals = principals;
@@ -67,7 +68,7 @@ public final class ListenerTls implements AutoCloseable {
 
     /** A handler for one new connection, with the certificate current now and the handshake timeout. */
     public SslHandler newHandler(ByteBufAllocator allocator) {
-        SslHandler handler = context.current().newHandler(allocator, handshakeTasks);
+        SslHandler handler = context.current().server().newHandler(allocator, handshakeTasks);
         handler.setHandshakeTimeoutMillis(settings.handshakeTimeout().toMillis());
         return handler;
     }
@@ -78,7 +79,7 @@ public final class ListenerTls implements AutoCloseable {
      * client certificates, presents that certificate (so the client CA must trust it too).
      */
     public SslHandler newSelfClientHandler(ByteBufAllocator allocator) {
-        SslHandler handler = context.currentSelfClient().newHandler(allocator, handshakeTasks);
+        SslHandler handler = context.current().selfClient().newHandler(allocator, handshakeTasks);
         handler.setHandshakeTimeoutMillis(settings.handshakeTimeout().toMillis());
         return handler;
     }

@@ -38,11 +38,11 @@ class ReloadingSslContextTest {
     @Test
     void unchangedFilesKeepTheContext() throws Exception {
         // Given
-        ReloadingSslContext context = ReloadingSslContext.load(served(dir.resolve("unchanged")));
-        SslContext before = context.current();
+        ReloadingSslContext<ReloadingSslContext.ListenerContexts> context = ReloadingSslContext.load(served(dir.resolve("unchanged")));
+        SslContext before = context.current().server();
         // Then
         assertFalse(context.reloadIfChanged());
-        assertSame(before, context.current());
+        assertSame(before, context.current().server());
     }
 
     @Test
@@ -50,31 +50,31 @@ class ReloadingSslContextTest {
         // Given
         ListenerTlsSettings settings = served(dir.resolve("half"));
         ListenerTlsSettings.KeyMaterial.Pem pem = (ListenerTlsSettings.KeyMaterial.Pem) settings.keyMaterial();
-        ReloadingSslContext context = ReloadingSslContext.load(settings);
-        SslContext before = context.current();
+        ReloadingSslContext<ReloadingSslContext.ListenerContexts> context = ReloadingSslContext.load(settings);
+        SslContext before = context.current().server();
         // When: the key is new and the certificate still the old one
         Files.copy(renewed.keyFile(), pem.keyFile(), StandardCopyOption.REPLACE_EXISTING);
         // Then: the mismatched pair is refused and the old context stays
         assertFalse(context.reloadIfChanged());
-        assertSame(before, context.current());
+        assertSame(before, context.current().server());
         // When: the certificate follows
         Files.copy(renewed.chainFile(), pem.certFile(), StandardCopyOption.REPLACE_EXISTING);
         // Then
         assertTrue(context.reloadIfChanged());
-        assertNotSame(before, context.current());
+        assertNotSame(before, context.current().server());
     }
 
     @Test
     void aBrokenCertificateFileKeepsTheOldContext() throws Exception {
         // Given
         ListenerTlsSettings settings = served(dir.resolve("broken"));
-        ReloadingSslContext context = ReloadingSslContext.load(settings);
-        SslContext before = context.current();
+        ReloadingSslContext<ReloadingSslContext.ListenerContexts> context = ReloadingSslContext.load(settings);
+        SslContext before = context.current().server();
         // When
         Files.writeString(((ListenerTlsSettings.KeyMaterial.Pem) settings.keyMaterial()).certFile(), "garbage\n");
         // Then
         assertFalse(context.reloadIfChanged());
         assertFalse(context.reloadIfChanged(), "the same broken contents are tried (and logged) once");
-        assertSame(before, context.current());
+        assertSame(before, context.current().server());
     }
 }
