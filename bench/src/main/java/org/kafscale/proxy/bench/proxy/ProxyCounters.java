@@ -152,6 +152,30 @@ public final class ProxyCounters implements AutoCloseable {
         return (Long) heap.get("used");
     }
 
+    /**
+     * CPU nanoseconds and heap bytes allocated so far by the live threads whose names start with
+     * {@code prefix} (a proxy's event loops: what it spends per request, without its background
+     * threads, whose cost is per second rather than per request).
+     */
+    public ThreadTotals threadTotals(String prefix) {
+        long[] ids = java.util.Arrays.stream(threads.getThreadInfo(threads.getAllThreadIds()))
+                .filter(info -> info != null && info.getThreadName().startsWith(prefix))
+                .mapToLong(java.lang.management.ThreadInfo::getThreadId).toArray();
+        long cpu = 0;
+        for (long nanos : threads.getThreadCpuTime(ids)) {
+            cpu += Math.max(0, nanos);
+        }
+        long allocated = 0;
+        for (long bytes : threads.getThreadAllocatedBytes(ids)) {
+            allocated += Math.max(0, bytes);
+        }
+        return new ThreadTotals(cpu, allocated);
+    }
+
+    /** What some threads of a proxy spent so far: CPU nanoseconds and heap bytes allocated. */
+    public record ThreadTotals(long cpuNanos, long allocatedBytes) {
+    }
+
     /** CPU time of every live thread Java can see (the JIT's and GC's threads are hidden from it). */
     private long threadCpuNanos() {
         long total = 0;
