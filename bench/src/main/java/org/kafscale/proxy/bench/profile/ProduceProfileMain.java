@@ -1,11 +1,13 @@
 package org.kafscale.proxy.bench.profile;
 
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
@@ -53,7 +55,7 @@ public final class ProduceProfileMain {
                 List.of(), Map.of(), dir.resolve("cluster.log"), line -> line.startsWith(ClusterMain.READY), true)) {
             String[] ready = cluster.awaitLine(Duration.ofMinutes(3)).split(" ");
             String bootstrap = ready[1];
-            S3Target s3 = new S3Target(java.net.URI.create(ready[2]), ready[3], ready[4], "profile-lfs");
+            S3Target s3 = new S3Target(URI.create(ready[2]), ready[3], ready[4], "profile-lfs");
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
                 admin.createTopics(List.of(new NewTopic(TOPIC, 12, (short) 3).configs(Map.of(
                         "retention.bytes", String.valueOf(256L * 1024 * 1024),
@@ -108,7 +110,7 @@ public final class ProduceProfileMain {
     }
 
     private static void jcmd(long pid, String... command) throws Exception {
-        List<String> line = new java.util.ArrayList<>(List.of("jcmd", Long.toString(pid)));
+        List<String> line = new ArrayList<>(List.of("jcmd", Long.toString(pid)));
         line.addAll(List.of(command));
         Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes());

@@ -4,10 +4,12 @@ import com.sun.management.ThreadMXBean;
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -158,9 +160,9 @@ public final class ProxyCounters implements AutoCloseable {
      * threads, whose cost is per second rather than per request).
      */
     public ThreadTotals threadTotals(String prefix) {
-        long[] ids = java.util.Arrays.stream(threads.getThreadInfo(threads.getAllThreadIds()))
+        long[] ids = Arrays.stream(threads.getThreadInfo(threads.getAllThreadIds()))
                 .filter(info -> info != null && info.getThreadName().startsWith(prefix))
-                .mapToLong(java.lang.management.ThreadInfo::getThreadId).toArray();
+                .mapToLong(ThreadInfo::getThreadId).toArray();
         long cpu = 0;
         for (long nanos : threads.getThreadCpuTime(ids)) {
             cpu += Math.max(0, nanos);
