@@ -24,15 +24,16 @@ import org.kafscale.proxy.bench.workload.ProduceLatency;
  * A produce profile of one proxy that a loaded machine does not distort: a producer at a fixed
  * rate (the bench's producer, open loop) through the proxy in one advertise mode, warm first, then
  * a measured stretch with a JFR recording ({@code settings=profile}) started and stopped through
- * {@code jcmd} around it. Prints the proxy's heap allocation and thread CPU per MiB the clients
- * moved. At a fixed rate both depend on what the proxy does per request, not on how fast the
- * machine happens to be, so runs before and after a change compare even while others build.
+ * {@code jcmd} around it. Prints the proxy's heap allocation and thread CPU per MiB and per
+ * Produce request, and those of its event loops alone per request: what the proxy does per
+ * request does not depend on how fast the machine happens to be, so runs before and after a
+ * change compare even while others build (docs/benchmarks.md, "Produce profile").
  *
  * <p>Settings (system properties): {@code profile.mode} (default {@code ports}),
- * {@code profile.recordsPerSecond} (4096: 4 MiB/s of 1 KiB records,
- * which a producer on a loaded 2-core machine still keeps up with, so requests keep their size), {@code profile.warmupSeconds}
- * (30), {@code profile.seconds} (60), {@code profile.dir} (where the logs and {@code produce.jfr}
- * go; default {@code bench/results/profile}).
+ * {@code profile.recordsPerSecond} (4096: 4 MiB/s of 1 KiB records, low enough that a producer
+ * on a loaded 2-core machine roughly keeps up, so requests keep their size),
+ * {@code profile.warmupSeconds} (30), {@code profile.seconds} (60), {@code profile.dir} (where the
+ * logs and {@code produce-<mode>.jfr} go; default {@code bench/results/logs/profile}).
  */
 public final class ProduceProfileMain {
     private static final String TOPIC = "profile";
@@ -48,7 +49,7 @@ public final class ProduceProfileMain {
         double rate = Double.parseDouble(System.getProperty("profile.recordsPerSecond", "4096"));
         Duration warmup = Duration.ofSeconds(Integer.getInteger("profile.warmupSeconds", 30));
         Duration measured = Duration.ofSeconds(Integer.getInteger("profile.seconds", 60));
-        Path dir = Path.of(System.getProperty("profile.dir", "bench/results/profile")).toAbsolutePath();
+        Path dir = Path.of(System.getProperty("profile.dir", "bench/results/logs/profile")).toAbsolutePath();
         Files.createDirectories(dir);
         Path recording = dir.resolve("produce-" + mode + ".jfr");
         try (ChildJvm cluster = ChildJvm.start("cluster", List.of("-Xmx3g", "-XX:+UseG1GC"), ClusterMain.class.getName(),
