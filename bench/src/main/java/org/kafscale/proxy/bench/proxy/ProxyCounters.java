@@ -4,10 +4,12 @@ import com.sun.management.ThreadMXBean;
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -150,6 +152,30 @@ public final class ProxyCounters implements AutoCloseable {
         mbeans.invoke(MEMORY, "gc", null, null);
         CompositeData heap = (CompositeData) mbeans.getAttribute(MEMORY, "HeapMemoryUsage");
         return (Long) heap.get("used");
+    }
+
+    /**
+     * CPU nanoseconds and heap bytes allocated so far by the live threads whose names start with
+     * {@code prefix} (a proxy's event loops: what it spends per request, without its background
+     * threads, whose cost is per second rather than per request).
+     */
+    public ThreadTotals threadTotals(String prefix) {
+        long[] ids = Arrays.stream(threads.getThreadInfo(threads.getAllThreadIds()))
+                .filter(info -> info != null && info.getThreadName().startsWith(prefix))
+                .mapToLong(ThreadInfo::getThreadId).toArray();
+        long cpu = 0;
+        for (long nanos : threads.getThreadCpuTime(ids)) {
+            cpu += Math.max(0, nanos);
+        }
+        long allocated = 0;
+        for (long bytes : threads.getThreadAllocatedBytes(ids)) {
+            allocated += Math.max(0, bytes);
+        }
+        return new ThreadTotals(cpu, allocated);
+    }
+
+    /** What some threads of a proxy spent so far: CPU nanoseconds and heap bytes allocated. */
+    public record ThreadTotals(long cpuNanos, long allocatedBytes) {
     }
 
     /** CPU time of every live thread Java can see (the JIT's and GC's threads are hidden from it). */
