@@ -54,11 +54,12 @@ class LfsHttpFuzzTest {
         new LfsHttpInitializer(SETTINGS, null, router).addHttpHandlers(channel.pipeline());
         channel.pipeline().fireChannelActive();
         EmbeddedChannel answers = new EmbeddedChannel(new HttpResponseDecoder());
-        boolean sentHead = false;
+        // Everything sent, to look for HEAD in: a method split over two reads is still a HEAD.
+        StringBuilder sent = new StringBuilder();
         try {
             while (data.remainingBytes() > 0 && channel.isOpen()) {
                 byte[] read = data.consumeBytes(data.consumeInt(1, 4096));
-                sentHead |= new String(read, java.nio.charset.StandardCharsets.ISO_8859_1).contains("HEAD");
+                sent.append(new String(read, java.nio.charset.StandardCharsets.ISO_8859_1));
                 channel.writeInbound(allocator.buffer(read.length).writeBytes(read));
                 channel.runPendingTasks();
                 drainAnswers(channel, answers);
@@ -66,7 +67,7 @@ class LfsHttpFuzzTest {
         } finally {
             channel.finishAndReleaseAll();
         }
-        if (sentHead) {
+        if (sent.indexOf("HEAD") >= 0) {
             // A response to HEAD has no body whatever its Content-Length says; a decoder that did
             // not see the requests cannot frame what follows it. Framing is checked without HEAD.
             answers.finishAndReleaseAll();
