@@ -23,19 +23,9 @@ final class ParseViews {
         return of(buf, buf.readerIndex(), buf.readableBytes());
     }
 
-    /**
-     * {@code length} bytes of {@code buf} from {@code index}, for parsing now.
-     *
-     * <p>Only a direct buffer's internal view is used. With the internal view of heap buffers too,
-     * a consumer reading through a proxy with TLS to the brokers (whose answers arrive in heap
-     * buffers from the JDK's TLS engine) stopped getting records halfway through a bench round;
-     * a pooled heap buffer's internal view is the whole pool chunk positioned at the frame rather
-     * than a slice of it. With heap buffers given a view of their own the same run completed. The
-     * exact path that kept the shared view is not found yet. Composites, which have no single
-     * view, get a merged copy.
-     */
+    /** {@code length} bytes of {@code buf} from {@code index}, for parsing now. */
     static ByteBuffer of(ByteBuf buf, int index, int length) {
-        return buf.isDirect() && buf.nioBufferCount() == 1
-                ? buf.internalNioBuffer(index, length) : buf.nioBuffer(index, length);
+        // A buffer in several pieces (a composite) has no single internal view: it gets a merged copy.
+        return buf.nioBufferCount() == 1 ? buf.internalNioBuffer(index, length) : buf.nioBuffer(index, length);
     }
 }
