@@ -90,8 +90,7 @@ public final class PartitionRef {
 
     @Override
     public int hashCode() {
-        // By hand: Objects.hash boxes the partition into a new array on every map lookup.
-        return (31 * Objects.hashCode(name) + Objects.hashCode(topicId)) * 31 + partition;
+        return Objects.hash(name, topicId, partition);
     }
 
     @Override
