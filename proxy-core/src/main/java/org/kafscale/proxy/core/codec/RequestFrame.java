@@ -50,8 +50,7 @@ public record RequestFrame(short apiKey, short apiVersion, int correlationId, St
      */
     AbstractRequest decodeBody() {
         ApiKeys api = knownApi().orElseThrow(() -> new IllegalStateException("unknown API key " + apiKey));
-        ByteBuffer view = ParseViews.of(frame, frame.readerIndex() + headerLength, frame.readableBytes() - headerLength);
-        return AbstractRequest.parseRequest(api, apiVersion, new ByteBufferAccessor(view)).request;
+        return AbstractRequest.parseRequest(api, apiVersion, new ByteBufferAccessor(body())).request;
     }
 
     /**

@@ -65,25 +65,17 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
     private final Map<PartitionRef, P> results = new HashMap<>();
     private final Map<PartitionRef, Tries<P>> tries = new HashMap<>();
     private final List<Part<R>> inFlight = new ArrayList<>();
-    private final List<Part<R>> inFlightView = Collections.unmodifiableList(inFlight);
     /** Answer frames whose record sets the merged answer may slice; released once it is written. */
     private final List<ByteBuf> answers = new ArrayList<>();
-    /** Made once per exchange, not per attempt or part (method references allocate). */
-    private final OwnerGroups.Refusals refusals = this::refused;
-    private final PartitionApi.Sender<R> sender = this::exchange;
     private int retriesScheduled;
     private int throttleMillis;
     private boolean sending;
     private boolean lingering;
     private boolean passThroughAllowed = true;
 
-    /**
-     * What one partition went through in this request; made when something about it needs
-     * remembering (a refusal, a failure, a retry, no owner), so a partition taken at the first
-     * attempt costs nothing here. Every partition was in the first attempt, which is why it starts at 1.
-     */
+    /** What one partition went through in this request. */
     private static final class Tries<P> {
-        int attempts = 1;
+        int attempts;
         /** Brokers that refused the partition; made on the first refusal (most partitions never see one). */
         Set<Integer> refusedBy;
         Errors lastError;
@@ -141,7 +133,7 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
 
     private void send(List<PartitionRef> refs, boolean firstAttempt) {
         TopologySnapshot snapshot = services.topology().snapshot();
-        Map<Integer, List<PartitionRef>> byOwner = OwnerGroups.of(refs, snapshot, refusals);
+        Map<Integer, List<PartitionRef>> byOwner = OwnerGroups.of(refs, snapshot, this::refused);
         List<PartitionRef> unroutable = byOwner.remove(OwnerGroups.NO_OWNER);
         if (firstAttempt && !byOwner.isEmpty()) {
             services.observer().fannedOut(api.api(), byOwner.size());
@@ -150,13 +142,11 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
                 && api.mayPassThrough();
         sending = true;
         try {
-            List<PartitionRef> later = unroutable == null ? List.of() : new ArrayList<>();
+            List<PartitionRef> later = new ArrayList<>();
             if (unroutable != null) {
                 for (PartitionRef ref : unroutable) {
                     Tries<P> t = tries(ref);
-                    if (!firstAttempt) {
-                        t.attempts++;
-                    }
+                    t.attempts++;
                     if (t.lastError == null) {
                         t.lastError = OwnerGroups.whyNoOwner(ref, snapshot);
                     }
@@ -168,8 +158,7 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
                 }
             }
             for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
-                sendPart(new Part<>(snapshot.broker(group.getKey()).orElseThrow(), group.getValue()), firstAttempt,
-                        passThrough);
+                sendPart(new Part<>(snapshot.broker(group.getKey()).orElseThrow(), group.getValue()), passThrough);
             }
             retryLater(later);
         } finally {
@@ -178,14 +167,12 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
         maybeFinish();
     }
 
-    private void sendPart(Part<R> part, boolean firstAttempt, boolean passThrough) {
-        if (!firstAttempt) {
-            part.partitions().forEach(ref -> tries(ref).attempts++);
-        }
+    private void sendPart(Part<R> part, boolean passThrough) {
+        part.partitions().forEach(ref -> tries(ref).attempts++);
         inFlight.add(part);
         boolean clientBytes = passThrough && api.sendsClientBytes(data);
         Future<Answer<R>> answer = api.send(part, () -> clientBytes ? request.frame().retainedDuplicate()
-                : RequestFrames.reencode(request, api.subRequest(data, part.partitions(), partitions)), sender);
+                : RequestFrames.reencode(request, api.subRequest(data, part.partitions(), partitions)), this::exchange);
         part.answer(answer);
         answer.addListener(f -> guarded(() -> onPart(part, passThrough)));
     }
@@ -220,15 +207,15 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
         // Owned from here on, so a step below that throws cannot leak it: released with the reply.
         answers.add(answer.frame());
         R response = answer.body();
-        Map<PartitionRef.AnswerKey, P> byKey = api.results(response);
-        List<PartitionRef> retry = List.of(); // made on the first partition to retry (most answers have none)
+        Map<String, P> byKey = api.results(response);
+        List<PartitionRef> retry = new ArrayList<>();
         for (PartitionRef ref : part.partitions()) {
             P result = byKey.get(ref.answerKey());
             if (result == null) {
-                retry = added(retry, ref); // the broker left it out: ask again
+                retry.add(ref); // the broker left it out: ask again
             } else if (BrokerErrors.isLeaderClass(api.errorCode(result))) {
                 refuse(part.broker(), ref, result);
-                retry = added(retry, ref);
+                retry.add(ref);
             } else {
                 settle(ref, api.accepted(result));
             }
@@ -243,13 +230,6 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
         }
         throttleMillis = Math.max(throttleMillis, api.throttleTimeMs(response));
         retryLater(retry);
-    }
-
-    /** {@code list} with {@code ref} added, made mutable on the first addition. */
-    private static List<PartitionRef> added(List<PartitionRef> list, PartitionRef ref) {
-        List<PartitionRef> mutable = list.isEmpty() ? new ArrayList<>() : list;
-        mutable.add(ref);
-        return mutable;
     }
 
     private void refuse(BrokerEndpoint broker, PartitionRef ref, P result) {
@@ -284,9 +264,6 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
 
     /** Sends again, after a backoff, the partitions that have attempts left; the others get their last error. */
     private void retryLater(List<PartitionRef> refs) {
-        if (refs.isEmpty()) {
-            return;
-        }
         List<PartitionRef> again = new ArrayList<>(refs.size());
         int attempts = 0;
         for (PartitionRef ref : refs) {
@@ -327,7 +304,7 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
         if (retriesScheduled > 0 || inFlight.isEmpty()) {
             return;
         }
-        long early = api.answerEarly(inFlightView);
+        long early = api.answerEarly(Collections.unmodifiableList(inFlight));
         if (early == PartitionApi.NOW) {
             finish();
         } else if (early > 0 && !lingering) {
