@@ -37,10 +37,17 @@ final class Clients {
         return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    /** A consumer without a group (partitions are assigned by the workload). */
+    /**
+     * A consumer without a group (partitions are assigned by the workload). It resets to the
+     * earliest offset when its position is gone: the bench's topics are bounded in bytes, so the
+     * brokers delete the oldest segments while a round reads from the beginning, and with Kafka's
+     * default (latest) a consumer on a deleted segment jumped to the end and waited there for
+     * records that never came (two full runs failed a consume round's deadline that way).
+     */
     static KafkaConsumer<byte[], byte[]> consumer(String bootstrap, Map<String, Object> overrides) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
         p.putAll(overrides);
