@@ -154,9 +154,11 @@ class ListenerTlsIT {
             // Then: both are served, one as User:app and the other as User:ANONYMOUS
             logs.awaitLine(DEADLINE, "principal=User:app ");
             logs.awaitLine(DEADLINE, "principal=User:ANONYMOUS security=TLS");
-            // ...while a certificate the CA did not sign, when a client sends it anyway (librdkafka
-            // does; a Java client sends none the proxy's CA list does not name), fails the handshake
-            Kcat.Result stranger = Kcat.run(DEADLINE, null, List.of("-b", proxy.bootstrap(), "-L", "-m", "5",
+            // ...while a certificate the CA did not sign, when a client sends it anyway, fails the
+            // handshake. Debian's librdkafka 2.0.2 sends it; a Java client, and the librdkafka 2.12
+            // the tests build, send none the proxy's CA list does not name (and are then served
+            // as anonymous, as the two clients above show), so this runs on the system's.
+            Kcat.Result stranger = Kcat.run(Kcat.Library.SYSTEM, DEADLINE, null, List.of("-b", proxy.bootstrap(), "-L", "-m", "5",
                     "-X", "security.protocol=ssl", "-X", "ssl.ca.location=" + ca.caFile(),
                     "-X", "ssl.certificate.location=" + untrustedClient.chainFile(),
                     "-X", "ssl.key.location=" + untrustedClient.keyFile()));
