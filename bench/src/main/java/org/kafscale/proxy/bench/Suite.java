@@ -181,13 +181,12 @@ final class Suite {
         if (proxy == null) {
             return workload.call();
         }
-        ProxyCounters.Snapshot before = proxy.begin();
-        double result = workload.call();
-        ProxyCounters.Cost cost = before.costUntil(proxy.end());
+        ProxyCounters.Costed<Double> run = proxy.during(workload);
+        ProxyCounters.Cost cost = run.cost();
         costs.get(route).add(cost);
         log("%s: clients moved %.1f MiB through it (its own count: %s)", route.name(), cost.mib(),
                 Double.isNaN(cost.ownMib()) ? "none" : String.format(java.util.Locale.ROOT, "%.1f MiB", cost.ownMib()));
-        return result;
+        return run.result();
     }
 
     /**

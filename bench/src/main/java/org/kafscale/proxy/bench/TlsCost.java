@@ -101,10 +101,8 @@ final class TlsCost {
         if (proxy == null) {
             return workload.call();
         }
-        ProxyCounters.Snapshot before = proxy.begin();
-        double result = workload.call();
-        ProxyCounters.Cost cost = before.costUntil(proxy.end());
-        cpu.computeIfAbsent(name, n -> new ArrayList<>()).add(cost.threadCpuSecondsPerMib() * 1000);
-        return result;
+        ProxyCounters.Costed<Double> run = proxy.during(workload);
+        cpu.computeIfAbsent(name, n -> new ArrayList<>()).add(run.cost().threadCpuSecondsPerMib() * 1000);
+        return run.result();
     }
 }

@@ -122,6 +122,17 @@ public final class ProxyCounters implements AutoCloseable {
         return values;
     }
 
+    /** What a workload returned, and what the proxy spent while it ran. */
+    public record Costed<T>(T result, Cost cost) {
+    }
+
+    /** Runs {@code workload} and reads what the proxy spent on it (the counters around it). */
+    public <T> Costed<T> during(java.util.concurrent.Callable<T> workload) throws Exception {
+        Snapshot before = begin();
+        T result = workload.call();
+        return new Costed<>(result, before.costUntil(end()));
+    }
+
     public Snapshot begin() throws Exception {
         long own = ownCount.total();
         return new Snapshot(cpuNanos(), threadCpuNanos(), allocatedBytes(), clientBytes.total(), own);
