@@ -139,9 +139,14 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
 
     @Override
     public void fannedOut(ApiKeys api, int brokers) {
-        fanOutWidths.computeIfAbsent(api, a -> DistributionSummary.builder("kafscale_proxy_fan_out_width")
-                .description("Brokers a request's first round went to (1: not split)").tag("api", a.name)
-                .register(registry)).record(brokers);
+        // Looked up first: the registering lambda captures this, so computeIfAbsent alone allocates per request.
+        DistributionSummary widths = fanOutWidths.get(api);
+        if (widths == null) {
+            widths = fanOutWidths.computeIfAbsent(api, a -> DistributionSummary.builder("kafscale_proxy_fan_out_width")
+                    .description("Brokers a request's first round went to (1: not split)").tag("api", a.name)
+                    .register(registry));
+        }
+        widths.record(brokers);
     }
 
     @Override

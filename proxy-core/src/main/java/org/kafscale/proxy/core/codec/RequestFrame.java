@@ -50,7 +50,8 @@ public record RequestFrame(short apiKey, short apiVersion, int correlationId, St
      */
     AbstractRequest decodeBody() {
         ApiKeys api = knownApi().orElseThrow(() -> new IllegalStateException("unknown API key " + apiKey));
-        return AbstractRequest.parseRequest(api, apiVersion, new ByteBufferAccessor(body())).request;
+        ByteBuffer view = ParseViews.of(frame, frame.readerIndex() + headerLength, frame.readableBytes() - headerLength);
+        return AbstractRequest.parseRequest(api, apiVersion, new ByteBufferAccessor(view)).request;
     }
 
     /**

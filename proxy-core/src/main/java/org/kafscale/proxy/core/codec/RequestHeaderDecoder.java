@@ -73,7 +73,7 @@ public final class RequestHeaderDecoder extends MessageToMessageDecoder<ByteBuf>
         short headerVersion = ApiKeys.hasId(apiKey)
                 ? ApiKeys.forId(apiKey).requestHeaderVersion(apiVersion)
                 : OPAQUE_HEADER_VERSION;
-        ByteBuffer view = frame.nioBuffer();
+        ByteBuffer view = ParseViews.readable(frame);
         int start = view.position();
         RequestHeaderData header = new RequestHeaderData(new ByteBufferAccessor(view), headerVersion);
         int headerLength = view.position() - start;

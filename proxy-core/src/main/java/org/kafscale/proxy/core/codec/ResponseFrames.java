@@ -40,10 +40,12 @@ public final class ResponseFrames {
 
     /**
      * The body of a broker's answer frame (header and body, no size prefix), positioned after the
-     * response header, for kafka-clients' generated classes to read. A view: valid while the frame is.
+     * response header, for kafka-clients' generated classes to read at once: the view is reused by
+     * the next parse of the same buffer ({@code ParseViews}); what the parse takes from it (record
+     * sets) stays valid while the frame is.
      */
     public static ByteBufferAccessor body(ApiKeys api, short version, ByteBuf frame) {
-        ByteBuffer view = frame.nioBuffer();
+        ByteBuffer view = ParseViews.readable(frame);
         ResponseHeader.parse(view, api.responseHeaderVersion(version));
         return new ByteBufferAccessor(view);
     }

@@ -43,7 +43,7 @@ public interface PartitionApi<Q extends ApiMessage, E, R extends ApiMessage, P> 
     R parseResponse(ByteBufferAccessor body, short version);
 
     /** The partition results of one broker's answer, by {@link PartitionRef#answerKey()}. */
-    Map<String, P> results(R response);
+    Map<PartitionRef.AnswerKey, P> results(R response);
 
     short errorCode(P result);
 

@@ -65,17 +65,25 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
     private final Map<PartitionRef, P> results = new HashMap<>();
     private final Map<PartitionRef, Tries<P>> tries = new HashMap<>();
     private final List<Part<R>> inFlight = new ArrayList<>();
+    private final List<Part<R>> inFlightView = Collections.unmodifiableList(inFlight);
     /** Answer frames whose record sets the merged answer may slice; released once it is written. */
     private final List<ByteBuf> answers = new ArrayList<>();
+    /** Made once per exchange, not per attempt or part (method references allocate). */
+    private final OwnerGroups.Refusals refusals = this::refused;
+    private final PartitionApi.Sender<R> sender = this::exchange;
     private int retriesScheduled;
     private int throttleMillis;
     private boolean sending;
     private boolean lingering;
     private boolean passThroughAllowed = true;
 
-    /** What one partition went through in this request. */
+    /**
+     * What one partition went through in this request; made when something about it needs
+     * remembering (a refusal, a failure, a retry, no owner), so a partition taken at the first
+     * attempt costs nothing here. Every partition was in the first attempt, which is why it starts at 1.
+     */
     private static final class Tries<P> {
-        int attempts;
+        int attempts = 1;
         /** Brokers that refused the partition; made on the first refusal (most partitions never see one). */
         Set<Integer> refusedBy;
         Errors lastError;
@@ -133,7 +141,7 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
 
     private void send(List<PartitionRef> refs, boolean firstAttempt) {
         TopologySnapshot snapshot = services.topology().snapshot();
-        Map<Integer, List<PartitionRef>> byOwner = OwnerGroups.of(refs, snapshot, this::refused);
+        Map<Integer, List<PartitionRef>> byOwner = OwnerGroups.of(refs, snapshot, refusals);
         List<PartitionRef> unroutable = byOwner.remove(OwnerGroups.NO_OWNER);
         if (firstAttempt && !byOwner.isEmpty()) {
             services.observer().fannedOut(api.api(), byOwner.size());
@@ -142,11 +150,13 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
                 && api.mayPassThrough();
         sending = true;
         try {
-            List<PartitionRef> later = new ArrayList<>();
+            List<PartitionRef> later = unroutable == null ? List.of() : new ArrayList<>();
             if (unroutable != null) {
                 for (PartitionRef ref : unroutable) {
                     Tries<P> t = tries(ref);
-                    t.attempts++;
+                    if (!firstAttempt) {
+                        t.attempts++;
+                    }
                     if (t.lastError == null) {
                         t.lastError = OwnerGroups.whyNoOwner(ref, snapshot);
                     }
@@ -158,7 +168,8 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
                 }
             }
             for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
-                sendPart(new Part<>(snapshot.broker(group.getKey()).orElseThrow(), group.getValue()), passThrough);
+                sendPart(new Part<>(snapshot.broker(group.getKey()).orElseThrow(), group.getValue()), firstAttempt,
+                        passThrough);
             }
             retryLater(later);
         } finally {
@@ -167,12 +178,14 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
         maybeFinish();
     }
 
-    private void sendPart(Part<R> part, boolean passThrough) {
-        part.partitions().forEach(ref -> tries(ref).attempts++);
+    private void sendPart(Part<R> part, boolean firstAttempt, boolean passThrough) {
+        if (!firstAttempt) {
+            part.partitions().forEach(ref -> tries(ref).attempts++);
+        }
         inFlight.add(part);
         boolean clientBytes = passThrough && api.sendsClientBytes(data);
         Future<Answer<R>> answer = api.send(part, () -> clientBytes ? request.frame().retainedDuplicate()
-                : RequestFrames.reencode(request, api.subRequest(data, part.partitions(), partitions)), this::exchange);
+                : RequestFrames.reencode(request, api.subRequest(data, part.partitions(), partitions)), sender);
         part.answer(answer);
         answer.addListener(f -> guarded(() -> onPart(part, passThrough)));
     }
@@ -207,15 +220,15 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
         // Owned from here on, so a step below that throws cannot leak it: released with the reply.
         answers.add(answer.frame());
         R response = answer.body();
-        Map<String, P> byKey = api.results(response);
-        List<PartitionRef> retry = new ArrayList<>();
+        Map<PartitionRef.AnswerKey, P> byKey = api.results(response);
+        List<PartitionRef> retry = List.of(); // made on the first partition to retry (most answers have none)
         for (PartitionRef ref : part.partitions()) {
             P result = byKey.get(ref.answerKey());
             if (result == null) {
-                retry.add(ref); // the broker left it out: ask again
+                retry = added(retry, ref); // the broker left it out: ask again
             } else if (BrokerErrors.isLeaderClass(api.errorCode(result))) {
                 refuse(part.broker(), ref, result);
-                retry.add(ref);
+                retry = added(retry, ref);
             } else {
                 settle(ref, api.accepted(result));
             }
@@ -230,6 +243,13 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
         }
         throttleMillis = Math.max(throttleMillis, api.throttleTimeMs(response));
         retryLater(retry);
+    }
+
+    /** {@code list} with {@code ref} added, made mutable on the first addition. */
+    private static List<PartitionRef> added(List<PartitionRef> list, PartitionRef ref) {
+        List<PartitionRef> mutable = list.isEmpty() ? new ArrayList<>() : list;
+        mutable.add(ref);
+        return mutable;
     }
 
     private void refuse(BrokerEndpoint broker, PartitionRef ref, P result) {
@@ -264,6 +284,9 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
 
     /** Sends again, after a backoff, the partitions that have attempts left; the others get their last error. */
     private void retryLater(List<PartitionRef> refs) {
+        if (refs.isEmpty()) {
+            return;
+        }
         List<PartitionRef> again = new ArrayList<>(refs.size());
         int attempts = 0;
         for (PartitionRef ref : refs) {
@@ -304,7 +327,7 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
         if (retriesScheduled > 0 || inFlight.isEmpty()) {
             return;
         }
-        long early = api.answerEarly(Collections.unmodifiableList(inFlight));
+        long early = api.answerEarly(inFlightView);
         if (early == PartitionApi.NOW) {
             finish();
         } else if (early > 0 && !lingering) {

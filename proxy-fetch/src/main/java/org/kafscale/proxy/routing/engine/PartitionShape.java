@@ -54,7 +54,7 @@ public record PartitionShape<Q extends ApiMessage, T, E, R extends ApiMessage, U
     }
 
     @Override
-    public Map<String, P> results(R response) {
+    public Map<PartitionRef.AnswerKey, P> results(R response) {
         return TopicGroups.results(answerTopics.apply(response), answer);
     }
 

@@ -48,8 +48,8 @@ public final class TopicGroups {
     }
 
     /** One answer's partition results by {@link PartitionRef#answerKey()}. */
-    public static <T, X> Map<String, X> results(Collection<T> topics, Shape<T, X> shape) {
-        Map<String, X> results = new HashMap<>();
+    public static <T, X> Map<PartitionRef.AnswerKey, X> results(Collection<T> topics, Shape<T, X> shape) {
+        Map<PartitionRef.AnswerKey, X> results = new HashMap<>();
         for (T topic : topics) {
             for (X p : shape.partitions().apply(topic)) {
                 results.put(PartitionRef.answerKey(shape.name().apply(topic), shape.id().apply(topic),

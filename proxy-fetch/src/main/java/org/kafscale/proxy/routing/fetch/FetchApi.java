@@ -148,8 +148,8 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
 
     /** Results by partition; a top-level error stands for every partition that has none of its own. */
     @Override
-    public Map<String, PartitionData> results(FetchResponseData response) {
-        Map<String, PartitionData> results = TopicGroups.results(response.responses(), ANSWER);
+    public Map<PartitionRef.AnswerKey, PartitionData> results(FetchResponseData response) {
+        Map<PartitionRef.AnswerKey, PartitionData> results = TopicGroups.results(response.responses(), ANSWER);
         if (response.errorCode() != Errors.NONE.code()) {
             results.values().stream().filter(p -> p.errorCode() == Errors.NONE.code())
                     .forEach(p -> p.setErrorCode(response.errorCode()));

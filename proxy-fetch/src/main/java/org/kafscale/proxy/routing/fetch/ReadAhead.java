@@ -42,11 +42,11 @@ final class ReadAhead {
      */
     static Map<PartitionRef, FetchPartition> next(Part<FetchResponseData> part, Map<PartitionRef, FetchPartition> entries,
                                                   Map<PartitionRef, PartitionData> results,
-                                                  Function<FetchResponseData, Map<String, PartitionData>> byKey) {
+                                                  Function<FetchResponseData, Map<PartitionRef.AnswerKey, PartitionData>> byKey) {
         if (!part.answer().isDone() || !part.answer().isSuccess()) {
             return Map.of();
         }
-        Map<String, PartitionData> own = byKey.apply(part.answer().getNow().body());
+        Map<PartitionRef.AnswerKey, PartitionData> own = byKey.apply(part.answer().getNow().body());
         Map<PartitionRef, FetchPartition> next = new LinkedHashMap<>();
         boolean anyRecords = false;
         for (PartitionRef ref : part.partitions()) {

@@ -71,7 +71,7 @@ final class WriteTxnMarkersApi implements PartitionApi<WriteTxnMarkersRequestDat
     }
 
     @Override
-    public Map<String, WritableTxnMarkerPartitionResult> results(WriteTxnMarkersResponseData response) {
+    public Map<PartitionRef.AnswerKey, WritableTxnMarkerPartitionResult> results(WriteTxnMarkersResponseData response) {
         return SHAPE.results(response);
     }
 

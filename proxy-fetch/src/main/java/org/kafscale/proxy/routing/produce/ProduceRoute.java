@@ -49,6 +49,9 @@ public final class ProduceRoute {
         ProduceApi api = new ProduceApi(data, request.apiVersion(), services.hints());
         PartitionExchange<ProduceRequestData, PartitionProduceData, ProduceResponseData, PartitionProduceResponse> exchange =
                 new PartitionExchange<>(services, context, request, data, api);
+        if (rewriter != ProduceRewriter.NONE) {
+            api.idempotent(); // from the client's records, before a rewrite replaces them
+        }
         Future<ProduceRewriter.Outcome> rewrite = rewriter.rewrite(context, exchange.partitions());
         if (rewrite == null) {
             return data.acks() == 0 ? fireAndForget(context, request, data, api, exchange.partitions(), null) : exchange.start();
