@@ -40,6 +40,13 @@ public final class BackendChannel {
     private final Channel channel;
     private final BrokerEndpoint broker;
     private final IntObjectMap<Pending> pending = new IntObjectHashMap<>();
+    /**
+     * One scheduled check per channel, at the earliest deadline of what is pending, instead of a
+     * timer task per request scheduled and cancelled again (a produce profile had the scheduler's
+     * queue upkeep among the event loop's top frames). Null while nothing is pending.
+     */
+    private ScheduledFuture<?> deadlineCheck;
+    private long deadlineCheckNanos;
     private int nextCorrelationId;
     private String closeReason;
     /** Past its SASL session's retirement point: finishes what it carries, takes nothing new from the pool. */
@@ -127,10 +134,11 @@ public final class BackendChannel {
         }
         int correlationId = nextCorrelationId++;
         frame.setInt(frame.readerIndex() + RequestFrame.CORRELATION_ID_OFFSET, correlationId);
-        Pending entry = new Pending(promise);
+        // Capped so that the deadline cannot wrap around (about 73 years is "never" here).
+        long timeoutNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(timeoutMillis), Long.MAX_VALUE / 4);
+        Pending entry = new Pending(promise, now() + timeoutNanos, timeoutMillis);
         pending.put(correlationId, entry);
-        entry.timeout = channel.eventLoop().schedule(
-                () -> timeOut(correlationId, timeoutMillis), timeoutMillis, TimeUnit.MILLISECONDS);
+        checkDeadlineBy(entry.deadlineNanos);
         channel.writeAndFlush(frame).addListener((ChannelFuture f) -> {
             if (f.isSuccess()) {
                 entry.written = true;
@@ -171,7 +179,6 @@ public final class BackendChannel {
                     BackendException.Cause.BAD_RESPONSE);
             return;
         }
-        entry.timeout.cancel(false);
         if (!entry.promise.trySuccess(response)) {
             response.release();
         }
@@ -183,9 +190,39 @@ public final class BackendChannel {
         fail("connection closed by " + broker, BackendException.Cause.CONNECTION_CLOSED);
     }
 
-    private void timeOut(int correlationId, long timeoutMillis) {
-        if (pending.containsKey(correlationId)) {
-            fail("no answer within " + timeoutMillis + " ms", BackendException.Cause.TIMED_OUT);
+    /** The clock the event loop schedules by (a test's loop may run its own). */
+    private long now() {
+        return channel.eventLoop().ticker().nanoTime();
+    }
+
+    /** Makes sure the deadline check runs no later than {@code deadlineNanos}. */
+    private void checkDeadlineBy(long deadlineNanos) {
+        if (deadlineCheck != null) {
+            if (deadlineCheckNanos - deadlineNanos <= 0) {
+                return; // the usual case: an earlier request's deadline comes first
+            }
+            deadlineCheck.cancel(false);
+        }
+        deadlineCheckNanos = deadlineNanos;
+        deadlineCheck = channel.eventLoop().schedule(this::checkDeadlines, deadlineNanos - now(), TimeUnit.NANOSECONDS);
+    }
+
+    /** A request past its deadline fails the channel, as its own timer did; else look again at the next deadline. */
+    private void checkDeadlines() {
+        deadlineCheck = null;
+        long now = now();
+        Pending next = null;
+        for (Pending entry : pending.values()) {
+            if (entry.deadlineNanos - now <= 0) {
+                fail("no answer within " + entry.timeoutMillis + " ms", BackendException.Cause.TIMED_OUT);
+                return;
+            }
+            if (next == null || entry.deadlineNanos - next.deadlineNanos < 0) {
+                next = entry;
+            }
+        }
+        if (next != null) {
+            checkDeadlineBy(next.deadlineNanos);
         }
     }
 
@@ -201,8 +238,11 @@ public final class BackendChannel {
         }
         List<Pending> failed = new ArrayList<>(pending.values());
         pending.clear();
+        if (deadlineCheck != null) {
+            deadlineCheck.cancel(false);
+            deadlineCheck = null;
+        }
         for (Pending entry : failed) {
-            entry.timeout.cancel(false);
             entry.promise.tryFailure(new BackendException(cause, entry.written, broker + ": " + reason));
         }
         channel.close();
@@ -224,11 +264,15 @@ public final class BackendChannel {
 
     private static final class Pending {
         final Promise<ByteBuf> promise;
-        ScheduledFuture<?> timeout;
+        /** When (on the event loop's clock) the broker must have answered by. */
+        final long deadlineNanos;
+        final long timeoutMillis;
         boolean written;
 
-        Pending(Promise<ByteBuf> promise) {
+        Pending(Promise<ByteBuf> promise, long deadlineNanos, long timeoutMillis) {
             this.promise = promise;
+            this.deadlineNanos = deadlineNanos;
+            this.timeoutMillis = timeoutMillis;
         }
     }
 }

@@ -90,7 +90,8 @@ public final class PartitionRef {
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, topicId, partition);
+        // By hand: Objects.hash boxes the partition into a new array on every map lookup.
+        return (31 * Objects.hashCode(name) + Objects.hashCode(topicId)) * 31 + partition;
     }
 
     @Override
