@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.concurrent.EarliestDeadline;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.slf4j.Logger;
@@ -40,13 +41,8 @@ public final class BackendChannel {
     private final Channel channel;
     private final BrokerEndpoint broker;
     private final IntObjectMap<Pending> pending = new IntObjectHashMap<>();
-    /**
-     * One scheduled check per channel, at the earliest deadline of what is pending, instead of a
-     * timer task per request scheduled and cancelled again (a produce profile had the scheduler's
-     * queue upkeep among the event loop's top frames). Null while nothing is pending.
-     */
-    private ScheduledFuture<?> deadlineCheck;
-    private long deadlineCheckNanos;
+    /** One scheduled check per channel, at the earliest deadline of what is pending. */
+    private final EarliestDeadline deadlines;
     private int nextCorrelationId;
     private String closeReason;
     /** Past its SASL session's retirement point: finishes what it carries, takes nothing new from the pool. */
@@ -56,6 +52,7 @@ public final class BackendChannel {
     BackendChannel(Channel channel, BrokerEndpoint broker) {
         this.channel = channel;
         this.broker = broker;
+        this.deadlines = new EarliestDeadline(channel.eventLoop(), this::checkDeadlines);
     }
 
     public BrokerEndpoint broker() {
@@ -134,11 +131,9 @@ public final class BackendChannel {
         }
         int correlationId = nextCorrelationId++;
         frame.setInt(frame.readerIndex() + RequestFrame.CORRELATION_ID_OFFSET, correlationId);
-        // Capped so that the deadline cannot wrap around (about 73 years is "never" here).
-        long timeoutNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(timeoutMillis), Long.MAX_VALUE / 4);
-        Pending entry = new Pending(promise, now() + timeoutNanos, timeoutMillis);
+        Pending entry = new Pending(promise, deadlines.after(timeoutMillis), timeoutMillis);
         pending.put(correlationId, entry);
-        checkDeadlineBy(entry.deadlineNanos);
+        deadlines.checkBy(entry.deadlineNanos);
         channel.writeAndFlush(frame).addListener((ChannelFuture f) -> {
             if (f.isSuccess()) {
                 entry.written = true;
@@ -190,30 +185,12 @@ public final class BackendChannel {
         fail("connection closed by " + broker, BackendException.Cause.CONNECTION_CLOSED);
     }
 
-    /** The clock the event loop schedules by (a test's loop may run its own). */
-    private long now() {
-        return channel.eventLoop().ticker().nanoTime();
-    }
-
-    /** Makes sure the deadline check runs no later than {@code deadlineNanos}. */
-    private void checkDeadlineBy(long deadlineNanos) {
-        if (deadlineCheck != null) {
-            if (deadlineCheckNanos - deadlineNanos <= 0) {
-                return; // the usual case: an earlier request's deadline comes first
-            }
-            deadlineCheck.cancel(false);
-        }
-        deadlineCheckNanos = deadlineNanos;
-        deadlineCheck = channel.eventLoop().schedule(this::checkDeadlines, deadlineNanos - now(), TimeUnit.NANOSECONDS);
-    }
-
     /** A request past its deadline fails the channel, as its own timer did; else look again at the next deadline. */
     private void checkDeadlines() {
-        deadlineCheck = null;
-        long now = now();
+        long now = deadlines.now();
         Pending next = null;
         for (Pending entry : pending.values()) {
-            if (entry.deadlineNanos - now <= 0) {
+            if (deadlines.isPast(entry.deadlineNanos, now)) {
                 fail("no answer within " + entry.timeoutMillis + " ms", BackendException.Cause.TIMED_OUT);
                 return;
             }
@@ -222,7 +199,7 @@ public final class BackendChannel {
             }
         }
         if (next != null) {
-            checkDeadlineBy(next.deadlineNanos);
+            deadlines.checkBy(next.deadlineNanos);
         }
     }
 
@@ -238,10 +215,7 @@ public final class BackendChannel {
         }
         List<Pending> failed = new ArrayList<>(pending.values());
         pending.clear();
-        if (deadlineCheck != null) {
-            deadlineCheck.cancel(false);
-            deadlineCheck = null;
-        }
+        deadlines.cancel();
         for (Pending entry : failed) {
             entry.promise.tryFailure(new BackendException(cause, entry.written, broker + ": " + reason));
         }

@@ -9,18 +9,19 @@ import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPromise;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.concurrent.EarliestDeadline;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.security.ClientAuthenticated;
 import org.slf4j.Logger;
@@ -84,6 +85,9 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     private HeldBytes.Holder partialFrames;
     private HeldBytes.Holder unreadAnswers;
     private ConnectionTimeouts timeouts;
+    /** Dispatched requests with no answer yet, each at its index; their deadlines share one check. */
+    private final ArrayList<InFlight> awaitingAnswer = new ArrayList<>();
+    private EarliestDeadline deadlines;
     /** Requests handed to the dispatcher whose handler is not done with them yet. */
     private int unsettled;
     /** Guards {@link #dispatchQueued} against re-entry from replies that complete at once. */
@@ -142,6 +146,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         this.unreadAnswers = budgets.unreadAnswers().holder(ctx.executor(), this::answersTaken);
         this.timeouts = new ConnectionTimeouts(ctx.executor(), budgets.frameReadTimeout(), budgets.idleTimeout(),
                 this::expired);
+        this.deadlines = new EarliestDeadline(ctx.executor(), this::answerPastDeadlines);
         context.backends().onWritabilityChanged(this::updateReading);
         listener.opened();
         timeouts.update(false, false, true);
@@ -226,8 +231,47 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         Future<Reply> reply = handle(request);
         reply.addListener(f -> onHandled(request, f));
         if (!request.answered) {
-            request.deadline = ctx.executor().schedule(() -> timedOut(request), request.deadlineMillis,
-                    TimeUnit.MILLISECONDS);
+            request.deadlineNanos = deadlines.after(request.deadlineMillis);
+            request.awaitingIndex = awaitingAnswer.size();
+            awaitingAnswer.add(request);
+            deadlines.checkBy(request.deadlineNanos);
+        }
+    }
+
+    /** The deadline check: answers each request past its deadline, then waits for the next deadline. */
+    private void answerPastDeadlines() {
+        long now = deadlines.now();
+        List<InFlight> due = new ArrayList<>();
+        InFlight next = null;
+        for (InFlight request : awaitingAnswer) {
+            if (deadlines.isPast(request.deadlineNanos, now)) {
+                due.add(request);
+            } else if (next == null || request.deadlineNanos - next.deadlineNanos < 0) {
+                next = request;
+            }
+        }
+        if (next != null) {
+            deadlines.checkBy(next.deadlineNanos);
+        }
+        for (InFlight request : due) {
+            timedOut(request);
+        }
+    }
+
+    /** The request has its answer: its deadline no longer counts (swapped out, so removal is O(1)). */
+    private void stopAwaiting(InFlight request) {
+        int index = request.awaitingIndex;
+        if (index < 0) {
+            return;
+        }
+        request.awaitingIndex = -1;
+        InFlight last = awaitingAnswer.remove(awaitingAnswer.size() - 1);
+        if (last != request) {
+            awaitingAnswer.set(index, last);
+            last.awaitingIndex = index;
+        }
+        if (awaitingAnswer.isEmpty()) {
+            deadlines.cancel();
         }
     }
 
@@ -323,9 +367,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     /** Gives the request's slot its reply, once: the handler's, or the deadline's error answer. */
     private void answer(InFlight request, Reply reply) {
         request.answered = true;
-        if (request.deadline != null) {
-            request.deadline.cancel(false);
-        }
+        stopAwaiting(request);
         RequestFrame frame = request.request;
         try {
             listener.requestCompleted(frame.apiKey(), frame.apiVersion(), System.nanoTime() - request.startedNanos,
@@ -564,7 +606,10 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         final long startedNanos = System.nanoTime();
         final int requestBytes;
         long deadlineMillis;
-        ScheduledFuture<?> deadline;
+        /** When (on the event loop's clock) the request is answered REQUEST_TIMED_OUT if nothing else answered it. */
+        long deadlineNanos;
+        /** Its place in {@link #awaitingAnswer}, or -1 when not there. */
+        int awaitingIndex = -1;
         /** The slot has its reply (the handler's or the deadline's); any later reply is discarded. */
         boolean answered;
 

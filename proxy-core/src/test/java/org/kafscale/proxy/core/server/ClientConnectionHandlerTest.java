@@ -408,6 +408,41 @@ class ClientConnectionHandlerTest {
     }
 
     @Test
+    void aLaterRequestWithAnEarlierDeadlineTimesOutAtItsOwnDeadline() {
+        // Given a request its broker may hold a minute past the request timeout, then a plain one,
+        // neither answered by its handler, on a connection that counts answered requests
+        Duration hold = Duration.ofMinutes(1);
+        AtomicInteger completed = new AtomicInteger();
+        channel.finishAndReleaseAll();
+        channel = connection((context, request) -> {
+            if (request.correlationId() == 1) {
+                context.expectHeldFor(hold.toMillis());
+            }
+            return handler.handle(context, request);
+        }, 16, new ClientConnectionHandler.ConnectionListener() {
+            @Override
+            public void requestCompleted(short apiKey, short apiVersion, long nanos, int requestBytes,
+                                         int answerBytes, boolean closedConnection) {
+                completed.incrementAndGet();
+            }
+        });
+        sendMetadataRequests(1, 2);
+
+        // When the request timeout and the margin pass, and then the hold
+        advanceTime(DEADLINE);
+        int answeredAtThePlainDeadline = completed.get();
+        List<Answer> readAtThePlainDeadline = answers();
+        advanceTime(hold);
+
+        // Then the plain request was answered at its own deadline (its answer waiting, in order,
+        // behind the held one), and the held one once its hold ran out
+        assertEquals(1, answeredAtThePlainDeadline);
+        assertEquals(List.of(), readAtThePlainDeadline);
+        assertEquals(List.of(new Answer(1, "REQUEST_TIMED_OUT"), new Answer(2, "REQUEST_TIMED_OUT")), answers());
+        assertEquals(2, completed.get());
+    }
+
+    @Test
     void replyArrivingAfterTheDeadlineIsReleasedNotWritten() {
         // Given a request answered REQUEST_TIMED_OUT at its deadline
         sendMetadataRequests(1);
