@@ -353,7 +353,7 @@ public final class SoakMain {
      * Every record of a topic, straight from the brokers: partition, then offset, then value
      * ({@code isolation} read_committed for the transactional output).
      */
-    private static Map<Integer, Map<Long, String>> readLog(String bootstrap, String topic, int partitionCount,
+    static Map<Integer, Map<Long, String>> readLog(String bootstrap, String topic, int partitionCount,
                                                            String isolation) {
         Map<Integer, Map<Long, String>> log = new HashMap<>();
         try (KafkaConsumer<String, String> reader = new KafkaConsumer<>(Map.of(
