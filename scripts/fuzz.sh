@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing (Jazzer) of everything that reads bytes from outside. Not part of the
 # default run: `./mvnw verify` replays the saved inputs of every target (regression mode).
 #
-#   scripts/fuzz.sh [--minutes N] [--target T] [--max-len BYTES] [--len-control N] [--list]
+#   scripts/fuzz.sh [--minutes N] [--target T] [--list]
 #
 # Runs each target (or those whose name contains T) for N minutes (default 2), one at a time,
 # with JAZZER_FUZZ=1. libFuzzer keeps an input only when it reaches new coverage, and shrinks the
@@ -11,9 +11,6 @@
 # inputs that keep every edge) into the target's regression directory,
 # <module>/src/test/resources/<package>/<Class>Inputs/<method>/, where Jazzer also writes every
 # crash it finds (crash-*). Commit those files: the default run replays them.
-# libFuzzer starts with short inputs and lets them grow as coverage stops rising (-len_control,
-# default 100). A slow target (the routing ones run a few hundred inputs a second) is still at
-# inputs of 60 bytes after 15 minutes that way; --len-control 0 offers inputs up to --max-len at once.
 # Per target it prints executions, coverage (edges) and features from libFuzzer's last line, and
 # keeps the whole log in target/fuzz/<Class>.log.
 set -euo pipefail
@@ -35,15 +32,13 @@ TARGETS=(
 minutes=2
 filter=""
 max_len=4096
-len_control=100
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --minutes) minutes="$2"; shift 2 ;;
     --target) filter="$2"; shift 2 ;;
     --max-len) max_len="$2"; shift 2 ;;
-    --len-control) len_control="$2"; shift 2 ;;
     --list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
-    *) echo "usage: $0 [--minutes N] [--target T] [--max-len BYTES] [--len-control N] [--list]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--minutes N] [--target T] [--max-len BYTES] [--list]" >&2; exit 2 ;;
   esac
 done
 seconds=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 60 }')
@@ -95,7 +90,6 @@ for entry in "${TARGETS[@]}"; do
       -Djazzer.internal.arg.0=fuzz \
       -Djazzer.internal.arg.1=-max_total_time="$seconds" \
       -Djazzer.internal.arg.2=-max_len="$max_len" \
-      -Djazzer.internal.arg.3=-len_control="$len_control" \
       > "$log" 2>&1 || status=$?
 
   last="$(grep -E '^#[0-9]+' "$log" | tail -1 || true)"
