@@ -258,7 +258,12 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         }
     }
 
-    /** The request has its answer: its deadline no longer counts (swapped out, so removal is O(1)). */
+    /**
+     * The request has its answer: its deadline no longer counts (swapped out, so removal is O(1)).
+     * The scheduled check stays when nothing is left: cancelling it here would bring back a
+     * schedule and a cancel per request for a client with one request in flight; run on an empty
+     * list, it just ends.
+     */
     private void stopAwaiting(InFlight request) {
         int index = request.awaitingIndex;
         if (index < 0) {
@@ -269,9 +274,6 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         if (last != request) {
             awaitingAnswer.set(index, last);
             last.awaitingIndex = index;
-        }
-        if (awaitingAnswer.isEmpty()) {
-            deadlines.cancel();
         }
     }
 
