@@ -91,7 +91,7 @@ public final class BenchMain {
                     List<Route> ourRoutes = new ArrayList<>();
                     Map<Route, ProxyCounters> counters = new LinkedHashMap<>();
                     for (ProxyProcess proxy : ours) {
-                        Route route = new Route("proxy, " + proxy.mode() + " mode", proxy.bootstrap(), true);
+                        Route route = Route.ourProxy(proxy.mode(), proxy.bootstrap());
                         ourRoutes.add(route);
                         counters.put(route, processes.add(ProxyCounters.attach(proxy)));
                     }

@@ -15,4 +15,18 @@ record Route(String name, String bootstrap, boolean proxied, Map<String, Object>
     Route(String name, String bootstrap, boolean proxied) {
         this(name, bootstrap, proxied, Map.of());
     }
+
+    /** The plaintext route through our proxy in advertise mode {@code mode}. */
+    static Route ourProxy(String mode, String bootstrap) {
+        return new Route(ourProxyName(mode), bootstrap, true);
+    }
+
+    /** Whether this is the plaintext route through our proxy in advertise mode {@code mode}. */
+    boolean isOurProxyIn(String mode) {
+        return name.equals(ourProxyName(mode));
+    }
+
+    private static String ourProxyName(String mode) {
+        return "proxy, " + mode + " mode";
+    }
 }

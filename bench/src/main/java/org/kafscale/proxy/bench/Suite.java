@@ -37,8 +37,6 @@ final class Suite {
     private static final int WARMUP_RECORDS = 50_000;
     private static final int MIN_RECORDS = 20_000;
     private static final int MAX_RECORDS = 400_000;
-    /** The name BenchMain gives the single-mode proxy's route ({@code "proxy, <mode> mode"}). */
-    private static final String SINGLE_MODE_ROUTE = "proxy, single mode";
     private static final String READ_AHEAD_HELD = "kafscale_proxy_fetch_read_ahead_bytes";
     /** KAFSCALE_PROXY_FETCH_READ_AHEAD_MAX_BYTES's default, which the bench's proxies run with. */
     private static final double READ_AHEAD_BOUND_MIB = 256;
@@ -146,7 +144,7 @@ final class Suite {
      * to {@code perBroker}; single mode, where the client sees one node, to 0.90 both ways.
      */
     private static Target throughputTarget(Route proxied, double perBroker) {
-        return new Target.RatioAtLeast(proxied.name().startsWith(SINGLE_MODE_ROUTE) ? 0.90 : perBroker);
+        return new Target.RatioAtLeast(proxied.isOurProxyIn("single") ? 0.90 : perBroker);
     }
 
     private void consumeThroughput() throws Exception {

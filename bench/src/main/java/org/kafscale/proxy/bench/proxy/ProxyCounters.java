@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.concurrent.Callable;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
@@ -127,7 +128,7 @@ public final class ProxyCounters implements AutoCloseable {
     }
 
     /** Runs {@code workload} and reads what the proxy spent on it (the counters around it). */
-    public <T> Costed<T> during(java.util.concurrent.Callable<T> workload) throws Exception {
+    public <T> Costed<T> during(Callable<T> workload) throws Exception {
         Snapshot before = begin();
         T result = workload.call();
         return new Costed<>(result, before.costUntil(end()));

@@ -354,7 +354,7 @@ public final class SoakMain {
      * ({@code isolation} read_committed for the transactional output).
      */
     static Map<Integer, Map<Long, String>> readLog(String bootstrap, String topic, int partitionCount,
-                                                           String isolation) {
+                                                   String isolation) {
         Map<Integer, Map<Long, String>> log = new HashMap<>();
         try (KafkaConsumer<String, String> reader = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,

@@ -190,7 +190,7 @@ public final class BackendChannel {
         long now = deadlines.now();
         Pending next = null;
         for (Pending entry : pending.values()) {
-            if (deadlines.isPast(entry.deadlineNanos, now)) {
+            if (EarliestDeadline.isPast(entry.deadlineNanos, now)) {
                 fail("no answer within " + entry.timeoutMillis + " ms", BackendException.Cause.TIMED_OUT);
                 return;
             }

@@ -44,7 +44,7 @@ public final class EarliestDeadline {
     }
 
     /** Whether {@code deadlineNanos} has come. */
-    public boolean isPast(long deadlineNanos, long nowNanos) {
+    public static boolean isPast(long deadlineNanos, long nowNanos) {
         return deadlineNanos - nowNanos <= 0;
     }
 

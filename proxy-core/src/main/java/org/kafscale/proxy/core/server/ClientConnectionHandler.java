@@ -244,7 +244,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         List<InFlight> due = new ArrayList<>();
         InFlight next = null;
         for (InFlight request : awaitingAnswer) {
-            if (deadlines.isPast(request.deadlineNanos, now)) {
+            if (EarliestDeadline.isPast(request.deadlineNanos, now)) {
                 due.add(request);
             } else if (next == null || request.deadlineNanos - next.deadlineNanos < 0) {
                 next = request;
