@@ -18,6 +18,7 @@ import java.util.function.UnaryOperator;
 import org.kafscale.proxy.app.authz.AclFileWatcher;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
+import org.kafscale.proxy.app.health.MetricsPage;
 import org.kafscale.proxy.app.health.ReadPathProbe;
 import org.kafscale.proxy.app.health.Readiness;
 import org.kafscale.proxy.app.lfs.LfsRuntime;
@@ -200,7 +201,8 @@ public final class ProxyRuntime implements AutoCloseable {
         proxyMetrics.watch(readiness, kafkaServer);
         HealthServer health = null;
         if (config.health().isPresent()) {
-            health = HealthServer.start(config.health().get().toBindAddress(), readiness::status, metrics::scrape);
+            health = HealthServer.start(config.health().get().toBindAddress(), readiness::status,
+                    MetricsPage.of(metrics));
         }
         LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {}{}); brokers over {}{}", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode(),

@@ -25,7 +25,7 @@ class HealthcheckScriptTest {
     @BeforeAll
     void startHealthListener() throws InterruptedException {
         server = HealthServer.start(new InetSocketAddress("127.0.0.1", 0),
-                () -> new Readiness.Status(ready.get(), "set by the test"), () -> "");
+                () -> new Readiness.Status(ready.get(), "set by the test"), families -> "");
     }
 
     @AfterAll

@@ -25,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.List;
 import java.util.function.Supplier;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.slf4j.Logger;
@@ -33,7 +34,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The health listener: {@code /livez} answers 200 while the process serves, {@code /readyz} 200
  * only while {@link Readiness} says so (else 503), with the reason in the body; {@code /metrics}
- * is the Prometheus exposition. Only GET and HEAD are answered (405 otherwise).
+ * is the Prometheus exposition ({@link MetricsPage}: all of it, or the families named by {@code name[]}). Only GET and HEAD are answered (405 otherwise).
  *
  * <p>It runs on one event loop of its own, so neither a busy Kafka listener nor a large scrape
  * delays the other. A connection must send each complete request within {@link #HEAD_TIMEOUT} of
@@ -56,7 +57,7 @@ public final class HealthServer implements AutoCloseable {
         this.loop = loop;
     }
 
-    public static HealthServer start(InetSocketAddress bind, Supplier<Readiness.Status> ready, Supplier<String> metrics)
+    public static HealthServer start(InetSocketAddress bind, Supplier<Readiness.Status> ready, MetricsPage metrics)
             throws InterruptedException {
         EventLoopGroup loop = NettyTransport.newEventLoopGroup(1, "health-io");
         try {
@@ -93,11 +94,11 @@ public final class HealthServer implements AutoCloseable {
 
     private static final class ProbeHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final Supplier<Readiness.Status> ready;
-        private final Supplier<String> metrics;
+        private final MetricsPage metrics;
         /** Closes the connection unless the next request arrives in time. */
         private ScheduledFuture<?> deadline;
 
-        ProbeHandler(Supplier<Readiness.Status> ready, Supplier<String> metrics) {
+        ProbeHandler(Supplier<Readiness.Status> ready, MetricsPage metrics) {
             this.ready = ready;
             this.metrics = metrics;
         }
@@ -142,16 +143,17 @@ public final class HealthServer implements AutoCloseable {
                 respond(ctx, refused, false);
                 return;
             }
-            String path = new QueryStringDecoder(request.uri()).path();
+            QueryStringDecoder uri = new QueryStringDecoder(request.uri());
             FullHttpResponse response;
-            switch (path) {
+            switch (uri.path()) {
                 case "/livez" -> response = text(HttpResponseStatus.OK, "ok\n");
                 case "/readyz" -> {
                     Readiness.Status status = ready.get();
                     response = text(status.ready() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
                             status.body());
                 }
-                case "/metrics" -> response = text(HttpResponseStatus.OK, metrics.get());
+                case "/metrics" -> response = text(HttpResponseStatus.OK, metrics.render(
+                        uri.parameters().getOrDefault(MetricsPage.NAME_PARAMETER, List.of())));
                 default -> response = text(HttpResponseStatus.NOT_FOUND, "not found\n");
             }
             if (head) {

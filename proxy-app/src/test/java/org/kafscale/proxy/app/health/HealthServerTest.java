@@ -28,7 +28,7 @@ class HealthServerTest {
         server = HealthServer.start(new InetSocketAddress("127.0.0.1", 0), () -> {
             answeredOn.set(Thread.currentThread().getName());
             return new Readiness.Status(true, "ready\n");
-        }, () -> "metric 1\n");
+        }, families -> families.isEmpty() ? "metric 1\n" : "only " + String.join(",", families) + "\n");
     }
 
     @AfterEach
@@ -58,6 +58,17 @@ class HealthServerTest {
         assertEquals("", head.body());
         assertEquals(200, get.statusCode());
         assertEquals("metric 1\n", get.body());
+    }
+
+    @Test
+    void theMetricFamiliesAScraperNamesReachThePage() throws Exception {
+        // When: Prometheus' client-library parameter, repeated (URL-encoded, as scrapers send it)
+        HttpResponse<String> some = send("GET", "/metrics?name%5B%5D=kafscale_proxy_client_connections"
+                + "&name[]=kafscale_proxy_fetch_read_ahead_bytes&other=x");
+
+        // Then
+        assertEquals(200, some.statusCode());
+        assertEquals("only kafscale_proxy_client_connections,kafscale_proxy_fetch_read_ahead_bytes\n", some.body());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.kafscale.proxy.core.backend;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -35,16 +36,26 @@ class BackendChannelPoolTest {
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
+    /** A pool on the test's loop that counts the writability changes it reports. */
+    private BackendChannelPool poolCounting(AtomicInteger changes) throws InterruptedException {
+        BackendChannelPool pool = new BackendChannelPool(loop, new BackendConnector(FRAME_BYTES, Duration.ofSeconds(5)));
+        loop.submit(() -> pool.onWritabilityChanged(changes::incrementAndGet)).sync();
+        return pool;
+    }
+
+    /** The pool's channel to the broker listening on {@code broker} (connecting once it accepts). */
+    private Future<BackendChannel> acquire(BackendChannelPool pool, ServerSocket broker) throws InterruptedException {
+        BrokerEndpoint endpoint = new BrokerEndpoint(1, "127.0.0.1", broker.getLocalPort(), null);
+        return loop.submit(() -> pool.acquire(endpoint)).sync().getNow();
+    }
+
     @Test
     void poolIsUnwritableWhileABrokerDoesNotTakeRequestsAndSaysSo() throws Exception {
         // Given a broker that accepts a connection and never reads, and a pool connected to it
         try (ServerSocket broker = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            BackendChannelPool pool = new BackendChannelPool(loop,
-                    new BackendConnector(FRAME_BYTES, Duration.ofSeconds(5)));
             AtomicInteger changes = new AtomicInteger();
-            loop.submit(() -> pool.onWritabilityChanged(changes::incrementAndGet)).sync();
-            BrokerEndpoint endpoint = new BrokerEndpoint(1, "127.0.0.1", broker.getLocalPort(), null);
-            Future<BackendChannel> channel = loop.submit(() -> pool.acquire(endpoint)).sync().getNow();
+            BackendChannelPool pool = poolCounting(changes);
+            Future<BackendChannel> channel = acquire(pool, broker);
             try (Socket accepted = broker.accept()) {
                 channel.sync();
 
@@ -66,6 +77,33 @@ class BackendChannelPoolTest {
             Eventually.await(DEADLINE, "the pool writable", () -> loop.submit(pool::isWritable)
                     .syncUninterruptibly().getNow());
             assertTrue(changes.get() >= 2);
+        }
+    }
+
+    @Test
+    void aLargeRequestThatTheBrokerTakesLeavesThePoolWritable() throws Exception {
+        // Given a broker that reads everything, and a pool connected to it
+        try (ServerSocket broker = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            AtomicInteger changes = new AtomicInteger();
+            BackendChannelPool pool = poolCounting(changes);
+            Future<BackendChannel> channel = acquire(pool, broker);
+            int requestBytes = 256 * 1024; // four times Netty's default high water mark
+            try (Socket accepted = broker.accept()) {
+                channel.sync();
+
+                // When a Produce-sized request is written and the broker has read all of it
+                loop.submit(() -> {
+                    ByteBuf frame = FrameBuffers.allocator().buffer(requestBytes).writeZero(requestBytes);
+                    channel.getNow().request(frame, DEADLINE.toMillis());
+                }).sync();
+                accepted.getInputStream().readNBytes(requestBytes + Integer.BYTES);
+
+                // Then the client connection was never told to stop reading for it
+                assertEquals(0, loop.submit(changes::get).sync().getNow(), "writability changes");
+                assertTrue(loop.submit(pool::isWritable).sync().getNow());
+            } finally {
+                loop.submit(() -> pool.closeAll("test over")).sync();
+            }
         }
     }
 }
