@@ -10,7 +10,7 @@ import java.util.Map;
  * How long and how often each workload runs, from system properties ({@code -Dbench.rounds=5}),
  * with defaults that keep the whole run well inside 15 minutes on 2 cores.
  */
-record BenchSettings(int rounds, int produceSeconds, int recordBytes, int partitions, int latencyWarmupSeconds,
+record BenchSettings(int rounds, int warmupRounds, int produceSeconds, int recordBytes, int partitions, int latencyWarmupSeconds,
                      int latencySeconds, int latencyRounds, int e2eSeconds, double e2eRecordsPerSecond, int e2eRounds,
                      int lfsRounds, int lfsMib, List<String> proxyJvmOptions, List<String> workloads, Path resultsDir, Path document,
                      String commit, String command, String kroxyliciousClasspath) {
@@ -19,6 +19,7 @@ record BenchSettings(int rounds, int produceSeconds, int recordBytes, int partit
         String jvmOptions = System.getProperty("bench.proxyJvmOptions", "").trim();
         return new BenchSettings(
                 Integer.getInteger("bench.rounds", 7),
+                Integer.getInteger("bench.warmupRounds", 2),
                 Integer.getInteger("bench.produceSeconds", 5),
                 1024,
                 12,
@@ -58,7 +59,8 @@ record BenchSettings(int rounds, int produceSeconds, int recordBytes, int partit
     /** The settings a reader needs to interpret the table. */
     Map<String, String> describe() {
         Map<String, String> out = new LinkedHashMap<>();
-        out.put("rounds", rounds + " (latency " + latencyRounds + ", end-to-end " + e2eRounds + ", LFS " + lfsRounds + ")");
+        out.put("rounds", rounds + " (latency " + latencyRounds + ", end-to-end " + e2eRounds + ", LFS " + lfsRounds
+                + "), after " + warmupRounds + " unmeasured throughput rounds");
         out.put("records", recordBytes + " B");
         out.put("partitions", partitions + " (replication 3, acks=all)");
         out.put("produce run", "~" + produceSeconds + " s");

@@ -103,10 +103,13 @@ final class Suite {
     }
 
     /**
-     * Unmeasured runs on every route first: connections, page cache, and above all the proxies'
-     * JIT (a profile of a shorter warm-up showed a third of the proxy's CPU in the C2 compiler).
-     * The last direct run's rate sizes the measured runs, since a cold first run underestimates it
-     * severalfold.
+     * Unmeasured runs on every route first: connections, page cache, and above all the JIT of the
+     * proxies and of the brokers (a profile of a shorter warm-up showed a third of the proxy's CPU
+     * in the C2 compiler). The last direct run's rate sizes the measured runs, since a cold first
+     * run underestimates it severalfold. Then {@code bench.warmupRounds} rounds of the measured
+     * size on every route: with one short run each, the direct produce rate still rose from 40 to
+     * 190 MiB/s over the measured rounds, and the JIT was half of our proxy's consume CPU in the
+     * rounds (whole process against its threads).
      */
     private void warmUp() {
         List<Route> warmUps = new ArrayList<>(routes.subList(1, routes.size()));
@@ -119,6 +122,14 @@ final class Suite {
         double rate = ProduceThroughput.run(direct.bootstrap(), THROUGHPUT_TOPIC, WARMUP_RECORDS, settings.recordBytes());
         records = (int) Math.max(MIN_RECORDS, Math.min(MAX_RECORDS, rate * settings.produceSeconds()));
         log("warm-up: direct %.0f records/s; measured runs produce %d records", rate, records);
+        for (int round = 0; round < settings.warmupRounds(); round++) {
+            for (Route route : warmUps) {
+                double produced = ProduceThroughput.run(route.bootstrap(), THROUGHPUT_TOPIC, records, settings.recordBytes());
+                double consumed = ConsumeThroughput.run(route.bootstrap(), THROUGHPUT_TOPIC, records);
+                log("warm-up round %d %s: produce %.1f MiB/s, consume %.1f MiB/s", round, route.name(),
+                        produced * settings.recordBytes() / MIB, consumed / MIB);
+            }
+        }
     }
 
     private void produceThroughput() throws Exception {

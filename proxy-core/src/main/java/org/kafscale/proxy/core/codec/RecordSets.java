@@ -72,7 +72,10 @@ public final class RecordSets {
 
     /**
      * The data records in a record set (0 for none), each batch checked against its CRC first;
-     * transaction markers do not count.
+     * transaction markers do not count. A v2 batch says in its header how many records it holds
+     * (covered by its CRC), so only older batches are walked record by record: the readiness
+     * probe counts a Fetch of up to 1 MiB every few seconds, and decoding each record was 4 % of
+     * what the event loops allocated in a produce profile.
      *
      * @throws RuntimeException (Kafka's CorruptRecordException) when a batch fails its check
      */
@@ -84,6 +87,11 @@ public final class RecordSets {
         for (RecordBatch batch : batches.batches()) {
             batch.ensureValid();
             if (batch.isControlBatch()) {
+                continue;
+            }
+            Integer inHeader = batch.countOrNull();
+            if (inHeader != null) {
+                count += inHeader;
                 continue;
             }
             for (Record ignored : batch) {

@@ -105,6 +105,20 @@ class RecordSetsTest {
     }
 
     @Test
+    void batchesOfEveryFormatAreCounted() {
+        // Given a compressed v2 batch (its count in the header) and a v1 message set (no count there)
+        MemoryRecords compressed = MemoryRecords.withRecords(Compression.gzip().build(), new SimpleRecord(utf8("a")),
+                new SimpleRecord(utf8("b")));
+        MemoryRecords older = MemoryRecords.withRecords(RecordBatch.MAGIC_VALUE_V1, Compression.NONE,
+                new SimpleRecord(utf8("c")), new SimpleRecord(utf8("d")), new SimpleRecord(utf8("e")));
+
+        // When / Then
+        assertEquals(2, RecordSets.countDataRecords(compressed));
+        assertEquals(3, RecordSets.countDataRecords(older));
+        assertEquals(5, RecordSets.countDataRecords(concat(compressed, older)));
+    }
+
+    @Test
     void aBatchThatFailsItsChecksumIsNotCounted() {
         // Given a batch with one byte of a record changed after its CRC was computed
         MemoryRecords set = MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(utf8("value")));
