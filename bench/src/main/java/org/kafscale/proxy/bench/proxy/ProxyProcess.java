@@ -76,6 +76,18 @@ public final class ProxyProcess implements AutoCloseable {
     public static ProxyProcess start(String advertiseMode, String backends, S3Target s3, List<String> jvmOptions,
                                      Map<String, String> moreSettings, Ports ports, String name, Path logDir)
             throws IOException, InterruptedException {
+        return start(advertiseMode, backends, s3, jvmOptions, moreSettings, ports, name, logDir,
+                System.getProperty("java.class.path"));
+    }
+
+    /**
+     * Like {@link #start(String, String, S3Target, List, Map, Ports, String, Path)}, the proxy run
+     * from {@code classpath} instead of the benchmark's own: another build of it, to compare two
+     * builds in one run (BuildComparisonMain).
+     */
+    public static ProxyProcess start(String advertiseMode, String backends, S3Target s3, List<String> jvmOptions,
+                                     Map<String, String> moreSettings, Ports ports, String name, Path logDir,
+                                     String classpath) throws IOException, InterruptedException {
         int kafkaPort = ports.kafka();
         int healthPort = ports.health();
         int lfsPort = ports.lfs();
@@ -88,7 +100,7 @@ public final class ProxyProcess implements AutoCloseable {
         }
         options.add("-XX:+UseG1GC");
         jvmOptions.forEach(option -> options.add(option.replace("{mode}", advertiseMode)));
-        ChildJvm jvm = ChildJvm.start(name, options, MAIN, List.of(), env,
+        ChildJvm jvm = ChildJvm.start(name, options, classpath, MAIN, List.of(), env,
                 logDir.resolve(name + ".log"), line -> line.contains("Proxy serving on"), false);
         jvm.awaitLine(START_DEADLINE);
         ProxyProcess proxy = new ProxyProcess(advertiseMode, jvm, "127.0.0.1:" + kafkaPort,
