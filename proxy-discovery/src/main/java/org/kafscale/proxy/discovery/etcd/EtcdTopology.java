@@ -293,6 +293,11 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
                 .orTimeout(readTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .thenApply(done -> apply(snapshotKey.join(), partitionLeases.join(), groupLeases.join()))
                 .whenComplete((snapshot, error) -> {
+                    if (closed) {
+                        // Failed by close (the client is gone) or timed out after it: nothing about
+                        // etcd. Said, it was a "routing stops" line at every shutdown with a read out.
+                        return;
+                    }
                     if (error != null) {
                         readErrors.increment();
                         String why = describe(error);

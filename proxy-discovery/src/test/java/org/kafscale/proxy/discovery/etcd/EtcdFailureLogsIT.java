@@ -11,6 +11,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -89,6 +90,19 @@ class EtcdFailureLogsIT {
             assertTrue(logs.lines(Level.DEBUG, "etcd read failed").stream().anyMatch(e -> e.getThrowableProxy() != null),
                     "the stack trace is at DEBUG");
         }
+    }
+
+    @Test
+    void aReadStillOutWhenTheTopologyClosesSaysNothing() {
+        // Given: a read waiting for an etcd nobody answers at
+        CompletableFuture<?> read;
+        try (EtcdTopology topology = unreachable()) {
+            read = topology.read();
+            // When: the proxy shuts down before the read ends
+        }
+        Eventually.await(DEADLINE, "the read to end", read::isDone);
+        // Then: no failed read, no gate change: the shutdown is not an etcd outage
+        assertEquals(List.of(), logs.events().stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO)).toList());
     }
 
     @Test
