@@ -1,9 +1,6 @@
 package org.kafscale.proxy.bench;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -94,18 +90,11 @@ public final class BuildComparisonMain {
                 for (Workload workload : List.of(produce, consume)) {
                     workload.report(direct, ours, theirs);
                 }
-                log("read-aheads, this build: %s; %s: %s", readAheads(current), baselineName, readAheads(baseline));
+                log("read-aheads, this build: %s; %s: %s", currentCounters.series(READ_AHEADS), baselineName,
+                        baselineCounters.series(READ_AHEADS));
             }
         }
         System.exit(0);
-    }
-
-    /** The proxy's read-ahead outcomes so far (adopted, missed, ...), from its Prometheus page. */
-    private static String readAheads(ProxyProcess proxy) throws Exception {
-        String page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(proxy.metrics()).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        return page.lines().filter(line -> line.startsWith(READ_AHEADS + "{"))
-                .map(line -> line.substring(READ_AHEADS.length())).collect(Collectors.joining(", "));
     }
 
     /** Byte-bounded like the bench's topic, with room for one run's records in every partition's share. */

@@ -114,6 +114,18 @@ public final class ProxyCounters implements AutoCloseable {
     }
 
     /**
+     * Every series of {@code name} on our proxy's page now, one line each without the family name
+     * ({@code {outcome="adopted"} 603.0}); empty for the peer.
+     */
+    public List<String> series(String name) throws IOException, InterruptedException {
+        if (scrape.isEmpty()) {
+            return List.of();
+        }
+        return scrape.get().page(List.of(name)).lines().filter(line -> line.startsWith(name + "{"))
+                .map(line -> line.substring(name.length())).toList();
+    }
+
+    /**
      * Several gauges of our proxy from one scrape of just those (each scrape costs the proxy CPU:
      * a profile of a bench run showed 5 % of its samples writing the whole Prometheus page); empty
      * for the peer.
