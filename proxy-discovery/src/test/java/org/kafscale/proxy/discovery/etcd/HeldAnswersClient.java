@@ -15,6 +15,9 @@ import io.etcd.jetcd.kv.CompactResponse;
 import io.etcd.jetcd.kv.DeleteResponse;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.PutResponse;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.CompactOption;
 import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
@@ -23,17 +26,19 @@ import io.etcd.jetcd.options.TxnOption;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
- * A real jetcd client to a real etcd whose answers to reads ({@code get}) can be held back: a
- * slow read, on demand, which a healthy etcd on loopback cannot show. Gets reach etcd at once and
- * etcd answers them; only the delivery of the answer to the caller waits for {@link #release()}.
- * Everything else (watches, writes) goes through untouched.
+ * A real jetcd client to a real etcd whose answers to reads ({@code get}, and transactions, as
+ * the topology reads in one) can be held back: a slow read, on demand, which a healthy etcd on
+ * loopback cannot show. Reads reach etcd at once and etcd answers them; only the delivery of the
+ * answer to the caller waits for {@link #release()}. Everything else (watches, writes) goes
+ * through untouched.
  */
 final class HeldAnswersClient implements Client {
     private final Client etcd;
     private final KV kv;
-    private final AtomicInteger gets = new AtomicInteger();
+    private final AtomicInteger reads = new AtomicInteger();
     private final AtomicInteger answered = new AtomicInteger();
     private final AtomicReference<CompletableFuture<Void>> gate = new AtomicReference<>(CompletableFuture.completedFuture(null));
 
@@ -52,12 +57,12 @@ final class HeldAnswersClient implements Client {
         gate.get().complete(null);
     }
 
-    /** Gets sent to etcd so far. */
-    int gets() {
-        return gets.get();
+    /** Reads (gets and transactions) sent to etcd so far. */
+    int reads() {
+        return reads.get();
     }
 
-    /** Gets etcd has answered so far (held or delivered). */
+    /** Reads etcd has answered so far (held or delivered). */
     int answered() {
         return answered.get();
     }
@@ -122,11 +127,7 @@ final class HeldAnswersClient implements Client {
 
         @Override
         public CompletableFuture<GetResponse> get(ByteSequence key, GetOption option) {
-            CompletableFuture<Void> release = gate.get();
-            gets.incrementAndGet();
-            CompletableFuture<GetResponse> answer = real.get(key, option);
-            answer.whenComplete((response, error) -> answered.incrementAndGet());
-            return answer.thenCombine(release, (response, released) -> response);
+            return held(() -> real.get(key, option));
         }
 
         @Override
@@ -161,17 +162,57 @@ final class HeldAnswersClient implements Client {
 
         @Override
         public Txn txn() {
-            return real.txn();
+            return new HeldTxn(real.txn());
         }
 
         @Override
         public Txn txn(TxnOption option) {
-            return real.txn(option);
+            return new HeldTxn(real.txn(option));
         }
 
         @Override
         public void close() {
             real.close();
+        }
+    }
+
+    /** Sends a read now; its answer reaches the caller once the gate that was open when it was sent opens. */
+    private <T> CompletableFuture<T> held(Supplier<CompletableFuture<T>> send) {
+        CompletableFuture<Void> release = gate.get();
+        reads.incrementAndGet();
+        CompletableFuture<T> answer = send.get();
+        answer.whenComplete((response, error) -> answered.incrementAndGet());
+        return answer.thenCombine(release, (response, released) -> response);
+    }
+
+    private final class HeldTxn implements Txn {
+        private final Txn real;
+
+        HeldTxn(Txn real) {
+            this.real = real;
+        }
+
+        @Override
+        public Txn If(Cmp... cmps) {
+            real.If(cmps);
+            return this;
+        }
+
+        @Override
+        public Txn Then(Op... ops) {
+            real.Then(ops);
+            return this;
+        }
+
+        @Override
+        public Txn Else(Op... ops) {
+            real.Else(ops);
+            return this;
+        }
+
+        @Override
+        public CompletableFuture<TxnResponse> commit() {
+            return held(real::commit);
         }
     }
 }
