@@ -37,4 +37,11 @@ final class EtcdFixtures {
     static EtcdTopology topology(Client etcd, Duration ttl, Duration resync, Duration readTimeout) {
         return new EtcdTopology(etcd, List.of(), ttl, resync, readTimeout, new SimpleMeterRegistry());
     }
+
+    /** As {@link #topology(Client, Duration, Duration, Duration)}, waiting {@code watchBackoff} after a broken watch. */
+    static EtcdTopology topology(Client etcd, Duration ttl, Duration resync, Duration readTimeout,
+                                 Duration watchBackoff) {
+        return new EtcdTopology(etcd, null, List.of(), ttl, resync, readTimeout, new SimpleMeterRegistry(),
+                new EtcdWatches.Backoff(watchBackoff, watchBackoff));
+    }
 }

@@ -1,16 +1,9 @@
 package org.kafscale.proxy.discovery.etcd;
 
-import io.etcd.jetcd.Auth;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
-import io.etcd.jetcd.Cluster;
-import io.etcd.jetcd.Election;
 import io.etcd.jetcd.KV;
-import io.etcd.jetcd.Lease;
-import io.etcd.jetcd.Lock;
-import io.etcd.jetcd.Maintenance;
 import io.etcd.jetcd.Txn;
-import io.etcd.jetcd.Watch;
 import io.etcd.jetcd.kv.CompactResponse;
 import io.etcd.jetcd.kv.DeleteResponse;
 import io.etcd.jetcd.kv.GetResponse;
@@ -35,15 +28,14 @@ import java.util.function.Supplier;
  * answer to the caller waits for {@link #release()}. Everything else (watches, writes) goes
  * through untouched.
  */
-final class HeldAnswersClient implements Client {
-    private final Client etcd;
+final class HeldAnswersClient extends ForwardingClient {
     private final KV kv;
     private final AtomicInteger reads = new AtomicInteger();
     private final AtomicInteger answered = new AtomicInteger();
     private final AtomicReference<CompletableFuture<Void>> gate = new AtomicReference<>(CompletableFuture.completedFuture(null));
 
     HeldAnswersClient(Client etcd) {
-        this.etcd = etcd;
+        super(etcd);
         this.kv = new HeldKv(etcd.getKVClient());
     }
 
@@ -73,44 +65,9 @@ final class HeldAnswersClient implements Client {
     }
 
     @Override
-    public Watch getWatchClient() {
-        return etcd.getWatchClient();
-    }
-
-    @Override
-    public Auth getAuthClient() {
-        return etcd.getAuthClient();
-    }
-
-    @Override
-    public Cluster getClusterClient() {
-        return etcd.getClusterClient();
-    }
-
-    @Override
-    public Maintenance getMaintenanceClient() {
-        return etcd.getMaintenanceClient();
-    }
-
-    @Override
-    public Lease getLeaseClient() {
-        return etcd.getLeaseClient();
-    }
-
-    @Override
-    public Lock getLockClient() {
-        return etcd.getLockClient();
-    }
-
-    @Override
-    public Election getElectionClient() {
-        return etcd.getElectionClient();
-    }
-
-    @Override
     public void close() {
         release();
-        etcd.close();
+        super.close();
     }
 
     private final class HeldKv implements KV {
