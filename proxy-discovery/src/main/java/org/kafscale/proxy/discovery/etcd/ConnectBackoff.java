@@ -4,6 +4,10 @@ import io.etcd.jetcd.Client;
 import io.grpc.ManagedChannel;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,11 +25,32 @@ import org.slf4j.LoggerFactory;
 final class ConnectBackoff {
     private static final Logger LOGGER = LoggerFactory.getLogger(ConnectBackoff.class);
 
+    /**
+     * How often, while reads fail, the etcd client is told to try connecting again: routing
+     * resumes within about this much of etcd answering, instead of when the client's own
+     * backoff ends.
+     */
+    private static final Duration RECONNECT_INTERVAL = Duration.ofMillis(500);
+
     private ConnectBackoff() {
     }
 
+    /**
+     * While {@code failing} holds, resets {@code client}'s backoff every {@link #RECONNECT_INTERVAL}
+     * on {@code scheduler}: a read waiting for the connection then goes through as soon as etcd is
+     * back. Healthy, nothing is done.
+     */
+    static void cutShortWhile(BooleanSupplier failing, Client client, ScheduledExecutorService scheduler) {
+        Runnable reset = resetter(client);
+        scheduler.scheduleWithFixedDelay(() -> {
+            if (failing.getAsBoolean()) {
+                reset.run();
+            }
+        }, RECONNECT_INTERVAL.toMillis(), RECONNECT_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     /** What resets {@code client}'s backoff; a no-op when its channel cannot be reached. */
-    static Runnable resetter(Client client) {
+    private static Runnable resetter(Client client) {
         try {
             Field managerField = client.getClass().getDeclaredField("connectionManager");
             managerField.setAccessible(true);

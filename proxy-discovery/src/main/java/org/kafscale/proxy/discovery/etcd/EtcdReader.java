@@ -7,6 +7,8 @@ import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -18,9 +20,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One consistent read of KafScale's keys: the snapshot, the partition leases and the group leases
@@ -32,20 +38,27 @@ import org.kafscale.proxy.core.topology.TopologySnapshot;
  * last owner; each is reported to {@link BadEtcdData}.
  */
 final class EtcdReader {
+    private static final Logger LOGGER = LoggerFactory.getLogger(EtcdReader.class);
+
     private final KV kv;
     private final List<BrokerEndpoint> staticBrokers;
     private final Duration timeout;
     private final BadEtcdData badData;
+    private final Counter errors;
+    /** A dead etcd fails every read: one line per 10 s, stack traces at DEBUG. */
+    private final RateLimitedLog failures = RateLimitedLog.every10Seconds(LOGGER);
 
     /**
      * @param staticBrokers KAFSCALE_PROXY_BACKENDS: the brokers (ids 0..n-1) when the snapshot lists none
      * @param timeout how long one read may take
      */
-    EtcdReader(KV kv, List<BrokerEndpoint> staticBrokers, Duration timeout, BadEtcdData badData) {
+    EtcdReader(KV kv, List<BrokerEndpoint> staticBrokers, Duration timeout, MeterRegistry metrics) {
         this.kv = kv;
         this.staticBrokers = List.copyOf(staticBrokers);
         this.timeout = timeout;
-        this.badData = badData;
+        this.badData = new BadEtcdData(metrics);
+        this.errors = Counter.builder("kafscale_proxy_etcd_read_errors_total")
+                .description("Full etcd reads that failed").register(metrics);
     }
 
     /**
@@ -60,6 +73,19 @@ final class EtcdReader {
                 .commit()
                 .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                 .thenApply(answer -> parse(answer, last.get()));
+    }
+
+    /**
+     * Counts and logs a read that failed (not one failed by closing the client: the caller does not
+     * ask then) and says why in one line: the cause, not its wrapper; a timeout says how long.
+     */
+    String failed(Throwable error) {
+        errors.increment();
+        Throwable cause = EtcdErrors.cause(error);
+        String why = cause instanceof TimeoutException ? "no answer within " + timeout.toMillis() + " ms" : cause.toString();
+        failures.warn("etcd read failed: {}", why);
+        LOGGER.debug("etcd read failed", error);
+        return why;
     }
 
     private EtcdRead parse(TxnResponse answer, EtcdRead last) {

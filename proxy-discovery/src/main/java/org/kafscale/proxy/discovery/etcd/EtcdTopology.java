@@ -1,7 +1,6 @@
 package org.kafscale.proxy.discovery.etcd;
 
 import io.etcd.jetcd.Client;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Collection;
@@ -11,9 +10,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
-import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.CoordinatorKind;
 import org.kafscale.proxy.core.topology.RoutingGate;
@@ -37,22 +34,13 @@ import org.slf4j.LoggerFactory;
  * would put the stale owner back.
  *
  * <p>It is also the {@link RoutingGate}, by its {@link TtlGate}: past the TTL without a good
- * read, nothing is routed on cached data. Static backends exempt the proxy from the TTL. Failed
- * reads are logged at WARN, one line per 10 s (a dead etcd fails every read), stack traces at DEBUG.
+ * read, nothing is routed on cached data. Static backends exempt the proxy from the TTL.
  */
 public final class EtcdTopology implements TopologySource, RoutingGate {
     private static final Logger LOGGER = LoggerFactory.getLogger(EtcdTopology.class);
-    private static final Duration RECHECK_QUIET = Duration.ofSeconds(1);
-    /**
-     * How often, while reads fail, the etcd client is told to try connecting again: routing
-     * resumes within about this much of etcd answering, instead of when the client's own
-     * backoff ends ({@link ConnectBackoff}).
-     */
-    private static final Duration RECONNECT_INTERVAL = Duration.ofMillis(500);
 
     private final Client etcd;
     private final Duration resyncInterval;
-    private final Duration readTimeout;
     private final ScheduledExecutorService scheduler;
     private final EtcdReader reader;
     private final SingleFlight<EtcdRead> reads = new SingleFlight<>(this::readEtcd);
@@ -60,9 +48,6 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
     private final LeasedCoordinators coordinators;
     private final EtcdWatches watches;
     private final TtlGate ttlGate;
-    private final Runnable resetConnectBackoff;
-    private final RateLimitedLog readFailures = RateLimitedLog.every10Seconds(LOGGER);
-    private final Counter readErrors;
     private volatile boolean closed;
 
     /**
@@ -94,14 +79,10 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
                  Duration resyncInterval, Duration readTimeout, MeterRegistry metrics, EtcdWatches.Backoff watchBackoff) {
         this.etcd = etcd;
         this.resyncInterval = resyncInterval;
-        this.readTimeout = readTimeout;
-        this.reader = new EtcdReader(etcd.getKVClient(), staticBrokers, readTimeout, new BadEtcdData(metrics));
+        this.reader = new EtcdReader(etcd.getKVClient(), staticBrokers, readTimeout, metrics);
         this.coordinators = new LeasedCoordinators(this::snapshot,
                 kafka == null ? null : new CoordinatorLookup(kafka, this::snapshot, List.of(), metrics));
         this.ttlGate = new TtlGate(ttl, !staticBrokers.isEmpty(), () -> snapshot().hasBrokers());
-        this.resetConnectBackoff = ConnectBackoff.resetter(etcd);
-        this.readErrors = Counter.builder("kafscale_proxy_etcd_read_errors_total")
-                .description("Full etcd reads that failed").register(metrics);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "etcd-topology");
             t.setDaemon(true);
@@ -114,17 +95,17 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
 
     /**
      * Reads etcd, then watches from that read's revision + 1; schedules the backstop read and,
-     * for outages, the reconnect nudge; completes with the first read.
+     * for outages, the reconnect nudge ({@link ConnectBackoff}); completes with the first read,
+     * once the watches are asked for.
      */
     @Override
     public CompletableFuture<TopologySnapshot> start() {
         scheduler.scheduleWithFixedDelay(this::readQuietly, resyncInterval.toMillis(), resyncInterval.toMillis(),
                 TimeUnit.MILLISECONDS);
-        scheduler.scheduleWithFixedDelay(this::reconnectWhileFailing, RECONNECT_INTERVAL.toMillis(),
-                RECONNECT_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        ConnectBackoff.cutShortWhile(() -> !closed && ttlGate.failingSinceHealthy(), etcd, scheduler);
         CompletableFuture<EtcdRead> first = reads.current();
-        watches.start(first.thenApply(EtcdRead::revision));
-        return first.thenApply(EtcdRead::snapshot);
+        return watches.start(first.thenApply(EtcdRead::revision)).thenCompose(watching -> first)
+                .thenApply(EtcdRead::snapshot);
     }
 
     @Override
@@ -147,22 +128,9 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         return ttlGate.open();
     }
 
-    /**
-     * Past the TTL, one fresh read decides; recovery needs no restart. A read that failed within
-     * the last {@link #RECHECK_QUIET} answers for it, so a burst of refused requests during an
-     * outage does not each wait out a doomed read.
-     */
     @Override
     public CompletionStage<Boolean> recheck() {
-        if (routable()) {
-            return CompletableFuture.completedFuture(true);
-        }
-        // The first refusal may come before any read has seen the TTL pass.
-        ttlGate.report();
-        if (ttlGate.failedWithin(RECHECK_QUIET)) {
-            return CompletableFuture.completedFuture(false);
-        }
-        return read().handle((snapshot, error) -> routable());
+        return ttlGate.recheck(this::read);
     }
 
     @Override
@@ -216,11 +184,7 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
                 return;
             }
             if (error != null) {
-                readErrors.increment();
-                String why = describe(error);
-                ttlGate.failedRead(why);
-                readFailures.warn("etcd read failed: {}", why);
-                LOGGER.debug("etcd read failed", error);
+                ttlGate.failedRead(reader.failed(error));
             }
             ttlGate.report();
         });
@@ -240,16 +204,6 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         return read;
     }
 
-    /**
-     * While reads fail, the client tries to connect every {@link #RECONNECT_INTERVAL}: a read
-     * waiting for the connection then goes through as soon as etcd is back. Healthy, nothing is done.
-     */
-    private void reconnectWhileFailing() {
-        if (!closed && ttlGate.failingSinceHealthy()) {
-            resetConnectBackoff.run();
-        }
-    }
-
     /** The backstop: any read will do, a running one included. */
     private void readQuietly() {
         if (!closed) {
@@ -262,12 +216,6 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         if (!closed) {
             reads.fresh().exceptionally(e -> null);
         }
-    }
-
-    /** The failure in one line: the cause, not its CompletionException wrapper; a timeout says how long. */
-    private String describe(Throwable error) {
-        Throwable cause = EtcdErrors.cause(error);
-        return cause instanceof TimeoutException ? "no answer within " + readTimeout.toMillis() + " ms" : cause.toString();
     }
 
     @Override

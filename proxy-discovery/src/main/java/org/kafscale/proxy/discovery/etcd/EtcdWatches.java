@@ -63,9 +63,14 @@ final class EtcdWatches implements AutoCloseable {
         this.watches = prefixes.stream().map(PrefixWatch::new).toList();
     }
 
-    /** Watches every prefix from the revision after {@code firstRead}'s (after a re-read if it fails). */
-    void start(CompletableFuture<Long> firstRead) {
-        watches.forEach(watch -> watch.openAfter(firstRead));
+    /**
+     * Watches every prefix from the revision after {@code firstRead}'s (after a re-read if it
+     * fails); completes once the watches are asked for (or their re-read is scheduled), whatever
+     * the read's outcome.
+     */
+    CompletableFuture<Void> start(CompletableFuture<Long> firstRead) {
+        return CompletableFuture.allOf(watches.stream().map(watch -> watch.openAfter(firstRead))
+                .toArray(CompletableFuture[]::new));
     }
 
     /** A healthy read: the next broken watch waits the first backoff again. */
@@ -89,13 +94,14 @@ final class EtcdWatches implements AutoCloseable {
             this.prefix = prefix;
         }
 
-        void openAfter(CompletableFuture<Long> read) {
-            read.whenComplete((revision, error) -> {
+        CompletableFuture<Void> openAfter(CompletableFuture<Long> read) {
+            return read.handle((revision, error) -> {
                 if (error == null) {
                     open(revision + 1);
                 } else {
                     watchLater(null, error, "the read before it failed");
                 }
+                return null;
             });
         }
 

@@ -3,6 +3,9 @@ package org.kafscale.proxy.discovery.etcd;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +22,8 @@ import org.slf4j.LoggerFactory;
  */
 final class TtlGate {
     private static final Logger LOGGER = LoggerFactory.getLogger(TtlGate.class);
+
+    private static final Duration RECHECK_QUIET = Duration.ofSeconds(1);
 
     private enum Reported { STARTING, OPEN, CLOSED }
 
@@ -60,9 +65,22 @@ final class TtlGate {
         return open(System.nanoTime());
     }
 
-    /** Whether reads have failed since the last good one, the latest less than {@code quiet} ago. */
-    boolean failedWithin(Duration quiet) {
-        return lastFailure != null && System.nanoTime() - lastFailedNanos < quiet.toNanos();
+    /**
+     * Whether to route, when a request found the gate closed: past the TTL, one fresh {@code read}
+     * decides; recovery needs no restart. A read that failed within the last {@link #RECHECK_QUIET}
+     * answers for it, so a burst of refused requests during an outage does not each wait out a
+     * doomed read.
+     */
+    CompletionStage<Boolean> recheck(Supplier<? extends CompletionStage<?>> read) {
+        if (open()) {
+            return CompletableFuture.completedFuture(true);
+        }
+        // The first refusal may come before any read has seen the TTL pass.
+        report();
+        if (lastFailure != null && System.nanoTime() - lastFailedNanos < RECHECK_QUIET.toNanos()) {
+            return CompletableFuture.completedFuture(false);
+        }
+        return read.get().handle((snapshot, error) -> open());
     }
 
     /** Whether a read has failed since the last good one (or, before any, at all). */
