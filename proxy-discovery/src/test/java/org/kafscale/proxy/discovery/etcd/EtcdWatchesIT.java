@@ -35,17 +35,13 @@ class EtcdWatchesIT {
     void changeMadeBetweenTheFirstReadAndTheStartOfItsWatchesIsSeen() {
         // Given: a topology that has read etcd and asked for its watches, which have not reached etcd
         HeldWatchesClient client = new HeldWatchesClient(EtcdFixtures.client(ETCD.etcd().endpoint()));
-        client.holdWatches();
-        try (EtcdTopology topology = EtcdFixtures.topology(client, TTL, EtcdFixtures.NO_BACKSTOP, READ_TIMEOUT)) {
-            topology.start().join();
+        try (EtcdTopology topology = startedWithWatchesHeld(client)) {
             assertEquals(OptionalInt.of(0), topology.snapshot().owner("orders", 0));
-            Eventually.await(DEADLINE, "the three watches to be asked for", () -> client.waitingWatches() == PREFIXES.size());
             // When: orders-0 moves to broker 1, and only then do the watches start
             ETCD.kafscale().putPartitionLease("orders", 0, 1);
             client.releaseWatches();
             // Then
-            Eventually.await(DEADLINE, "the move to reach the topology through its watch",
-                    () -> topology.snapshot().owner("orders", 0).equals(OptionalInt.of(1)));
+            awaitOwnerOfOrders0(topology, 1, "the move to reach the topology through its watch");
         }
     }
 
@@ -69,8 +65,7 @@ class EtcdWatchesIT {
                 assertEquals(1, client.liveWatchers(prefix), "watchers on " + prefix);
             }
             ETCD.kafscale().putPartitionLease("orders", 0, 1);
-            Eventually.await(DEADLINE, "the move to reach the topology through the last watch",
-                    () -> topology.snapshot().owner("orders", 0).equals(OptionalInt.of(1)));
+            awaitOwnerOfOrders0(topology, 1, "the move to reach the topology through the last watch");
         }
     }
 
@@ -78,26 +73,34 @@ class EtcdWatchesIT {
     void watchWhoseStartRevisionWasCompactedReadsAgainAndWatchesAgain() {
         // Given: a topology whose watches are to start at a revision etcd will have compacted away
         HeldWatchesClient client = new HeldWatchesClient(EtcdFixtures.client(ETCD.etcd().endpoint()));
-        client.holdWatches();
-        try (EtcdTopology topology = EtcdFixtures.topology(client, TTL, EtcdFixtures.NO_BACKSTOP, READ_TIMEOUT)) {
-            topology.start().join();
-            Eventually.await(DEADLINE, "the three watches to be asked for", () -> client.waitingWatches() == PREFIXES.size());
+        try (EtcdTopology topology = startedWithWatchesHeld(client)) {
             ETCD.kafscale().putPartitionLease("orders", 0, 1);
             compactPastTheLastChange();
             // When
             client.releaseWatches();
             // Then: etcd is read again (the move is seen) and watched from then on
-            Eventually.await(DEADLINE, "the move to reach the topology by the read after the compaction",
-                    () -> topology.snapshot().owner("orders", 0).equals(OptionalInt.of(1)));
+            awaitOwnerOfOrders0(topology, 1, "the move to reach the topology by the read after the compaction");
             assertFalse(logs.lines(Level.WARN, "its start revision was compacted").isEmpty(), "said why it watched again");
             awaitOneWatcherPerPrefix(client);
             ETCD.kafscale().putPartitionLease("orders", 0, 0);
-            Eventually.await(DEADLINE, "a later move to reach the topology through the new watch",
-                    () -> topology.snapshot().owner("orders", 0).equals(OptionalInt.of(0)));
+            awaitOwnerOfOrders0(topology, 0, "a later move to reach the topology through the new watch");
             for (String prefix : PREFIXES) {
                 assertEquals(1, client.liveWatchers(prefix), "watchers on " + prefix);
             }
         }
+    }
+
+    /** A topology that has read etcd and asked for its three watches, which have not reached etcd. */
+    private static EtcdTopology startedWithWatchesHeld(HeldWatchesClient client) {
+        client.holdWatches();
+        EtcdTopology topology = EtcdFixtures.topology(client, TTL, EtcdFixtures.NO_BACKSTOP, READ_TIMEOUT);
+        topology.start().join();
+        assertEquals(PREFIXES.size(), client.waitingWatches(), "watches asked for by the time start() completes");
+        return topology;
+    }
+
+    private static void awaitOwnerOfOrders0(EtcdTopology topology, int broker, String what) {
+        Eventually.await(DEADLINE, what, () -> topology.snapshot().owner("orders", 0).equals(OptionalInt.of(broker)));
     }
 
     private static void awaitOneWatcherPerPrefix(HeldWatchesClient client) {
