@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * again until someone fixes it, and every sighting is counted.
  */
 final class BadEtcdData {
-    private static final Logger LOGGER = LoggerFactory.getLogger(EtcdTopology.class);
+    private static final Logger LOGGER = LoggerFactory.getLogger(BadEtcdData.class);
 
     private final MeterRegistry metrics;
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
