@@ -57,7 +57,7 @@ class LfsSeedFailuresIT {
         etcd = EtcdProcess.startNew();
         kafscale = KafscaleEtcdWriter.connect(etcd.endpoint());
         s3 = S3Server.start();
-        topology = new EtcdTopology(Client.builder().endpoints(etcd.endpoint()).build(), List.of(), TTL,
+        topology = new EtcdTopology(Client.builder().endpoints(etcd.endpoint()).build(), null, List.of(), TTL,
                 Duration.ofMillis(300), Duration.ofSeconds(2), new SimpleMeterRegistry());
         kafscale.publishSnapshot(cluster, List.of());
         topology.start().join();
@@ -188,7 +188,7 @@ class LfsSeedFailuresIT {
     void etcdUnreadableWithinTheTtlDeletesTheObjectAndAnswersMetadataUnavailable() throws Exception {
         // Given: a proxy whose TTL outlasts the outage, with an upload under way
         String topic = topic("etcd-blip", List.of(0));
-        try (EtcdTopology patient = new EtcdTopology(Client.builder().endpoints(etcd.endpoint()).build(), List.of(),
+        try (EtcdTopology patient = new EtcdTopology(Client.builder().endpoints(etcd.endpoint()).build(), null, List.of(),
                 Duration.ofMinutes(5), Duration.ofMillis(300), Duration.ofSeconds(2), new SimpleMeterRegistry());
              LfsTestBed blip = startOn(patient)) {
             GatedBody body = new GatedBody(FIRST_PART, BODY);

@@ -51,15 +51,6 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
     private volatile boolean closed;
 
     /**
-     * A topology without a Kafka client, for tests and tools that never route a coordinator: a
-     * group without a lease, and any transactional id, then has no coordinator (-1).
-     */
-    public EtcdTopology(Client etcd, List<BrokerEndpoint> staticBrokers, Duration ttl, Duration resyncInterval,
-                        Duration readTimeout, MeterRegistry metrics) {
-        this(etcd, null, staticBrokers, ttl, resyncInterval, readTimeout, metrics);
-    }
-
-    /**
      * @param etcd the etcd client (closed with this topology)
      * @param kafka the proxy's own Kafka client, which asks brokers for coordinators that have no
      *              lease; null for none (such a coordinator is then -1)

@@ -34,8 +34,12 @@ final class EtcdFixtures {
                 Optional.empty(), Optional.empty()).connect();
     }
 
+    /**
+     * A topology without a Kafka client (it never routes a coordinator here: a group without a
+     * lease, and any transactional id, has none, -1).
+     */
     static EtcdTopology topology(Client etcd, Duration ttl, Duration resync, Duration readTimeout) {
-        return new EtcdTopology(etcd, List.of(), ttl, resync, readTimeout, new SimpleMeterRegistry());
+        return new EtcdTopology(etcd, null, List.of(), ttl, resync, readTimeout, new SimpleMeterRegistry());
     }
 
     /** As {@link #topology(Client, Duration, Duration, Duration)}, waiting {@code watchBackoff} after a broken watch. */
