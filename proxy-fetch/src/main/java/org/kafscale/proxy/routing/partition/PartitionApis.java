@@ -1,7 +1,5 @@
 package org.kafscale.proxy.routing.partition;
 
-import io.netty.util.concurrent.Future;
-import java.util.Optional;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsPartition;
 import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsTopic;
@@ -33,27 +31,19 @@ import org.apache.kafka.common.message.WriteTxnMarkersResponseData;
 import org.apache.kafka.common.message.WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult;
 import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.protocol.ApiMessage;
-import org.apache.kafka.common.protocol.Errors;
-import org.kafscale.proxy.core.codec.RequestFrame;
-import org.kafscale.proxy.core.server.ConnectionContext;
-import org.kafscale.proxy.core.server.Replies;
-import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.routing.engine.PartitionApi;
-import org.kafscale.proxy.routing.engine.PartitionExchange;
 import org.kafscale.proxy.routing.engine.PartitionShape;
-import org.kafscale.proxy.routing.engine.RoutingServices;
 import org.kafscale.proxy.routing.engine.TopicGroups.Shape;
 
 /**
  * The partition APIs besides Produce and Fetch (ListOffsets, OffsetForLeaderEpoch, DeleteRecords,
  * DescribeProducers, WriteTxnMarkers), each split by owner through the partition engine
  * with the defaults of a read that is safe to repeat (DeleteRecords too: moving a low watermark
- * to a given offset is idempotent). A new such API is one {@link PartitionShape} and one line in
- * {@link #handle}. Made-up results carry Kafka's defaults (-1), never 0.
+ * to a given offset is idempotent). A new such API is one {@link PartitionShape} here and its entry in
+ * {@code routing.apis.Apis}. Made-up results carry Kafka's defaults (-1), never 0.
  */
 public final class PartitionApis {
-    static final PartitionApi<ListOffsetsRequestData, ListOffsetsPartition, ListOffsetsResponseData,
+    public static final PartitionApi<ListOffsetsRequestData, ListOffsetsPartition, ListOffsetsResponseData,
             ListOffsetsPartitionResponse> LIST_OFFSETS = new PartitionShape<>(ApiKeys.LIST_OFFSETS, ListOffsetsResponseData::new,
             ListOffsetsRequestData::topics, Shape.byName(ListOffsetsTopic::name, ListOffsetsTopic::partitions,
                     ListOffsetsPartition::partitionIndex, name -> new ListOffsetsTopic().setName(name)),
@@ -66,7 +56,7 @@ public final class PartitionApis {
                     .setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1),
             result -> result, (topics, throttle) -> new ListOffsetsResponseData().setThrottleTimeMs(throttle).setTopics(topics));
 
-    static final PartitionApi<OffsetForLeaderEpochRequestData, OffsetForLeaderPartition, OffsetForLeaderEpochResponseData,
+    public static final PartitionApi<OffsetForLeaderEpochRequestData, OffsetForLeaderPartition, OffsetForLeaderEpochResponseData,
             EpochEndOffset> OFFSET_FOR_LEADER_EPOCH = new PartitionShape<>(ApiKeys.OFFSET_FOR_LEADER_EPOCH,
             OffsetForLeaderEpochResponseData::new,
             OffsetForLeaderEpochRequestData::topics, Shape.byName(OffsetForLeaderTopic::topic, OffsetForLeaderTopic::partitions,
@@ -83,7 +73,7 @@ public final class PartitionApis {
                     .setTopics(new OffsetForLeaderTopicResultCollection(topics.iterator())));
 
     /** A result belongs to its answer's keyed collection, so it joins the merged answer as a copy. */
-    static final PartitionApi<DeleteRecordsRequestData, DeleteRecordsPartition, DeleteRecordsResponseData,
+    public static final PartitionApi<DeleteRecordsRequestData, DeleteRecordsPartition, DeleteRecordsResponseData,
             DeleteRecordsPartitionResult> DELETE_RECORDS = new PartitionShape<>(ApiKeys.DELETE_RECORDS,
             DeleteRecordsResponseData::new,
             DeleteRecordsRequestData::topics, Shape.byName(DeleteRecordsTopic::name, DeleteRecordsTopic::partitions,
@@ -98,7 +88,7 @@ public final class PartitionApis {
             DeleteRecordsPartitionResult::duplicate, (topics, throttle) -> new DeleteRecordsResponseData()
                     .setThrottleTimeMs(throttle).setTopics(new DeleteRecordsTopicResultCollection(topics.iterator())));
 
-    static final PartitionApi<DescribeProducersRequestData, Integer, DescribeProducersResponseData,
+    public static final PartitionApi<DescribeProducersRequestData, Integer, DescribeProducersResponseData,
             PartitionResponse> DESCRIBE_PRODUCERS = new PartitionShape<>(ApiKeys.DESCRIBE_PRODUCERS,
             DescribeProducersResponseData::new,
             DescribeProducersRequestData::topics, Shape.byName(TopicRequest::name, TopicRequest::partitionIndexes,
@@ -112,40 +102,9 @@ public final class PartitionApis {
             result -> result, (topics, throttle) -> new DescribeProducersResponseData().setThrottleTimeMs(throttle)
                     .setTopics(topics));
 
-    static final PartitionApi<WriteTxnMarkersRequestData, Integer, WriteTxnMarkersResponseData,
+    public static final PartitionApi<WriteTxnMarkersRequestData, Integer, WriteTxnMarkersResponseData,
             WritableTxnMarkerPartitionResult> WRITE_TXN_MARKERS = new WriteTxnMarkersApi();
 
-    private final RoutingServices services;
-
-    public PartitionApis(RoutingServices services) {
-        this.services = services;
-    }
-
-    /** Routes the request when it is one of these APIs. */
-    public Optional<Future<Reply>> handle(ConnectionContext context, RequestFrame request, ApiMessage body) {
-        if (body instanceof ListOffsetsRequestData data) {
-            return Optional.of(route(context, request, data, LIST_OFFSETS));
-        }
-        if (body instanceof OffsetForLeaderEpochRequestData data) {
-            return Optional.of(route(context, request, data, OFFSET_FOR_LEADER_EPOCH));
-        }
-        if (body instanceof DeleteRecordsRequestData data) {
-            return Optional.of(route(context, request, data, DELETE_RECORDS));
-        }
-        if (body instanceof DescribeProducersRequestData data) {
-            return Optional.of(route(context, request, data, DESCRIBE_PRODUCERS));
-        }
-        if (body instanceof WriteTxnMarkersRequestData data) {
-            // Clients write one producer's marker; several markers (a transaction coordinator's
-            // batch) would need a split per marker that no client needs.
-            return Optional.of(data.markers().size() == 1 ? route(context, request, data, WRITE_TXN_MARKERS)
-                    : Replies.now(context.loop(), Replies.error(request, Errors.INVALID_REQUEST)));
-        }
-        return Optional.empty();
-    }
-
-    private <Q extends ApiMessage, E, R extends ApiMessage, P> Future<Reply> route(
-            ConnectionContext context, RequestFrame request, Q data, PartitionApi<Q, E, R, P> api) {
-        return new PartitionExchange<>(services, context, request, data, api).start();
+    private PartitionApis() {
     }
 }
