@@ -1,11 +1,11 @@
 package org.kafscale.proxy.routing;
 
+import io.netty.util.concurrent.Future;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import io.netty.util.concurrent.Future;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ShareAcknowledgeRequestData;

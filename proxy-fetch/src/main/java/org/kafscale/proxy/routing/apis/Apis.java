@@ -50,7 +50,9 @@ import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
+import org.kafscale.proxy.routing.coordinator.KeyedApi;
 import org.kafscale.proxy.routing.coordinator.KeyedApis;
+import org.kafscale.proxy.routing.engine.PartitionApi;
 import org.kafscale.proxy.routing.partition.PartitionApis;
 
 /**
@@ -80,12 +82,9 @@ public final class Apis {
         add(typed(ApiKeys.SHARE_FETCH, ShareFetchRequestData.class, Routes::shareFetch)
                 .heldFor((holds, q) -> Math.max(0, q.maxWaitMs())));
         add(typed(ApiKeys.SHARE_ACKNOWLEDGE, ShareAcknowledgeRequestData.class, Routes::shareAcknowledge));
-        add(typed(ApiKeys.LIST_OFFSETS, ListOffsetsRequestData.class,
-                (routes, call) -> routes.byPartition(call, PartitionApis.LIST_OFFSETS)));
-        add(typed(ApiKeys.OFFSET_FOR_LEADER_EPOCH, OffsetForLeaderEpochRequestData.class,
-                (routes, call) -> routes.byPartition(call, PartitionApis.OFFSET_FOR_LEADER_EPOCH)));
-        add(typed(ApiKeys.DELETE_RECORDS, DeleteRecordsRequestData.class,
-                (routes, call) -> routes.byPartition(call, PartitionApis.DELETE_RECORDS)));
+        add(byPartition(ListOffsetsRequestData.class, PartitionApis.LIST_OFFSETS));
+        add(byPartition(OffsetForLeaderEpochRequestData.class, PartitionApis.OFFSET_FOR_LEADER_EPOCH));
+        add(byPartition(DeleteRecordsRequestData.class, PartitionApis.DELETE_RECORDS));
         // On a broker's own port it asks that broker (the Admin's brokerId option: a follower's
         // view); elsewhere each partition's leader.
         add(typed(ApiKeys.DESCRIBE_PRODUCERS, DescribeProducersRequestData.class,
@@ -124,20 +123,13 @@ public final class Apis {
                 : routes.toGroupCoordinator(call, Collections.singleton(call.body().groupId()))));
 
         // ---- split per coordinator of the keys they name, merged in request order ----
-        add(typed(ApiKeys.DESCRIBE_GROUPS, DescribeGroupsRequestData.class,
-                (routes, call) -> routes.byCoordinator(call, KeyedApis.DESCRIBE_GROUPS)));
-        add(typed(ApiKeys.DELETE_GROUPS, DeleteGroupsRequestData.class,
-                (routes, call) -> routes.byCoordinator(call, KeyedApis.DELETE_GROUPS)));
-        add(typed(ApiKeys.CONSUMER_GROUP_DESCRIBE, ConsumerGroupDescribeRequestData.class,
-                (routes, call) -> routes.byCoordinator(call, KeyedApis.CONSUMER_GROUP_DESCRIBE)));
-        add(typed(ApiKeys.SHARE_GROUP_DESCRIBE, ShareGroupDescribeRequestData.class,
-                (routes, call) -> routes.byCoordinator(call, KeyedApis.SHARE_GROUP_DESCRIBE)));
-        add(typed(ApiKeys.STREAMS_GROUP_DESCRIBE, StreamsGroupDescribeRequestData.class,
-                (routes, call) -> routes.byCoordinator(call, KeyedApis.STREAMS_GROUP_DESCRIBE)));
-        add(typed(ApiKeys.DESCRIBE_SHARE_GROUP_OFFSETS, DescribeShareGroupOffsetsRequestData.class,
-                (routes, call) -> routes.byCoordinator(call, KeyedApis.DESCRIBE_SHARE_GROUP_OFFSETS)));
-        add(typed(ApiKeys.DESCRIBE_TRANSACTIONS, DescribeTransactionsRequestData.class,
-                (routes, call) -> routes.byCoordinator(call, KeyedApis.DESCRIBE_TRANSACTIONS)));
+        add(byCoordinator(DescribeGroupsRequestData.class, KeyedApis.DESCRIBE_GROUPS));
+        add(byCoordinator(DeleteGroupsRequestData.class, KeyedApis.DELETE_GROUPS));
+        add(byCoordinator(ConsumerGroupDescribeRequestData.class, KeyedApis.CONSUMER_GROUP_DESCRIBE));
+        add(byCoordinator(ShareGroupDescribeRequestData.class, KeyedApis.SHARE_GROUP_DESCRIBE));
+        add(byCoordinator(StreamsGroupDescribeRequestData.class, KeyedApis.STREAMS_GROUP_DESCRIBE));
+        add(byCoordinator(DescribeShareGroupOffsetsRequestData.class, KeyedApis.DESCRIBE_SHARE_GROUP_OFFSETS));
+        add(byCoordinator(DescribeTransactionsRequestData.class, KeyedApis.DESCRIBE_TRANSACTIONS));
 
         // ---- to the coordinator of the transactional id they name ----
         // Without one (an idempotent producer's InitProducerId), any broker.
@@ -206,6 +198,14 @@ public final class Apis {
 
     private static <Q extends ApiMessage> RouteSpec.Typed<Q> typed(ApiKeys api, Class<Q> body, BodyRoute<Q> route) {
         return new RouteSpec.Typed<>(api, body, Hold.none(), route);
+    }
+
+    private static <Q extends ApiMessage> RouteSpec.Typed<Q> byPartition(Class<Q> body, PartitionApi<Q, ?, ?, ?> api) {
+        return typed(api.api(), body, (routes, call) -> routes.byPartition(call, api));
+    }
+
+    private static <Q extends ApiMessage> RouteSpec.Typed<Q> byCoordinator(Class<Q> body, KeyedApi<Q, ?, ?> api) {
+        return typed(api.api(), body, (routes, call) -> routes.byCoordinator(call, api));
     }
 
     private static <Q extends ApiMessage> RouteSpec.Typed<Q> toGroup(ApiKeys api, Class<Q> body,

@@ -44,62 +44,79 @@ import org.kafscale.proxy.routing.engine.TopicGroups.Shape;
  */
 public final class PartitionApis {
     public static final PartitionApi<ListOffsetsRequestData, ListOffsetsPartition, ListOffsetsResponseData,
-            ListOffsetsPartitionResponse> LIST_OFFSETS = new PartitionShape<>(ApiKeys.LIST_OFFSETS, ListOffsetsResponseData::new,
-            ListOffsetsRequestData::topics, Shape.byName(ListOffsetsTopic::name, ListOffsetsTopic::partitions,
-                    ListOffsetsPartition::partitionIndex, name -> new ListOffsetsTopic().setName(name)),
-            (q, topics) -> new ListOffsetsRequestData().setReplicaId(q.replicaId()).setIsolationLevel(q.isolationLevel())
-                    .setTimeoutMs(q.timeoutMs()).setTopics(topics),
-            ListOffsetsResponseData::topics, Shape.byName(ListOffsetsTopicResponse::name, ListOffsetsTopicResponse::partitions,
-                    ListOffsetsPartitionResponse::partitionIndex, name -> new ListOffsetsTopicResponse().setName(name)),
-            ListOffsetsPartitionResponse::errorCode, ListOffsetsResponseData::throttleTimeMs,
-            (ref, error) -> new ListOffsetsPartitionResponse().setPartitionIndex(ref.partition()).setErrorCode(error.code())
-                    .setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1),
-            result -> result, (topics, throttle) -> new ListOffsetsResponseData().setThrottleTimeMs(throttle).setTopics(topics));
+            ListOffsetsPartitionResponse> LIST_OFFSETS = PartitionShape
+            .of(ApiKeys.LIST_OFFSETS, ListOffsetsRequestData.class, ListOffsetsResponseData.class)
+            .parse(ListOffsetsResponseData::new)
+            .requestTopics(ListOffsetsRequestData::topics, Shape.byName(ListOffsetsTopic::name,
+                    ListOffsetsTopic::partitions, ListOffsetsPartition::partitionIndex,
+                    name -> new ListOffsetsTopic().setName(name)))
+            .split((q, topics) -> new ListOffsetsRequestData().setReplicaId(q.replicaId())
+                    .setIsolationLevel(q.isolationLevel()).setTimeoutMs(q.timeoutMs()).setTopics(topics))
+            .answerTopics(ListOffsetsResponseData::topics, Shape.byName(ListOffsetsTopicResponse::name,
+                    ListOffsetsTopicResponse::partitions, ListOffsetsPartitionResponse::partitionIndex,
+                    name -> new ListOffsetsTopicResponse().setName(name)))
+            .errorCode(ListOffsetsPartitionResponse::errorCode)
+            .throttle(ListOffsetsResponseData::throttleTimeMs)
+            .synthetic((ref, error) -> new ListOffsetsPartitionResponse().setPartitionIndex(ref.partition())
+                    .setErrorCode(error.code()).setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1))
+            .merged((topics, throttle) -> new ListOffsetsResponseData().setThrottleTimeMs(throttle).setTopics(topics));
 
-    public static final PartitionApi<OffsetForLeaderEpochRequestData, OffsetForLeaderPartition, OffsetForLeaderEpochResponseData,
-            EpochEndOffset> OFFSET_FOR_LEADER_EPOCH = new PartitionShape<>(ApiKeys.OFFSET_FOR_LEADER_EPOCH,
-            OffsetForLeaderEpochResponseData::new,
-            OffsetForLeaderEpochRequestData::topics, Shape.byName(OffsetForLeaderTopic::topic, OffsetForLeaderTopic::partitions,
-                    OffsetForLeaderPartition::partition, name -> new OffsetForLeaderTopic().setTopic(name)),
-            (q, topics) -> new OffsetForLeaderEpochRequestData().setReplicaId(q.replicaId())
-                    .setTopics(new OffsetForLeaderTopicCollection(topics.iterator())),
-            OffsetForLeaderEpochResponseData::topics, Shape.byName(OffsetForLeaderTopicResult::topic,
+    public static final PartitionApi<OffsetForLeaderEpochRequestData, OffsetForLeaderPartition,
+            OffsetForLeaderEpochResponseData, EpochEndOffset> OFFSET_FOR_LEADER_EPOCH = PartitionShape
+            .of(ApiKeys.OFFSET_FOR_LEADER_EPOCH, OffsetForLeaderEpochRequestData.class,
+                    OffsetForLeaderEpochResponseData.class)
+            .parse(OffsetForLeaderEpochResponseData::new)
+            .requestTopics(OffsetForLeaderEpochRequestData::topics, Shape.byName(OffsetForLeaderTopic::topic,
+                    OffsetForLeaderTopic::partitions, OffsetForLeaderPartition::partition,
+                    name -> new OffsetForLeaderTopic().setTopic(name)))
+            .split((q, topics) -> new OffsetForLeaderEpochRequestData().setReplicaId(q.replicaId())
+                    .setTopics(new OffsetForLeaderTopicCollection(topics.iterator())))
+            .answerTopics(OffsetForLeaderEpochResponseData::topics, Shape.byName(OffsetForLeaderTopicResult::topic,
                     OffsetForLeaderTopicResult::partitions, EpochEndOffset::partition,
-                    name -> new OffsetForLeaderTopicResult().setTopic(name)),
-            EpochEndOffset::errorCode, OffsetForLeaderEpochResponseData::throttleTimeMs,
-            (ref, error) -> new EpochEndOffset().setPartition(ref.partition()).setErrorCode(error.code())
-                    .setLeaderEpoch(-1).setEndOffset(-1),
-            result -> result, (topics, throttle) -> new OffsetForLeaderEpochResponseData().setThrottleTimeMs(throttle)
+                    name -> new OffsetForLeaderTopicResult().setTopic(name)))
+            .errorCode(EpochEndOffset::errorCode)
+            .throttle(OffsetForLeaderEpochResponseData::throttleTimeMs)
+            .synthetic((ref, error) -> new EpochEndOffset().setPartition(ref.partition()).setErrorCode(error.code())
+                    .setLeaderEpoch(-1).setEndOffset(-1))
+            .merged((topics, throttle) -> new OffsetForLeaderEpochResponseData().setThrottleTimeMs(throttle)
                     .setTopics(new OffsetForLeaderTopicResultCollection(topics.iterator())));
 
     /** A result belongs to its answer's keyed collection, so it joins the merged answer as a copy. */
     public static final PartitionApi<DeleteRecordsRequestData, DeleteRecordsPartition, DeleteRecordsResponseData,
-            DeleteRecordsPartitionResult> DELETE_RECORDS = new PartitionShape<>(ApiKeys.DELETE_RECORDS,
-            DeleteRecordsResponseData::new,
-            DeleteRecordsRequestData::topics, Shape.byName(DeleteRecordsTopic::name, DeleteRecordsTopic::partitions,
-                    DeleteRecordsPartition::partitionIndex, name -> new DeleteRecordsTopic().setName(name)),
-            (q, topics) -> new DeleteRecordsRequestData().setTimeoutMs(q.timeoutMs()).setTopics(topics),
-            DeleteRecordsResponseData::topics, Shape.byName(DeleteRecordsTopicResult::name, DeleteRecordsTopicResult::partitions,
-                    DeleteRecordsPartitionResult::partitionIndex, name -> new DeleteRecordsTopicResult().setName(name)
-                            .setPartitions(new DeleteRecordsPartitionResultCollection())),
-            DeleteRecordsPartitionResult::errorCode, DeleteRecordsResponseData::throttleTimeMs,
-            (ref, error) -> new DeleteRecordsPartitionResult().setPartitionIndex(ref.partition()).setErrorCode(error.code())
-                    .setLowWatermark(-1),
-            DeleteRecordsPartitionResult::duplicate, (topics, throttle) -> new DeleteRecordsResponseData()
-                    .setThrottleTimeMs(throttle).setTopics(new DeleteRecordsTopicResultCollection(topics.iterator())));
+            DeleteRecordsPartitionResult> DELETE_RECORDS = PartitionShape
+            .of(ApiKeys.DELETE_RECORDS, DeleteRecordsRequestData.class, DeleteRecordsResponseData.class)
+            .parse(DeleteRecordsResponseData::new)
+            .requestTopics(DeleteRecordsRequestData::topics, Shape.byName(DeleteRecordsTopic::name,
+                    DeleteRecordsTopic::partitions, DeleteRecordsPartition::partitionIndex,
+                    name -> new DeleteRecordsTopic().setName(name)))
+            .split((q, topics) -> new DeleteRecordsRequestData().setTimeoutMs(q.timeoutMs()).setTopics(topics))
+            .answerTopics(DeleteRecordsResponseData::topics, Shape.byName(DeleteRecordsTopicResult::name,
+                    DeleteRecordsTopicResult::partitions, DeleteRecordsPartitionResult::partitionIndex,
+                    name -> new DeleteRecordsTopicResult().setName(name)
+                            .setPartitions(new DeleteRecordsPartitionResultCollection())))
+            .errorCode(DeleteRecordsPartitionResult::errorCode)
+            .throttle(DeleteRecordsResponseData::throttleTimeMs)
+            .synthetic((ref, error) -> new DeleteRecordsPartitionResult().setPartitionIndex(ref.partition())
+                    .setErrorCode(error.code()).setLowWatermark(-1))
+            .detach(DeleteRecordsPartitionResult::duplicate)
+            .merged((topics, throttle) -> new DeleteRecordsResponseData().setThrottleTimeMs(throttle)
+                    .setTopics(new DeleteRecordsTopicResultCollection(topics.iterator())));
 
     public static final PartitionApi<DescribeProducersRequestData, Integer, DescribeProducersResponseData,
-            PartitionResponse> DESCRIBE_PRODUCERS = new PartitionShape<>(ApiKeys.DESCRIBE_PRODUCERS,
-            DescribeProducersResponseData::new,
-            DescribeProducersRequestData::topics, Shape.byName(TopicRequest::name, TopicRequest::partitionIndexes,
-                    Integer::intValue, name -> new TopicRequest().setName(name)),
-            (q, topics) -> new DescribeProducersRequestData().setTopics(topics),
-            DescribeProducersResponseData::topics, Shape.byName(TopicResponse::name, TopicResponse::partitions,
-                    PartitionResponse::partitionIndex, name -> new TopicResponse().setName(name)),
-            PartitionResponse::errorCode, DescribeProducersResponseData::throttleTimeMs,
-            (ref, error) -> new PartitionResponse().setPartitionIndex(ref.partition()).setErrorCode(error.code())
-                    .setErrorMessage(error.message()),
-            result -> result, (topics, throttle) -> new DescribeProducersResponseData().setThrottleTimeMs(throttle)
+            PartitionResponse> DESCRIBE_PRODUCERS = PartitionShape
+            .of(ApiKeys.DESCRIBE_PRODUCERS, DescribeProducersRequestData.class, DescribeProducersResponseData.class)
+            .parse(DescribeProducersResponseData::new)
+            .requestTopics(DescribeProducersRequestData::topics, Shape.byName(TopicRequest::name,
+                    TopicRequest::partitionIndexes, Integer::intValue, name -> new TopicRequest().setName(name)))
+            .split((q, topics) -> new DescribeProducersRequestData().setTopics(topics))
+            .answerTopics(DescribeProducersResponseData::topics, Shape.byName(TopicResponse::name,
+                    TopicResponse::partitions, PartitionResponse::partitionIndex,
+                    name -> new TopicResponse().setName(name)))
+            .errorCode(PartitionResponse::errorCode)
+            .throttle(DescribeProducersResponseData::throttleTimeMs)
+            .synthetic((ref, error) -> new PartitionResponse().setPartitionIndex(ref.partition())
+                    .setErrorCode(error.code()).setErrorMessage(error.message()))
+            .merged((topics, throttle) -> new DescribeProducersResponseData().setThrottleTimeMs(throttle)
                     .setTopics(topics));
 
     public static final PartitionApi<WriteTxnMarkersRequestData, Integer, WriteTxnMarkersResponseData,

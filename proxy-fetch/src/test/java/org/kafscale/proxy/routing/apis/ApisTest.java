@@ -3,16 +3,15 @@ package org.kafscale.proxy.routing.apis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.EnumSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.junit.jupiter.api.Test;
-import org.kafscale.proxy.core.apis.ProxiedApis;
-import org.kafscale.proxy.core.apis.RouteKind;
+import org.kafscale.proxy.core.apis.ApiCatalog;
+import org.kafscale.proxy.core.apis.ApiSpec;
 
 /**
- * The route registry and core's table of served keys describe the same APIs: every key the proxy
+ * The route registry and core's catalog ({@link ApiCatalog}) describe the same APIs: every key the proxy
  * forwards has exactly one route, and nothing it answers itself or refuses has one (it would be
  * dead, or worse, reachable).
  */
@@ -20,9 +19,9 @@ class ApisTest {
 
     @Test
     void everyForwardedKeyHasARouteAndNoOtherKeyDoes() {
-        Set<ApiKeys> forwarded = ProxiedApis.all().entrySet().stream()
-                .filter(served -> served.getValue() != RouteKind.LOCAL)
-                .map(Map.Entry::getKey)
+        Set<ApiKeys> forwarded = ApiCatalog.all().values().stream()
+                .filter(ApiSpec::forwarded)
+                .map(ApiSpec::api)
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(ApiKeys.class)));
         assertEquals(forwarded, EnumSet.copyOf(Apis.all().keySet()));
     }
