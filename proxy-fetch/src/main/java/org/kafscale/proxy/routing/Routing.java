@@ -153,9 +153,9 @@ public final class Routing {
         }
 
         @Override
-        public Future<Reply> toGroupCoordinator(Call<?> call, Set<String> groups) {
+        public Future<Reply> toGroupCoordinator(Call<?> call, String group) {
             return coordinators.route(call.context(), call.request(), call.request().frame().retainedDuplicate(),
-                    CoordinatorKind.GROUP, groups, call.holdMillis());
+                    CoordinatorKind.GROUP, Collections.singleton(group), call.holdMillis());
         }
 
         @Override

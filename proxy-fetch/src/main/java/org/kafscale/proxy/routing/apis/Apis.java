@@ -120,7 +120,7 @@ public final class Apis {
         // v8+ may name several groups; before, one.
         add(typed(ApiKeys.OFFSET_FETCH, OffsetFetchRequestData.class, (routes, call) -> call.request().apiVersion() >= 8
                 ? routes.byCoordinator(call, KeyedApis.OFFSET_FETCH)
-                : routes.toGroupCoordinator(call, Collections.singleton(call.body().groupId()))));
+                : routes.toGroupCoordinator(call, call.body().groupId())));
 
         // ---- split per coordinator of the keys they name, merged in request order ----
         add(byCoordinator(DescribeGroupsRequestData.class, KeyedApis.DESCRIBE_GROUPS));
@@ -211,7 +211,7 @@ public final class Apis {
     private static <Q extends ApiMessage> RouteSpec.Typed<Q> toGroup(ApiKeys api, Class<Q> body,
                                                                      Function<Q, String> group) {
         return typed(api, body, (routes, call) ->
-                routes.toGroupCoordinator(call, Collections.singleton(group.apply(call.body()))));
+                routes.toGroupCoordinator(call, group.apply(call.body())));
     }
 
     private static <Q extends ApiMessage> RouteSpec.Typed<Q> toTransaction(ApiKeys api, Class<Q> body,

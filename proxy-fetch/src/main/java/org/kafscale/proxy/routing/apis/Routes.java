@@ -2,7 +2,6 @@ package org.kafscale.proxy.routing.apis;
 
 import io.netty.util.concurrent.Future;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ShareAcknowledgeRequestData;
@@ -36,8 +35,8 @@ public interface Routes {
     /** Split by partition owner through the partition engine, and merged. */
     <Q extends ApiMessage, E, R extends ApiMessage, P> Future<Reply> byPartition(Call<Q> call, PartitionApi<Q, E, R, P> api);
 
-    /** To the coordinator of these groups (one, or the first that answers for them). */
-    Future<Reply> toGroupCoordinator(Call<?> call, Set<String> groups);
+    /** To the coordinator of this group, held as long as the call's hold says. */
+    Future<Reply> toGroupCoordinator(Call<?> call, String group);
 
     /** To the coordinator of this transactional id. */
     Future<Reply> toTransactionCoordinator(Call<?> call, String transactionalId);
