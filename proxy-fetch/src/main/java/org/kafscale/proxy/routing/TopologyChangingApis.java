@@ -54,15 +54,12 @@ final class TopologyChangingApis {
     }
 
     /**
-     * {@code answer} itself for a request that changes no topic; otherwise a reply completed with
+     * For a request whose spec says it changes the topology (CreateTopics, CreatePartitions,
+     * DeleteTopics): {@code answer} itself when it only validates; otherwise a reply completed with
      * it once the topology shows the change (or the bound passed). Call while the request is
      * being handled, so the connection's deadline allows for the hold.
      */
     Future<Reply> afterChangeVisible(ConnectionContext context, RequestFrame request, Future<Reply> answer) {
-        if (!(request.isApi(ApiKeys.CREATE_TOPICS) || request.isApi(ApiKeys.CREATE_PARTITIONS)
-                || request.isApi(ApiKeys.DELETE_TOPICS))) {
-            return answer;
-        }
         if (validateOnly(request)) {
             return answer;
         }

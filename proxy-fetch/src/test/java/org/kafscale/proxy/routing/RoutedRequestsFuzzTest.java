@@ -8,17 +8,16 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.junit.jupiter.api.AfterAll;
-import org.kafscale.proxy.core.apis.ProxiedApis;
-import org.kafscale.proxy.core.apis.RouteKind;
 import org.kafscale.proxy.core.testing.ScriptedBroker;
 import org.kafscale.proxy.core.testing.TestFrames;
+import org.kafscale.proxy.routing.apis.Apis;
+import org.kafscale.proxy.routing.apis.RouteSpec;
 
 /**
  * Coverage-guided fuzzing of routing with the bodies it decodes: Produce, Fetch, the partition
@@ -34,10 +33,9 @@ import org.kafscale.proxy.core.testing.TestFrames;
  */
 class RoutedRequestsFuzzTest {
     /** The routes that decode the body: everything but the local answers and the opaque forwards. */
-    private static final List<ApiKeys> ROUTED = ProxiedApis.all().entrySet().stream()
-            .filter(route -> route.getValue() != RouteKind.LOCAL && route.getValue() != RouteKind.ANY_BROKER
-                    && route.getValue() != RouteKind.ADDRESSED_BROKER)
-            .map(Map.Entry::getKey)
+    private static final List<ApiKeys> ROUTED = Apis.all().values().stream()
+            .filter(RouteSpec.Typed.class::isInstance)
+            .map(RouteSpec::api)
             .sorted()
             .toList();
     private static final int CORRELATION_ID = 41;

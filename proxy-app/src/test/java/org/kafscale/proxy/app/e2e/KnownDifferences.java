@@ -31,7 +31,7 @@ final class KnownDifferences {
 
     static final List<SkippedPath> SKIPPED = List.of(
             new SkippedPath(ApiKeys.API_VERSIONS, "*", "apiKeys",
-                    "the proxy advertises the keys it serves (ProxiedApis), intersected with the brokers"),
+                    "the proxy advertises the keys it serves (ApiCatalog), intersected with the brokers"),
             new SkippedPath(ApiKeys.METADATA, "single", "brokers", SINGLE_ADDRESS),
             new SkippedPath(ApiKeys.METADATA, "single", "topics[].partitions[].replicaNodes", SINGLE_ADDRESS),
             new SkippedPath(ApiKeys.METADATA, "single", "topics[].partitions[].isrNodes", SINGLE_ADDRESS),

@@ -14,8 +14,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.ResponseFrames;
-import org.kafscale.proxy.core.apis.ProxiedApis;
-import org.kafscale.proxy.core.apis.RouteKind;
+import org.kafscale.proxy.core.apis.ApiCatalog;
+import org.kafscale.proxy.core.apis.ApiSpec;
 
 /**
  * Answers ApiVersions: each API the proxy serves, at the versions both kafka-clients (our codec)
@@ -97,14 +97,14 @@ public final class ApiVersionsResponder {
     ApiVersionCollection advertised(boolean addressesBroker) {
         List<ApiVersion> ranges = new ArrayList<>();
         listenerApis.forEach(api -> ranges.add(api.duplicate()));
-        for (Map.Entry<ApiKeys, RouteKind> entry : ProxiedApis.all().entrySet()) {
-            ApiKeys api = entry.getKey();
-            if (ProxiedApis.servedOn(api, addressesBroker).isEmpty()) {
+        for (ApiSpec spec : ApiCatalog.all().values()) {
+            ApiKeys api = spec.api();
+            if (!spec.servedOn(addressesBroker)) {
                 continue;
             }
             short min = api.oldestVersion();
             short max = api.latestVersion(false);
-            if (entry.getValue() != RouteKind.LOCAL || api == ApiKeys.FIND_COORDINATOR) {
+            if (spec.forwarded() || api == ApiKeys.FIND_COORDINATOR) {
                 // Forwarded APIs must suit the brokers. FindCoordinator is answered here but its
                 // versions gate how clients batch lookups, so it follows the brokers too.
                 if (brokers.anyReported()) {

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.kafscale.proxy.core.apis.ProxiedApis;
+import org.kafscale.proxy.core.apis.ApiCatalog;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.ResponseFrames;
 import org.kafscale.proxy.core.local.ApiVersionsResponder;
@@ -22,7 +22,7 @@ import org.kafscale.proxy.core.topology.RoutingGate;
 /**
  * The first decision for every request, in this order:
  * <ol>
- *   <li>A key the proxy does not advertise on this connection ({@link ProxiedApis#servedOn}: the
+ *   <li>A key the proxy does not advertise on this connection ({@link ApiCatalog#servedOn}: the
  *       per-broker disk APIs only on a broker's own port) is refused, never forwarded: a
  *       broker's answer to it could name real brokers or disks, or act on a connection the proxy
  *       shares. The connection closes with a log line naming key, version and client, as a Kafka
@@ -69,7 +69,7 @@ public final class RequestDispatcher implements RequestHandler {
     @Override
     public Future<Reply> handle(ConnectionContext context, RequestFrame request) {
         boolean addressesBroker = context.addressedBroker().isPresent();
-        if (request.knownApi().flatMap(api -> ProxiedApis.servedOn(api, addressesBroker)).isEmpty()) {
+        if (request.knownApi().filter(api -> ApiCatalog.servedOn(api, addressesBroker)).isEmpty()) {
             return Replies.now(context.loop(), refusal(request));
         }
         if (request.isApi(ApiKeys.API_VERSIONS)) {

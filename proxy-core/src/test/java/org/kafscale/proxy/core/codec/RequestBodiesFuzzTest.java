@@ -5,11 +5,10 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
-import org.kafscale.proxy.core.apis.ProxiedApis;
-import org.kafscale.proxy.core.apis.RouteKind;
+import org.kafscale.proxy.core.apis.ApiCatalog;
+import org.kafscale.proxy.core.apis.ApiSpec;
 import org.kafscale.proxy.core.testing.TestFrames;
 import org.kafscale.proxy.testkit.ThreadAllocation;
 
@@ -28,10 +27,11 @@ import org.kafscale.proxy.testkit.ThreadAllocation;
  * to it.
  */
 class RequestBodiesFuzzTest {
-    /** The APIs whose body the proxy decodes: every key not forwarded opaquely, in ApiKeys order. */
-    static final List<ApiKeys> DECODED = ProxiedApis.all().entrySet().stream()
-            .filter(route -> route.getValue() != RouteKind.ANY_BROKER && route.getValue() != RouteKind.ADDRESSED_BROKER)
-            .map(Map.Entry::getKey)
+    /**
+     * The APIs whose body the proxy may decode: every served key (routing decodes all but the opaque
+     * forwards, the authorizer every checked one), in ApiKeys order.
+     */
+    static final List<ApiKeys> DECODED = ApiCatalog.all().values().stream().filter(ApiSpec::served).map(ApiSpec::api)
             .sorted()
             .toList();
     /** Generous for Kafka's object overhead, far below what a claimed length could make it allocate. */

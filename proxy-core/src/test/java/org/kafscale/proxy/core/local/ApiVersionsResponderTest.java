@@ -27,7 +27,7 @@ import org.apache.kafka.common.requests.RequestUtils;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.codec.KafkaWire;
 import org.kafscale.proxy.core.codec.RequestFrame;
-import org.kafscale.proxy.core.apis.ProxiedApis;
+import org.kafscale.proxy.core.apis.ApiCatalog;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 
 class ApiVersionsResponderTest {
@@ -46,8 +46,8 @@ class ApiVersionsResponderTest {
 
         // Then every API the proxy serves is advertised at kafka-clients' own stable range, and nothing else
         Map<Short, ApiVersion> expected = new TreeMap<>();
-        for (ApiKeys api : ProxiedApis.all().keySet()) {
-            if (ProxiedApis.servedOn(api, false).isPresent()) {
+        for (ApiKeys api : ApiCatalog.all().keySet()) {
+            if (ApiCatalog.servedOn(api, false)) {
                 expected.put(api.id, range(api, api.oldestVersion(), api.latestVersion(false)));
             }
         }
@@ -276,8 +276,8 @@ class ApiVersionsResponderTest {
     /** A broker report listing every proxied API at kafka-clients' range, minus some, with some ranges replaced. */
     private static ApiVersionsResponseData everyProxiedApiExcept(Set<ApiKeys> missing, Map<ApiKeys, ApiVersion> overrides) {
         ApiVersionsResponseData data = new ApiVersionsResponseData();
-        for (ApiKeys api : ProxiedApis.all().keySet()) {
-            if (missing.contains(api)) {
+        for (ApiKeys api : ApiCatalog.all().keySet()) {
+            if (!ApiCatalog.served(api) || missing.contains(api)) {
                 continue;
             }
             ApiVersion v = overrides.getOrDefault(api, range(api, api.oldestVersion(), api.latestVersion(false)));

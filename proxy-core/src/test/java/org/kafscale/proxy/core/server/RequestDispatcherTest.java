@@ -78,7 +78,7 @@ class RequestDispatcherTest {
 
     @Test
     void knownKeyTheProxyDoesNotAdvertiseIsNeverForwarded() throws Exception {
-        // Given DescribeLogDirs, which kafka-clients knows and ProxiedApis does not list (it names broker disks)
+        // Given DescribeLogDirs, which kafka-clients knows and ApiCatalog serves only on a broker's own port (it names broker disks)
         RequestFrame request = KafkaWire.requestFrame(new DescribeLogDirsRequest.Builder(new DescribeLogDirsRequestData())
                 .build((short) 4), 6, "admin");
 
@@ -122,7 +122,7 @@ class RequestDispatcherTest {
 
     @Test
     void advertisedKeyIsRouted() throws Exception {
-        // Given a ListGroups, which ProxiedApis lists
+        // Given a ListGroups, which ApiCatalog serves
         RequestFrame request = KafkaWire.requestFrame(new org.apache.kafka.common.requests.ListGroupsRequest.Builder(
                 new org.apache.kafka.common.message.ListGroupsRequestData()).build((short) 4), 9, "admin");
 

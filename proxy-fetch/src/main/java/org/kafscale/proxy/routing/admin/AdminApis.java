@@ -1,8 +1,6 @@
 package org.kafscale.proxy.routing.admin;
 
 import io.netty.util.concurrent.Future;
-import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
@@ -10,16 +8,14 @@ import org.apache.kafka.common.message.DescribeQuorumRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.message.ListGroupsRequestData;
 import org.apache.kafka.common.message.ListTransactionsRequestData;
-import org.apache.kafka.common.protocol.ApiMessage;
 import org.kafscale.proxy.core.backend.ConnectAttempts;
-import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.local.AdvertisedListener;
-import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.server.Reply;
+import org.kafscale.proxy.routing.apis.Call;
 import org.kafscale.proxy.routing.engine.RoutingServices;
 
 /**
- * The admin APIs whose resources or answers are a broker's own (RouteKind ADMIN): broker config
+ * The admin APIs whose resources or answers are a broker's own : broker config
  * resources go to the broker they name, per-broker listings to every broker (or the one the
  * connection addresses), and the quorum's endpoints come back at the proxy's address.
  */
@@ -37,33 +33,32 @@ public final class AdminApis {
         this.quorum = new QuorumEndpoints(advertised);
     }
 
-    /**
-     * Routes the request when it is one of these APIs.
-     *
-     * @param toAnyBroker forwards the request to a live broker (the connection's round robin)
-     */
-    public Optional<Future<Reply>> handle(ConnectionContext context, RequestFrame request, ApiMessage body,
-                                          Supplier<Future<Reply>> toAnyBroker) {
-        if (body instanceof ListGroupsRequestData) {
-            return Optional.of(everyBroker.handle(context, request, EveryBrokerApi.LIST_GROUPS));
-        }
-        if (body instanceof ListTransactionsRequestData) {
-            return Optional.of(everyBroker.handle(context, request, EveryBrokerApi.LIST_TRANSACTIONS));
-        }
-        if (body instanceof DescribeConfigsRequestData data) {
-            BrokerAddressMask mask = new BrokerAddressMask(services.topology().snapshot().brokers().values());
-            return Optional.of(configs.route(context, request, data, ConfigApis.DESCRIBE_CONFIGS, mask::mask));
-        }
-        if (body instanceof AlterConfigsRequestData data) {
-            return Optional.of(configs.route(context, request, data, ConfigApis.ALTER_CONFIGS, UnaryOperator.identity()));
-        }
-        if (body instanceof IncrementalAlterConfigsRequestData data) {
-            return Optional.of(configs.route(context, request, data, ConfigApis.INCREMENTAL_ALTER_CONFIGS,
-                    UnaryOperator.identity()));
-        }
-        if (body instanceof DescribeQuorumRequestData) {
-            return Optional.of(quorum.rewrite(context, request, toAnyBroker.get()));
-        }
-        return Optional.empty();
+    public Future<Reply> listGroups(Call<ListGroupsRequestData> call) {
+        return everyBroker.handle(call.context(), call.request(), EveryBrokerApi.LIST_GROUPS);
+    }
+
+    public Future<Reply> listTransactions(Call<ListTransactionsRequestData> call) {
+        return everyBroker.handle(call.context(), call.request(), EveryBrokerApi.LIST_TRANSACTIONS);
+    }
+
+    /** Config values naming a broker's address are hidden: the client knows brokers only at the proxy. */
+    public Future<Reply> describeConfigs(Call<DescribeConfigsRequestData> call) {
+        BrokerAddressMask mask = new BrokerAddressMask(services.topology().snapshot().brokers().values());
+        return configs.route(call.context(), call.request(), call.body(), ConfigApis.DESCRIBE_CONFIGS, mask::mask);
+    }
+
+    public Future<Reply> alterConfigs(Call<AlterConfigsRequestData> call) {
+        return configs.route(call.context(), call.request(), call.body(), ConfigApis.ALTER_CONFIGS,
+                UnaryOperator.identity());
+    }
+
+    public Future<Reply> incrementalAlterConfigs(Call<IncrementalAlterConfigsRequestData> call) {
+        return configs.route(call.context(), call.request(), call.body(), ConfigApis.INCREMENTAL_ALTER_CONFIGS,
+                UnaryOperator.identity());
+    }
+
+    /** @param forwarded the request forwarded to a live broker */
+    public Future<Reply> describeQuorum(Call<DescribeQuorumRequestData> call, Future<Reply> forwarded) {
+        return quorum.rewrite(call.context(), call.request(), forwarded);
     }
 }

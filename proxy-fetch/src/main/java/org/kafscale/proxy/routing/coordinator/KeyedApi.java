@@ -28,7 +28,7 @@ import org.kafscale.proxy.core.topology.CoordinatorKind;
  * @param <R> the response data
  * @param <G> one key's result
  */
-record KeyedApi<Q extends ApiMessage, R extends ApiMessage, G>(
+public record KeyedApi<Q extends ApiMessage, R extends ApiMessage, G>(
         ApiKeys api, CoordinatorKind kind, Function<Q, List<String>> keys, BiFunction<Q, List<String>, Q> split,
         BiFunction<ByteBufferAccessor, Short, R> parse, Function<R, List<G>> results, Function<G, String> keyOf,
         ToIntFunction<R> throttle, BiFunction<String, Errors, G> failed, BiFunction<List<G>, Integer, R> merged) {

@@ -1,7 +1,5 @@
 package org.kafscale.proxy.routing.partition;
 
-import io.netty.util.concurrent.Future;
-import java.util.Optional;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsPartition;
 import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsTopic;
@@ -33,119 +31,97 @@ import org.apache.kafka.common.message.WriteTxnMarkersResponseData;
 import org.apache.kafka.common.message.WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult;
 import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.protocol.ApiMessage;
-import org.apache.kafka.common.protocol.Errors;
-import org.kafscale.proxy.core.codec.RequestFrame;
-import org.kafscale.proxy.core.server.ConnectionContext;
-import org.kafscale.proxy.core.server.Replies;
-import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.routing.engine.PartitionApi;
-import org.kafscale.proxy.routing.engine.PartitionExchange;
 import org.kafscale.proxy.routing.engine.PartitionShape;
-import org.kafscale.proxy.routing.engine.RoutingServices;
 import org.kafscale.proxy.routing.engine.TopicGroups.Shape;
 
 /**
  * The partition APIs besides Produce and Fetch (ListOffsets, OffsetForLeaderEpoch, DeleteRecords,
  * DescribeProducers, WriteTxnMarkers), each split by owner through the partition engine
  * with the defaults of a read that is safe to repeat (DeleteRecords too: moving a low watermark
- * to a given offset is idempotent). A new such API is one {@link PartitionShape} and one line in
- * {@link #handle}. Made-up results carry Kafka's defaults (-1), never 0.
+ * to a given offset is idempotent). A new such API is one {@link PartitionShape} here and its entry in
+ * {@code routing.apis.Apis}. Made-up results carry Kafka's defaults (-1), never 0.
  */
 public final class PartitionApis {
-    static final PartitionApi<ListOffsetsRequestData, ListOffsetsPartition, ListOffsetsResponseData,
-            ListOffsetsPartitionResponse> LIST_OFFSETS = new PartitionShape<>(ApiKeys.LIST_OFFSETS, ListOffsetsResponseData::new,
-            ListOffsetsRequestData::topics, Shape.byName(ListOffsetsTopic::name, ListOffsetsTopic::partitions,
-                    ListOffsetsPartition::partitionIndex, name -> new ListOffsetsTopic().setName(name)),
-            (q, topics) -> new ListOffsetsRequestData().setReplicaId(q.replicaId()).setIsolationLevel(q.isolationLevel())
-                    .setTimeoutMs(q.timeoutMs()).setTopics(topics),
-            ListOffsetsResponseData::topics, Shape.byName(ListOffsetsTopicResponse::name, ListOffsetsTopicResponse::partitions,
-                    ListOffsetsPartitionResponse::partitionIndex, name -> new ListOffsetsTopicResponse().setName(name)),
-            ListOffsetsPartitionResponse::errorCode, ListOffsetsResponseData::throttleTimeMs,
-            (ref, error) -> new ListOffsetsPartitionResponse().setPartitionIndex(ref.partition()).setErrorCode(error.code())
-                    .setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1),
-            result -> result, (topics, throttle) -> new ListOffsetsResponseData().setThrottleTimeMs(throttle).setTopics(topics));
+    public static final PartitionApi<ListOffsetsRequestData, ListOffsetsPartition, ListOffsetsResponseData,
+            ListOffsetsPartitionResponse> LIST_OFFSETS = PartitionShape
+            .of(ApiKeys.LIST_OFFSETS, ListOffsetsRequestData.class, ListOffsetsResponseData.class)
+            .parse(ListOffsetsResponseData::new)
+            .requestTopics(ListOffsetsRequestData::topics, Shape.byName(ListOffsetsTopic::name,
+                    ListOffsetsTopic::partitions, ListOffsetsPartition::partitionIndex,
+                    name -> new ListOffsetsTopic().setName(name)))
+            .split((q, topics) -> new ListOffsetsRequestData().setReplicaId(q.replicaId())
+                    .setIsolationLevel(q.isolationLevel()).setTimeoutMs(q.timeoutMs()).setTopics(topics))
+            .answerTopics(ListOffsetsResponseData::topics, Shape.byName(ListOffsetsTopicResponse::name,
+                    ListOffsetsTopicResponse::partitions, ListOffsetsPartitionResponse::partitionIndex,
+                    name -> new ListOffsetsTopicResponse().setName(name)))
+            .errorCode(ListOffsetsPartitionResponse::errorCode)
+            .throttle(ListOffsetsResponseData::throttleTimeMs)
+            .synthetic((ref, error) -> new ListOffsetsPartitionResponse().setPartitionIndex(ref.partition())
+                    .setErrorCode(error.code()).setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1))
+            .merged((topics, throttle) -> new ListOffsetsResponseData().setThrottleTimeMs(throttle).setTopics(topics));
 
-    static final PartitionApi<OffsetForLeaderEpochRequestData, OffsetForLeaderPartition, OffsetForLeaderEpochResponseData,
-            EpochEndOffset> OFFSET_FOR_LEADER_EPOCH = new PartitionShape<>(ApiKeys.OFFSET_FOR_LEADER_EPOCH,
-            OffsetForLeaderEpochResponseData::new,
-            OffsetForLeaderEpochRequestData::topics, Shape.byName(OffsetForLeaderTopic::topic, OffsetForLeaderTopic::partitions,
-                    OffsetForLeaderPartition::partition, name -> new OffsetForLeaderTopic().setTopic(name)),
-            (q, topics) -> new OffsetForLeaderEpochRequestData().setReplicaId(q.replicaId())
-                    .setTopics(new OffsetForLeaderTopicCollection(topics.iterator())),
-            OffsetForLeaderEpochResponseData::topics, Shape.byName(OffsetForLeaderTopicResult::topic,
+    public static final PartitionApi<OffsetForLeaderEpochRequestData, OffsetForLeaderPartition,
+            OffsetForLeaderEpochResponseData, EpochEndOffset> OFFSET_FOR_LEADER_EPOCH = PartitionShape
+            .of(ApiKeys.OFFSET_FOR_LEADER_EPOCH, OffsetForLeaderEpochRequestData.class,
+                    OffsetForLeaderEpochResponseData.class)
+            .parse(OffsetForLeaderEpochResponseData::new)
+            .requestTopics(OffsetForLeaderEpochRequestData::topics, Shape.byName(OffsetForLeaderTopic::topic,
+                    OffsetForLeaderTopic::partitions, OffsetForLeaderPartition::partition,
+                    name -> new OffsetForLeaderTopic().setTopic(name)))
+            .split((q, topics) -> new OffsetForLeaderEpochRequestData().setReplicaId(q.replicaId())
+                    .setTopics(new OffsetForLeaderTopicCollection(topics.iterator())))
+            .answerTopics(OffsetForLeaderEpochResponseData::topics, Shape.byName(OffsetForLeaderTopicResult::topic,
                     OffsetForLeaderTopicResult::partitions, EpochEndOffset::partition,
-                    name -> new OffsetForLeaderTopicResult().setTopic(name)),
-            EpochEndOffset::errorCode, OffsetForLeaderEpochResponseData::throttleTimeMs,
-            (ref, error) -> new EpochEndOffset().setPartition(ref.partition()).setErrorCode(error.code())
-                    .setLeaderEpoch(-1).setEndOffset(-1),
-            result -> result, (topics, throttle) -> new OffsetForLeaderEpochResponseData().setThrottleTimeMs(throttle)
+                    name -> new OffsetForLeaderTopicResult().setTopic(name)))
+            .errorCode(EpochEndOffset::errorCode)
+            .throttle(OffsetForLeaderEpochResponseData::throttleTimeMs)
+            .synthetic((ref, error) -> new EpochEndOffset().setPartition(ref.partition()).setErrorCode(error.code())
+                    .setLeaderEpoch(-1).setEndOffset(-1))
+            .merged((topics, throttle) -> new OffsetForLeaderEpochResponseData().setThrottleTimeMs(throttle)
                     .setTopics(new OffsetForLeaderTopicResultCollection(topics.iterator())));
 
     /** A result belongs to its answer's keyed collection, so it joins the merged answer as a copy. */
-    static final PartitionApi<DeleteRecordsRequestData, DeleteRecordsPartition, DeleteRecordsResponseData,
-            DeleteRecordsPartitionResult> DELETE_RECORDS = new PartitionShape<>(ApiKeys.DELETE_RECORDS,
-            DeleteRecordsResponseData::new,
-            DeleteRecordsRequestData::topics, Shape.byName(DeleteRecordsTopic::name, DeleteRecordsTopic::partitions,
-                    DeleteRecordsPartition::partitionIndex, name -> new DeleteRecordsTopic().setName(name)),
-            (q, topics) -> new DeleteRecordsRequestData().setTimeoutMs(q.timeoutMs()).setTopics(topics),
-            DeleteRecordsResponseData::topics, Shape.byName(DeleteRecordsTopicResult::name, DeleteRecordsTopicResult::partitions,
-                    DeleteRecordsPartitionResult::partitionIndex, name -> new DeleteRecordsTopicResult().setName(name)
-                            .setPartitions(new DeleteRecordsPartitionResultCollection())),
-            DeleteRecordsPartitionResult::errorCode, DeleteRecordsResponseData::throttleTimeMs,
-            (ref, error) -> new DeleteRecordsPartitionResult().setPartitionIndex(ref.partition()).setErrorCode(error.code())
-                    .setLowWatermark(-1),
-            DeleteRecordsPartitionResult::duplicate, (topics, throttle) -> new DeleteRecordsResponseData()
-                    .setThrottleTimeMs(throttle).setTopics(new DeleteRecordsTopicResultCollection(topics.iterator())));
+    public static final PartitionApi<DeleteRecordsRequestData, DeleteRecordsPartition, DeleteRecordsResponseData,
+            DeleteRecordsPartitionResult> DELETE_RECORDS = PartitionShape
+            .of(ApiKeys.DELETE_RECORDS, DeleteRecordsRequestData.class, DeleteRecordsResponseData.class)
+            .parse(DeleteRecordsResponseData::new)
+            .requestTopics(DeleteRecordsRequestData::topics, Shape.byName(DeleteRecordsTopic::name,
+                    DeleteRecordsTopic::partitions, DeleteRecordsPartition::partitionIndex,
+                    name -> new DeleteRecordsTopic().setName(name)))
+            .split((q, topics) -> new DeleteRecordsRequestData().setTimeoutMs(q.timeoutMs()).setTopics(topics))
+            .answerTopics(DeleteRecordsResponseData::topics, Shape.byName(DeleteRecordsTopicResult::name,
+                    DeleteRecordsTopicResult::partitions, DeleteRecordsPartitionResult::partitionIndex,
+                    name -> new DeleteRecordsTopicResult().setName(name)
+                            .setPartitions(new DeleteRecordsPartitionResultCollection())))
+            .errorCode(DeleteRecordsPartitionResult::errorCode)
+            .throttle(DeleteRecordsResponseData::throttleTimeMs)
+            .synthetic((ref, error) -> new DeleteRecordsPartitionResult().setPartitionIndex(ref.partition())
+                    .setErrorCode(error.code()).setLowWatermark(-1))
+            .detach(DeleteRecordsPartitionResult::duplicate)
+            .merged((topics, throttle) -> new DeleteRecordsResponseData().setThrottleTimeMs(throttle)
+                    .setTopics(new DeleteRecordsTopicResultCollection(topics.iterator())));
 
-    static final PartitionApi<DescribeProducersRequestData, Integer, DescribeProducersResponseData,
-            PartitionResponse> DESCRIBE_PRODUCERS = new PartitionShape<>(ApiKeys.DESCRIBE_PRODUCERS,
-            DescribeProducersResponseData::new,
-            DescribeProducersRequestData::topics, Shape.byName(TopicRequest::name, TopicRequest::partitionIndexes,
-                    Integer::intValue, name -> new TopicRequest().setName(name)),
-            (q, topics) -> new DescribeProducersRequestData().setTopics(topics),
-            DescribeProducersResponseData::topics, Shape.byName(TopicResponse::name, TopicResponse::partitions,
-                    PartitionResponse::partitionIndex, name -> new TopicResponse().setName(name)),
-            PartitionResponse::errorCode, DescribeProducersResponseData::throttleTimeMs,
-            (ref, error) -> new PartitionResponse().setPartitionIndex(ref.partition()).setErrorCode(error.code())
-                    .setErrorMessage(error.message()),
-            result -> result, (topics, throttle) -> new DescribeProducersResponseData().setThrottleTimeMs(throttle)
+    public static final PartitionApi<DescribeProducersRequestData, Integer, DescribeProducersResponseData,
+            PartitionResponse> DESCRIBE_PRODUCERS = PartitionShape
+            .of(ApiKeys.DESCRIBE_PRODUCERS, DescribeProducersRequestData.class, DescribeProducersResponseData.class)
+            .parse(DescribeProducersResponseData::new)
+            .requestTopics(DescribeProducersRequestData::topics, Shape.byName(TopicRequest::name,
+                    TopicRequest::partitionIndexes, Integer::intValue, name -> new TopicRequest().setName(name)))
+            .split((q, topics) -> new DescribeProducersRequestData().setTopics(topics))
+            .answerTopics(DescribeProducersResponseData::topics, Shape.byName(TopicResponse::name,
+                    TopicResponse::partitions, PartitionResponse::partitionIndex,
+                    name -> new TopicResponse().setName(name)))
+            .errorCode(PartitionResponse::errorCode)
+            .throttle(DescribeProducersResponseData::throttleTimeMs)
+            .synthetic((ref, error) -> new PartitionResponse().setPartitionIndex(ref.partition())
+                    .setErrorCode(error.code()).setErrorMessage(error.message()))
+            .merged((topics, throttle) -> new DescribeProducersResponseData().setThrottleTimeMs(throttle)
                     .setTopics(topics));
 
-    static final PartitionApi<WriteTxnMarkersRequestData, Integer, WriteTxnMarkersResponseData,
+    public static final PartitionApi<WriteTxnMarkersRequestData, Integer, WriteTxnMarkersResponseData,
             WritableTxnMarkerPartitionResult> WRITE_TXN_MARKERS = new WriteTxnMarkersApi();
 
-    private final RoutingServices services;
-
-    public PartitionApis(RoutingServices services) {
-        this.services = services;
-    }
-
-    /** Routes the request when it is one of these APIs. */
-    public Optional<Future<Reply>> handle(ConnectionContext context, RequestFrame request, ApiMessage body) {
-        if (body instanceof ListOffsetsRequestData data) {
-            return Optional.of(route(context, request, data, LIST_OFFSETS));
-        }
-        if (body instanceof OffsetForLeaderEpochRequestData data) {
-            return Optional.of(route(context, request, data, OFFSET_FOR_LEADER_EPOCH));
-        }
-        if (body instanceof DeleteRecordsRequestData data) {
-            return Optional.of(route(context, request, data, DELETE_RECORDS));
-        }
-        if (body instanceof DescribeProducersRequestData data) {
-            return Optional.of(route(context, request, data, DESCRIBE_PRODUCERS));
-        }
-        if (body instanceof WriteTxnMarkersRequestData data) {
-            // Clients write one producer's marker; several markers (a transaction coordinator's
-            // batch) would need a split per marker that no client needs.
-            return Optional.of(data.markers().size() == 1 ? route(context, request, data, WRITE_TXN_MARKERS)
-                    : Replies.now(context.loop(), Replies.error(request, Errors.INVALID_REQUEST)));
-        }
-        return Optional.empty();
-    }
-
-    private <Q extends ApiMessage, E, R extends ApiMessage, P> Future<Reply> route(
-            ConnectionContext context, RequestFrame request, Q data, PartitionApi<Q, E, R, P> api) {
-        return new PartitionExchange<>(services, context, request, data, api).start();
+    private PartitionApis() {
     }
 }

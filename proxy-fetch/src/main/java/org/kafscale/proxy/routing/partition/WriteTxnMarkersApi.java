@@ -24,25 +24,29 @@ import org.kafscale.proxy.routing.engine.TopicGroups.Shape;
  * any partition API ({@link PartitionShape}); the merged answer names the marker's producer id,
  * which the Admin checks. Writing a marker twice is harmless (the leader keeps the producer's
  * state), so the read defaults hold. A request with several markers (what a transaction
- * coordinator sends) is not split here: see {@link PartitionApis#handle}.
+ * coordinator sends) is not split here: see its entry in {@code routing.apis.Apis}.
  */
 final class WriteTxnMarkersApi implements PartitionApi<WriteTxnMarkersRequestData, Integer, WriteTxnMarkersResponseData,
         WritableTxnMarkerPartitionResult> {
     private static final PartitionShape<WriteTxnMarkersRequestData, WritableTxnMarkerTopic, Integer,
             WriteTxnMarkersResponseData, WritableTxnMarkerTopicResult, WritableTxnMarkerPartitionResult> SHAPE =
-            new PartitionShape<>(ApiKeys.WRITE_TXN_MARKERS, WriteTxnMarkersResponseData::new,
-                    q -> marker(q).topics(), Shape.byName(WritableTxnMarkerTopic::name,
+            PartitionShape.of(ApiKeys.WRITE_TXN_MARKERS, WriteTxnMarkersRequestData.class, WriteTxnMarkersResponseData.class)
+                    .parse(WriteTxnMarkersResponseData::new)
+                    .requestTopics(q -> marker(q).topics(), Shape.byName(WritableTxnMarkerTopic::name,
                             WritableTxnMarkerTopic::partitionIndexes, Integer::intValue,
-                            name -> new WritableTxnMarkerTopic().setName(name)),
-                    (q, topics) -> new WriteTxnMarkersRequestData().setMarkers(List.of(marker(q).duplicate().setTopics(topics))),
-                    r -> r.markers().isEmpty() ? List.of() : r.markers().get(0).topics(),
-                    Shape.byName(WritableTxnMarkerTopicResult::name, WritableTxnMarkerTopicResult::partitions,
-                            WritableTxnMarkerPartitionResult::partitionIndex,
-                            name -> new WritableTxnMarkerTopicResult().setName(name)),
-                    WritableTxnMarkerPartitionResult::errorCode, r -> 0,
-                    (ref, error) -> new WritableTxnMarkerPartitionResult().setPartitionIndex(ref.partition())
-                            .setErrorCode(error.code()),
-                    result -> result, (topics, throttle) -> new WriteTxnMarkersResponseData().setMarkers(
+                            name -> new WritableTxnMarkerTopic().setName(name)))
+                    .split((q, topics) -> new WriteTxnMarkersRequestData()
+                            .setMarkers(List.of(marker(q).duplicate().setTopics(topics))))
+                    .answerTopics(r -> r.markers().isEmpty() ? List.of() : r.markers().get(0).topics(),
+                            Shape.byName(WritableTxnMarkerTopicResult::name, WritableTxnMarkerTopicResult::partitions,
+                                    WritableTxnMarkerPartitionResult::partitionIndex,
+                                    name -> new WritableTxnMarkerTopicResult().setName(name)))
+                    .errorCode(WritableTxnMarkerPartitionResult::errorCode)
+                    // The answer has no throttle time.
+                    .throttle(r -> 0)
+                    .synthetic((ref, error) -> new WritableTxnMarkerPartitionResult().setPartitionIndex(ref.partition())
+                            .setErrorCode(error.code()))
+                    .merged((topics, throttle) -> new WriteTxnMarkersResponseData().setMarkers(
                             List.of(new WritableTxnMarkerResult().setTopics(topics))));
 
     private static WritableTxnMarker marker(WriteTxnMarkersRequestData request) {

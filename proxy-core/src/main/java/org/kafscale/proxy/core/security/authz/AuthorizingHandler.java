@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
-import org.kafscale.proxy.core.apis.ProxiedApis;
+import org.kafscale.proxy.core.apis.ApiCatalog;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.codec.ResponseFrames;
@@ -60,7 +60,7 @@ public final class AuthorizingHandler implements RequestHandler {
     @Override
     public Future<Reply> handle(ConnectionContext context, RequestFrame request) {
         Optional<ApiKeys> known = request.knownApi();
-        if (known.isEmpty() || ApiGuards.UNCHECKED.contains(known.get()) || ProxiedApis.routeOf(known.get()).isEmpty()
+        if (known.isEmpty() || ApiGuards.UNCHECKED.contains(known.get()) || !ApiCatalog.served(known.get())
                 || own.isOwn(context.clientAddress())) {
             // Unknown and unserved keys are refused by the dispatcher, whoever asks.
             return next.handle(context, request);

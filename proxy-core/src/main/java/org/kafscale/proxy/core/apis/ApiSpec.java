@@ -1,0 +1,51 @@
+package org.kafscale.proxy.core.apis;
+
+import org.apache.kafka.common.protocol.ApiKeys;
+
+/**
+ * What the proxy does with one API key, as the dispatcher, the ApiVersions answer, the authorizer
+ * and the docs need to know it.
+ *
+ * @param doc how it is served, or why it is refused: its row of the API table in {@code docs/architecture.md}
+ */
+public record ApiSpec(ApiKeys api, Serving serving, String doc) {
+
+    /** Where a key is served. */
+    public enum Serving {
+        /**
+         * Answered by the proxy from its topology (ApiVersions, Metadata, FindCoordinator,
+         * DescribeCluster, DescribeTopicPartitions).
+         */
+        ANSWERED_HERE,
+        /** Forwarded to brokers, on any connection. */
+        FORWARDED,
+        /**
+         * About the one broker the connection addresses (its disks): served only on a connection that
+         * came in on a broker's own port (advertise mode ports), to that broker. On any other
+         * connection the key is neither advertised nor served, as no broker can be named there.
+         */
+        ADDRESSED_BROKER_ONLY,
+        /** Never advertised; a client that sends it anyway is closed, as a broker closes on an unknown key. */
+        REFUSED
+    }
+
+    /** Whether it is served on some connection. */
+    public boolean served() {
+        return serving != Serving.REFUSED;
+    }
+
+    /** Whether it is served on a connection that does ({@code addressesBroker}) or does not address one broker. */
+    public boolean servedOn(boolean addressesBroker) {
+        return served() && (addressesBroker || serving != Serving.ADDRESSED_BROKER_ONLY);
+    }
+
+    /** Whether brokers answer it, so the versions the proxy advertises must suit them. */
+    public boolean forwarded() {
+        return serving == Serving.FORWARDED || serving == Serving.ADDRESSED_BROKER_ONLY;
+    }
+
+    /** Its text in the API table. */
+    public String docRow() {
+        return served() ? doc : "**refused** — " + doc;
+    }
+}
