@@ -25,11 +25,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.policy.PolicyChain;
 import org.kafscale.proxy.core.security.OwnConnections;
 import org.kafscale.proxy.core.security.authz.AclAuthorizer;
 import org.kafscale.proxy.core.security.authz.AclRules;
 import org.kafscale.proxy.core.security.authz.AuthorizationObserver;
-import org.kafscale.proxy.core.security.authz.AuthorizingHandler;
+import org.kafscale.proxy.core.security.authz.AuthorizationPolicy;
 import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.server.RequestHandler;
 import org.kafscale.proxy.core.testing.ScriptedBroker;
@@ -59,8 +60,8 @@ class DecodeOnceTest {
         AclAuthorizer authorizer = new AclAuthorizer(rules);
         proxy.aroundRouter(router -> {
             List<RequestFrame> routed = new CopyOnWriteArrayList<>();
-            RequestHandler authorizing = new AuthorizingHandler(authorizer, topology, AuthorizationObserver.NONE,
-                    new OwnConnections(), (context, request) -> {
+            RequestHandler authorizing = PolicyChain.of(new AuthorizationPolicy(authorizer, topology,
+                    AuthorizationObserver.NONE, new OwnConnections())).around((context, request) -> {
                         routed.add(request);
                         return router.handle(context, request);
                     });
