@@ -84,7 +84,8 @@ final class RequestPass {
             try {
                 rest = decide(at, decided);
             } catch (RuntimeException e) {
-                rest = answered(close(stages[at], e));
+                // Thrown past the policies (they are caught as theirs): by the handler after them.
+                rest = answered(close("handling " + request.describe() + " failed: " + e));
             }
             follow(rest, reply);
         }));
@@ -129,6 +130,10 @@ final class RequestPass {
         } catch (RuntimeException e) {
             release(sent);
             throw e;
+        }
+        if (reply == null) {
+            release(sent);
+            return answered(close("handling " + request.describe() + " gave no future"));
         }
         if (sent != request) {
             RequestFrame own = sent;
