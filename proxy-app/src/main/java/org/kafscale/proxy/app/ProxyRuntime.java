@@ -5,6 +5,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslHandler;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,11 +36,13 @@ import org.kafscale.proxy.core.local.DescribeClusterResponder;
 import org.kafscale.proxy.core.local.DescribeTopicPartitionsResponder;
 import org.kafscale.proxy.core.local.FindCoordinatorResponder;
 import org.kafscale.proxy.core.local.MetadataResponder;
+import org.kafscale.proxy.core.policy.Policy;
+import org.kafscale.proxy.core.policy.PolicyChain;
 import org.kafscale.proxy.core.security.sasl.ProbeLogin;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 import org.kafscale.proxy.core.security.sasl.SaslSettings;
 import org.kafscale.proxy.core.security.OwnConnections;
-import org.kafscale.proxy.core.security.authz.AuthorizingHandler;
+import org.kafscale.proxy.core.security.authz.AuthorizationPolicy;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.server.RequestDispatcher;
@@ -165,12 +168,13 @@ public final class ProxyRuntime implements AutoCloseable {
         // Each connection gets its own router (for what it keeps per connection) behind the shared answers.
         RequestHandlers dispatchers = connection -> new RequestDispatcher(apiVersions, metadata, findCoordinator,
                 describeCluster, describeTopicPartitions, gate, routing.newRouter(connection));
-        // With ACLs, every request is authorized before the dispatcher answers or routes it; with
-        // SASL, every connection (bootstrap and broker ports) authenticates before either.
-        RequestHandlers authorized = acls.<RequestHandlers>map(watcher -> connection ->
-                        new AuthorizingHandler(watcher.authorizer(), topology, proxyMetrics, own,
-                                dispatchers.forConnection(connection)))
-                .orElse(dispatchers);
+        // The policy chain reads every request before the dispatcher answers or routes it, and every
+        // answer before it is written: with ACLs, authorization is its first policy. With SASL, every
+        // connection (bootstrap and broker ports) authenticates before the chain sees a request.
+        List<Policy> policies = new ArrayList<>();
+        acls.ifPresent(watcher -> policies.add(new AuthorizationPolicy(watcher.authorizer(), topology, proxyMetrics,
+                own)));
+        RequestHandlers authorized = new PolicyChain(policies).around(dispatchers);
         RequestHandlers handlers = aroundHandlers.apply(sasl.map(s -> s.guard(authorized)).orElse(authorized));
         KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector,
                 proxyMetrics);

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.ConnectAttempts;
@@ -70,6 +71,7 @@ public final class RoutingHarness implements AutoCloseable {
     private ProduceRewriter rewriter = ProduceRewriter.NONE;
     private BrokerPorts brokerPorts = BrokerPorts.NONE;
     private ReadAheadSettings readAhead = ReadAheadSettings.OFF;
+    private UnaryOperator<RequestHandler> aroundRouter = UnaryOperator.identity();
     private final AtomicLong readAheadHeld = new AtomicLong();
     private final List<RoutingObserver.ReadAheadOutcome> readAheads = new CopyOnWriteArrayList<>();
     private EventLoopGroup workers;
@@ -119,6 +121,12 @@ public final class RoutingHarness implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Each connection's router is reached through {@code around} (a stage in front of routing, such as authorization). */
+    public RoutingHarness aroundRouter(UnaryOperator<RequestHandler> around) {
+        this.aroundRouter = around;
+        return this;
     }
 
     /** Split Fetches are read ahead with these settings (off unless asked). */
@@ -189,7 +197,7 @@ public final class RoutingHarness implements AutoCloseable {
                 : new AdvertisedListener("proxy.test", 9092, AdvertiseMode.PORTS, brokerPorts);
         Routing routing = new Routing(topology, advertised,
                 REQUEST_TIMEOUT.toMillis(), ConnectAttempts.ONCE, new RecordingObserver(), rewriter, readAhead);
-        RequestHandlers handlers = connection -> onLoopChecked(routing.newRouter(connection));
+        RequestHandlers handlers = connection -> onLoopChecked(aroundRouter.apply(routing.newRouter(connection)));
         ListenerSettings settings = new ListenerSettings(new InetSocketAddress("127.0.0.1", 0), MAX_FRAME_BYTES, 100,
                 REQUEST_TIMEOUT, Duration.ofSeconds(5), 1, ListenerLimits.DEFAULTS, brokerPorts);
         workers = NettyTransport.newEventLoopGroup(1, "routing-test");

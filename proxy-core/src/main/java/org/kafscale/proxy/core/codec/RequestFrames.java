@@ -37,7 +37,7 @@ public final class RequestFrames {
     public static RequestFrame withBody(RequestFrame original, ApiMessage body) {
         ByteBuf frame = reencode(original, body);
         int bodyBytes = body.size(new ObjectSerializationCache(), original.apiVersion());
-        return new RequestFrame(original.apiKey(), original.apiVersion(), original.correlationId(),
-                original.clientId(), frame.readableBytes() - bodyBytes, frame);
+        // The body is known: whoever reads this request gets it without parsing the new frame.
+        return RequestFrame.encodedFrom(original, frame.readableBytes() - bodyBytes, frame, body);
     }
 }

@@ -1,0 +1,116 @@
+package org.kafscale.proxy.core.security.authz;
+
+import io.netty.util.concurrent.Future;
+import java.util.function.Consumer;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.kafscale.proxy.core.apis.ApiCatalog;
+import org.kafscale.proxy.core.logging.RateLimitedLog;
+import org.kafscale.proxy.core.policy.AnswerOutcome;
+import org.kafscale.proxy.core.policy.AnswerPolicy;
+import org.kafscale.proxy.core.policy.PolicyContext;
+import org.kafscale.proxy.core.policy.RequestOutcome;
+import org.kafscale.proxy.core.policy.RequestPolicy;
+import org.kafscale.proxy.core.security.OwnConnections;
+import org.kafscale.proxy.core.topology.Topology;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Authorization, the first policy of the chain: each request is checked against the ACL rules for
+ * the connection's principal ({@link PolicyContext#principal()}) before anything is answered or
+ * routed. What is allowed goes on unchanged; what is refused is answered here with Kafka's own
+ * error for the resource; a request partly allowed goes on narrowed to what is allowed, and the
+ * refused parts are added to its answer (which the routes merged as usual). Listings (Metadata,
+ * ListGroups, ListTransactions, ...) go on and their answers lose what the principal may not see.
+ *
+ * <p>The proxy's own connections ({@link OwnConnections}: the readiness probe, which must read
+ * whatever topic it proves) and the APIs Kafka checks no ACL for (ApiVersions, SASL, DescribeCluster)
+ * are not checked; nor are keys the proxy does not serve, which the dispatcher refuses whoever asks.
+ * The rules are read once per request, so a reload never changes a decision half-way.
+ */
+public final class AuthorizationPolicy implements RequestPolicy {
+    private static final RateLimitedLog REFUSALS = RateLimitedLog.every10Seconds(
+            LoggerFactory.getLogger(AuthorizationPolicy.class));
+
+    private final AclAuthorizer authorizer;
+    private final Topology topology;
+    private final AuthorizationObserver observer;
+    private final OwnConnections own;
+
+    /** @param own the proxy's own connections (its readiness probe), which are not checked */
+    public AuthorizationPolicy(AclAuthorizer authorizer, Topology topology, AuthorizationObserver observer,
+                               OwnConnections own) {
+        this.authorizer = authorizer;
+        this.topology = topology;
+        this.observer = observer;
+        this.own = own;
+    }
+
+    @Override
+    public boolean readsRequests(ApiKeys api) {
+        return !ApiGuards.UNCHECKED.contains(api) && ApiCatalog.served(api);
+    }
+
+    @Override
+    public Future<RequestOutcome> onRequest(ApiMessage body, PolicyContext context) {
+        if (own.isOwn(context.clientAddress())) {
+            return context.forward();
+        }
+        ApiKeys api = context.api();
+        Access access = new Access(context.principal(), authorizer.rules(), topology.snapshot());
+        Verdict verdict;
+        try {
+            verdict = ApiGuards.check(api, body, context.apiVersion(), access);
+        } catch (RuntimeException e) {
+            return context.now(context.close("authorizing " + context.describeRequest() + " failed: " + e));
+        }
+        if (verdict instanceof Verdict.Edit edit) {
+            // Refusals found while editing the answer are reported with the rest, once it is edited.
+            return context.now(RequestOutcome.forward(edit.narrowed(), new AnswerEdit(access, edit.edit())));
+        }
+        report(context, access);
+        if (verdict instanceof Verdict.Refuse refuse) {
+            return context.now(context.error(refuse.error()));
+        }
+        if (verdict instanceof Verdict.Answer answer) {
+            return context.now(context.answer(answer.answer()));
+        }
+        if (verdict instanceof Verdict.Close close) {
+            return context.now(context.close(close.reason() + " for " + context.principal() + " ("
+                    + context.describeRequest() + ")"));
+        }
+        return context.forward();
+    }
+
+    /** One request's answer, edited to what its principal may see, and the request's refusals reported. */
+    private final class AnswerEdit implements AnswerPolicy {
+        private final Access access;
+        private final Consumer<ApiMessage> edit;
+
+        AnswerEdit(Access access, Consumer<ApiMessage> edit) {
+            this.access = access;
+            this.edit = edit;
+        }
+
+        @Override
+        public Future<AnswerOutcome> onAnswer(ApiMessage answer, PolicyContext context) {
+            edit.accept(answer);
+            report(context, access);
+            return context.now(AnswerOutcome.replace(answer));
+        }
+
+        @Override
+        public void unanswered(PolicyContext context) {
+            report(context, access);
+        }
+    }
+
+    private void report(PolicyContext context, Access access) {
+        if (access.refused().isEmpty()) {
+            return;
+        }
+        access.refused().forEach(type -> observer.refused(context.api(), type));
+        REFUSALS.info("Refused {} for {} from {} (client id '{}'): not allowed on {}", context.describeRequest(),
+                context.principal(), context.clientAddress(), context.clientId(), access.refused());
+    }
+}
