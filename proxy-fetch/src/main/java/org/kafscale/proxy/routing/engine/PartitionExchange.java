@@ -45,6 +45,8 @@ import org.kafscale.proxy.core.backend.Answer;
  *       may be resent, it goes to a fresh channel.</li>
  *   <li>Retries are per part, as soon as its answer is in, after {@link RetryPolicy#backoffMillis}
  *       (exponential, with jitter); a partition that runs out of attempts gets the last error.</li>
+ *   <li><b>When to answer</b> is the API's {@link CompletionPolicy}: once every part is in, unless
+ *       it answers earlier and takes over the parts still out.</li>
  * </ul>
  *
  * <p>One topology snapshot per attempt. Everything runs on the connection's event loop; an
