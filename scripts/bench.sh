@@ -3,6 +3,8 @@
 # Kroxylicious (issue 15) in separate JVMs on loopback, every workload run directly and through
 # each proxy in alternating rounds. Writes bench/results/<date>-<commit>.json and the table in
 # docs/benchmarks.md.
+# bench/results keeps the newest result of each kind only: to keep a run, add its row to
+# bench/results/history.md (date, commit, kind, headline) and git rm the result it replaces.
 #
 # Usage: scripts/bench.sh [-Dbench.rounds=5 ...]   (settings: bench/src/main/java/.../BenchSettings.java)
 # Profile the proxy: scripts/bench.sh '-Dbench.proxyJvmOptions=-XX:StartFlightRecording=filename=bench/results/logs/proxy-{mode}.jfr,settings=profile'

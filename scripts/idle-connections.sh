@@ -3,6 +3,8 @@
 # quiet): memory per connection, and how long a new client waits meanwhile (p99 of connect plus
 # ApiVersions at most 50 ms). Writes bench/results/idle-<date>-<commit>.json; exits 1 when the
 # bound is missed. About 2 minutes, most of it starting the cluster.
+# bench/results keeps the newest result of each kind only: to keep a run, add its row to
+# bench/results/history.md (date, commit, kind, headline) and git rm the result it replaces.
 #
 # Usage: scripts/idle-connections.sh [-Didle.connections=10000] [-Didle.probes=200]
 # Needs a file-descriptor limit above the connection count in this shell (ulimit -n); the proxy

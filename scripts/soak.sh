@@ -6,6 +6,8 @@
 # printed; -Dsoak.seed=N repeats a run). Prints every check as PASS or FAIL,
 # writes bench/results/soak-<date>-<commit>.json and .html (charts; opened in headless Chromium
 # as the last check), and exits 1 if any check failed. Not part of the default test run.
+# bench/results keeps the newest result of each kind only: to keep a run, add its row to
+# bench/results/history.md (date, commit, kind, headline) and git rm the result it replaces.
 #
 # Usage: scripts/soak.sh [--minutes 30] [-Dsoak.seed=N] [-Dsoak.recordsPerSecond=200 ...]
 set -euo pipefail

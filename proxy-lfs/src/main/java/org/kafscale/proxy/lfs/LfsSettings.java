@@ -58,12 +58,6 @@ public record LfsSettings(S3Settings s3, HttpSettings http, PublishSettings publ
                 downloadTtl, presignEnabled, uploadSessionTtl, dialTimeout, tempDir, Set.of(), LfsLimits.defaults());
     }
 
-    /** These settings with the Kafka-side rewrite on for {@code topics}. */
-    public LfsSettings withRewriteTopics(Set<String> topics) {
-        return new LfsSettings(s3, http, publish, tracker, namespace, proxyId, maxBlobSize, chunkSize, defaultChecksum,
-                topicMaxLength, downloadTtl, presignEnabled, uploadSessionTtl, dialTimeout, tempDir, topics, limits);
-    }
-
     /** These settings with other limits. */
     public LfsSettings withLimits(LfsLimits other) {
         return new LfsSettings(s3, http, publish, tracker, namespace, proxyId, maxBlobSize, chunkSize, defaultChecksum,

@@ -194,11 +194,14 @@ public enum ConfigKey {
             "Partition of `KAFSCALE_PROXY_READY_PROBE_TOPIC` the probe fetches from."),
     READY_PROBE_INTERVAL_MS("KAFSCALE_PROXY_READY_PROBE_INTERVAL_MS", "5000", null, Range.of(100, 600_000),
             "Milliseconds between the end of one readiness probe and the start of the next."),
-    FETCH_READ_AHEAD("KAFSCALE_PROXY_FETCH_READ_AHEAD", "true", null, null,
+    FETCH_READ_AHEAD("KAFSCALE_PROXY_FETCH_READ_AHEAD", null,
+            "unset: `true` in advertise mode `single`, `false` in `brokers` and `ports`", null,
             "When a Fetch is split over several brokers (always so in `single` mode with partitions on several "
                     + "brokers), ask each broker that returned records again at once, at the offsets the client "
                     + "fetches next, and hold the answer for that Fetch; any other question discards it. "
-                    + "Lets one client connection read its brokers in parallel, as a direct consumer does."),
+                    + "Lets one client connection read its brokers in parallel, as a direct consumer does; in "
+                    + "`brokers` and `ports` mode a client splits its Fetches by broker itself, so there is little to "
+                    + "gain (docs/benchmarks.md)."),
     FETCH_READ_AHEAD_MAX_BYTES("KAFSCALE_PROXY_FETCH_READ_AHEAD_MAX_BYTES",
             String.valueOf(ReadAheadSettings.DEFAULT_MAX_HELD_BYTES), null, Range.of(0, Long.MAX_VALUE),
             "Bytes of Fetch answers read ahead and held for clients, over all connections; an answer that "

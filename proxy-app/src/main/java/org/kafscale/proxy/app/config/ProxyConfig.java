@@ -190,7 +190,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         ConnectAttempts anyBrokerConnect = new ConnectAttempts(s.intValue(ConfigKey.BACKEND_RETRIES),
                 Duration.ofMillis(s.longValue(ConfigKey.BACKEND_BACKOFF_MS)));
         ReadProbeSettings readProbe = readProbeSettings(s);
-        ReadAheadSettings fetchReadAhead = new ReadAheadSettings(s.bool(FETCH_READ_AHEAD, true),
+        // Read-ahead earns its extra Fetches where the proxy splits a client's Fetch over brokers (single).
+        ReadAheadSettings fetchReadAhead = new ReadAheadSettings(s.bool(FETCH_READ_AHEAD, advertiseMode == AdvertiseMode.SINGLE),
                 s.longValue(ConfigKey.FETCH_READ_AHEAD_MAX_BYTES));
         Duration drainTimeout = Duration.ofMillis(s.longValue(ConfigKey.DRAIN_TIMEOUT_MS));
         LogSettings logging = new LogSettings(

@@ -40,15 +40,23 @@ class ProxyConfigTest {
     }
 
     @Test
-    void fetchReadAheadIsOnByDefaultWithItsBoundAndCanBeTurnedOff() {
-        // Given nothing set, then read-ahead off with a bound of its own
+    void fetchReadAheadIsOnByDefaultInSingleModeOnlyWithItsBoundAndCanBeTurnedOff() {
+        // Given nothing set (single mode), brokers mode, read-ahead off, and read-ahead on in brokers mode
         ReadAheadSettings byDefault = ProxyConfig.from(minimal()).fetchReadAhead();
-        Map<String, String> env = minimal();
-        env.put(ProxyConfig.FETCH_READ_AHEAD, "false");
-        env.put(ProxyConfig.FETCH_READ_AHEAD_MAX_BYTES, "1048576");
+        Map<String, String> brokers = minimal();
+        brokers.put(ProxyConfig.ADVERTISE_MODE, "brokers");
+        Map<String, String> off = minimal();
+        off.put(ProxyConfig.FETCH_READ_AHEAD, "false");
+        off.put(ProxyConfig.FETCH_READ_AHEAD_MAX_BYTES, "1048576");
+        Map<String, String> onInBrokers = new HashMap<>(brokers);
+        onInBrokers.put(ProxyConfig.FETCH_READ_AHEAD, "true");
         // Then
         assertEquals(new ReadAheadSettings(true, ReadAheadSettings.DEFAULT_MAX_HELD_BYTES), byDefault);
-        assertEquals(new ReadAheadSettings(false, 1_048_576), ProxyConfig.from(env).fetchReadAhead());
+        assertEquals(new ReadAheadSettings(false, ReadAheadSettings.DEFAULT_MAX_HELD_BYTES),
+                ProxyConfig.from(brokers).fetchReadAhead(), "off by default outside single mode");
+        assertEquals(new ReadAheadSettings(false, 1_048_576), ProxyConfig.from(off).fetchReadAhead());
+        assertEquals(new ReadAheadSettings(true, ReadAheadSettings.DEFAULT_MAX_HELD_BYTES),
+                ProxyConfig.from(onInBrokers).fetchReadAhead(), "an explicit true wins in any mode");
     }
 
     @Test

@@ -24,7 +24,7 @@ import javax.net.ssl.SSLException;
 import org.kafscale.proxy.core.backend.security.BackendSaslSettings;
 import org.kafscale.proxy.core.backend.security.BackendSecurity;
 import org.kafscale.proxy.core.backend.security.BackendTls;
-import org.kafscale.proxy.core.backend.security.SaslAuthenticator;
+import org.kafscale.proxy.core.backend.security.BackendSaslLogin;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.server.FrameBuffers;
 import org.kafscale.proxy.core.server.NettyTransport;
@@ -65,7 +65,7 @@ public final class BackendConnector implements AutoCloseable {
     private final BackendObserver observer;
     /** Makes each channel's TLS handler, first in its pipeline; null for plaintext. */
     private final BiFunction<ByteBufAllocator, BrokerEndpoint, SslHandler> tls;
-    private final SaslAuthenticator sasl;
+    private final BackendSaslLogin sasl;
 
     public BackendConnector(int maxFrameBytes, Duration connectTimeout) {
         this(maxFrameBytes, connectTimeout, BackendObserver.NONE);
@@ -89,7 +89,7 @@ public final class BackendConnector implements AutoCloseable {
         this.connectTimeout = connectTimeout;
         this.observer = observer;
         this.tls = selfTls == null ? null : (allocator, broker) -> selfTls.apply(allocator);
-        this.sasl = login.map(s -> new SaslAuthenticator(s, CLIENT_ID)).orElse(null);
+        this.sasl = login.map(s -> new BackendSaslLogin(s, CLIENT_ID)).orElse(null);
     }
 
     /**
@@ -107,7 +107,7 @@ public final class BackendConnector implements AutoCloseable {
         } catch (SSLException e) {
             throw new IllegalArgumentException("cannot load the backend TLS files: " + e.getMessage(), e);
         }
-        this.sasl = security.sasl().map(s -> new SaslAuthenticator(s, CLIENT_ID)).orElse(null);
+        this.sasl = security.sasl().map(s -> new BackendSaslLogin(s, CLIENT_ID)).orElse(null);
     }
 
     /** Connects on {@code loop}, so the channel shares the caller's thread and needs no locks. */

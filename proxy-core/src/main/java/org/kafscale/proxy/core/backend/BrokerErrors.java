@@ -28,9 +28,4 @@ public final class BrokerErrors {
         return error != Errors.NONE
                 && (error.exception() instanceof InvalidMetadataException || error == Errors.UNKNOWN_LEADER_EPOCH);
     }
-
-    /** The broker is not (or no longer) the coordinator of the group or transactional id. */
-    public static boolean isNotCoordinator(Errors error) {
-        return error == Errors.NOT_COORDINATOR;
-    }
 }

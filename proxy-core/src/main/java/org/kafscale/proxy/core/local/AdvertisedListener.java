@@ -23,11 +23,6 @@ public record AdvertisedListener(String host, int port, AdvertiseMode mode, Brok
         this(host, port, mode, BrokerPorts.NONE);
     }
 
-    /** Whether clients see the real broker ids (brokers and ports modes) rather than node 0. */
-    public boolean realIds() {
-        return mode != AdvertiseMode.SINGLE;
-    }
-
     /**
      * The port advertised for node {@code nodeId}: in ports mode the broker's own port when its id
      * is in the range; otherwise (and for an id outside the range) the bootstrap port, which

@@ -107,11 +107,6 @@ final class ClientConnections {
     private record Refusal(String limit, String reason) {
     }
 
-    /** Client connections admitted and still open. */
-    int open() {
-        return open.get();
-    }
-
     int requestsInFlight() {
         return requestsInFlight.get();
     }

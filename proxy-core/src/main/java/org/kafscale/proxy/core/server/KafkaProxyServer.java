@@ -122,11 +122,6 @@ public final class KafkaProxyServer implements AutoCloseable {
         return clients.requestsInFlight();
     }
 
-    /** Client connections admitted and still open. */
-    public int openConnections() {
-        return clients.open();
-    }
-
     /** Bytes of request frames not yet complete, on every connection. */
     public long partialFrameBytes() {
         return budgets.partialFrames().total();

@@ -112,7 +112,7 @@ public interface PartitionApi<Q extends ApiMessage, E, R extends ApiMessage, P> 
         return synthetic(ref, error);
     }
 
-    /** A partition still unanswered when the exchange answers early (Fetch only). */
+    /** A partition still unanswered when the {@link #completion} answers before every part is in. */
     default P unanswered(PartitionRef ref, Errors lastError, P lastRefusal) {
         return failed(ref, lastError, lastRefusal);
     }
@@ -122,28 +122,10 @@ public interface PartitionApi<Q extends ApiMessage, E, R extends ApiMessage, P> 
         return sender.exchange(part.broker(), frame.get(), 0, false);
     }
 
-    // ---- timing: Fetch answers before every part is in ----
-
-    /**
-     * With parts still in flight and the rest settled: {@link #WAIT} for them, answer {@link #NOW},
-     * or linger this many microseconds for the parts that may still bring data.
-     */
-    default long answerEarly(List<Part<R>> inFlight) {
-        return WAIT;
+    /** When the client is answered and what becomes of parts still out then; the default waits for every part. */
+    default CompletionPolicy<R> completion() {
+        return CompletionPolicy.everyPart();
     }
-
-    /** The latest the client is answered, in milliseconds from the start; negative for no limit. */
-    default long answerWithinMillis() {
-        return -1;
-    }
-
-    /** A part still in flight when the client was answered: whether this API keeps it (Fetch parks it). */
-    default boolean abandon(Part<R> part) {
-        return false;
-    }
-
-    long WAIT = -1;
-    long NOW = 0;
 
     /** Sends one frame to one broker for the exchange and parses the answer with this API. */
     @FunctionalInterface

@@ -3,7 +3,6 @@ package org.kafscale.proxy.routing.engine;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -46,6 +45,8 @@ import org.kafscale.proxy.core.backend.Answer;
  *       may be resent, it goes to a fresh channel.</li>
  *   <li>Retries are per part, as soon as its answer is in, after {@link RetryPolicy#backoffMillis}
  *       (exponential, with jitter); a partition that runs out of attempts gets the last error.</li>
+ *   <li><b>When to answer</b> is the API's {@link CompletionPolicy}: once every part is in, unless
+ *       it answers earlier and takes over the parts still out.</li>
  * </ul>
  *
  * <p>One topology snapshot per attempt. Everything runs on the connection's event loop; an
@@ -59,6 +60,7 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
     private final RequestFrame request;
     private final Q data;
     private final PartitionApi<Q, E, R, P> api;
+    private final CompletionPolicy<R> completion;
     private final Promise<Reply> reply;
     private final Map<PartitionRef, E> partitions;
     private final Set<PartitionRef> pending;
@@ -74,7 +76,6 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
     private int retriesScheduled;
     private int throttleMillis;
     private boolean sending;
-    private boolean lingering;
     private boolean passThroughAllowed = true;
 
     /**
@@ -97,6 +98,7 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
         this.request = request;
         this.data = data;
         this.api = api;
+        this.completion = api.completion();
         this.reply = context.newReply();
         this.partitions = api.partitions(data, services.topology().snapshot());
         this.pending = new LinkedHashSet<>(partitions.keySet());
@@ -126,14 +128,9 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
     }
 
     public Future<Reply> start() {
-        long within = api.answerWithinMillis();
-        if (within >= 0) {
-            ScheduledFuture<?> deadline = context.loop().schedule(() -> guarded(this::finish), within,
-                    TimeUnit.MILLISECONDS);
-            reply.addListener(f -> deadline.cancel(false));
-        }
         reply.addListener(f -> releaseAnswers());
         guarded(() -> {
+            completion.started(context.loop(), reply, () -> guarded(this::finish));
             send(List.copyOf(pending), true);
         });
         return reply;
@@ -315,7 +312,7 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
         pending.remove(ref);
     }
 
-    /** Answers once nothing is out any more, or earlier when the API says so (Fetch). */
+    /** Answers once nothing is out any more, or earlier when the API's {@link CompletionPolicy} says so. */
     private void maybeFinish() {
         if (reply.isDone() || sending) {
             return;
@@ -324,15 +321,8 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
             finish();
             return;
         }
-        if (retriesScheduled > 0 || inFlight.isEmpty()) {
-            return;
-        }
-        long early = api.answerEarly(inFlightView);
-        if (early == PartitionApi.NOW) {
-            finish();
-        } else if (early > 0 && !lingering) {
-            lingering = true;
-            context.loop().schedule(() -> guarded(this::finish), early, TimeUnit.MICROSECONDS);
+        if (retriesScheduled == 0) {
+            completion.stillInFlight(inFlightView);
         }
     }
 
@@ -341,9 +331,8 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
             return;
         }
         for (Part<R> part : inFlight) {
-            if (api.abandon(part)) {
-                part.abandon();
-            }
+            part.abandon();
+            completion.leftInFlight(part);
         }
         for (PartitionRef ref : pending) {
             Tries<P> t = tries.get(ref);

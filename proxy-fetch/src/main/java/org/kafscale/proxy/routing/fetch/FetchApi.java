@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchRequestData.FetchPartition;
@@ -27,6 +26,7 @@ import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.topology.PartitionRef;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.routing.engine.CompletionPolicy;
 import org.kafscale.proxy.routing.engine.LeaderHints;
 import org.kafscale.proxy.routing.engine.Part;
 import org.kafscale.proxy.routing.engine.PartitionApi;
@@ -38,14 +38,11 @@ import org.kafscale.proxy.core.backend.Answer;
  * Fetch for the partition engine; one per request. Each part goes on an idle channel to its
  * broker, and the merged answer's record sets are slices of the brokers' answer frames.
  *
- * <p>No waiting on the slowest broker: once one part comes back with records, the client gets
- * them after at most {@link #DATA_LINGER_MICROS} more for parts that may still bring data (sent
- * less than {@link #LONG_POLL_AFTER_MICROS} ago); partitions still waiting on other brokers are
- * answered empty (no error, offsets -1, which clients ignore). Parts still long-polling are parked
- * ({@link ParkedPolls}) and adopted by the connection's next Fetch that asks the same broker for
- * the same partitions at the same offsets, so an idle broker never has more than one poll of a
- * connection queued. Whatever happens, the client is answered within its max wait plus
- * {@link #DEADLINE_MARGIN_MILLIS}.
+ * <p>No waiting on the slowest broker ({@link FetchCompletion}): partitions still waiting on other
+ * brokers when the client is answered are answered empty (no error, offsets -1, which clients
+ * ignore). Parts still long-polling are parked ({@link ParkedPolls}) and adopted by the
+ * connection's next Fetch that asks the same broker for the same partitions at the same offsets,
+ * so an idle broker never has more than one poll of a connection queued.
  *
  * <p>Every part is a sessionless full fetch (session id 0, epoch -1): a session pinned to one
  * broker could not survive partitions moving. A partition with no owner is answered at once with
@@ -55,22 +52,9 @@ import org.kafscale.proxy.core.backend.Answer;
  * broker's answer passed through already does. Parts carry no rack ({@link #NO_RACK}), so leaders
  * serve every partition and no broker's preferred read replica reaches the client.
  *
- * <p>With read-ahead on and the Fetch split over several brokers, each broker whose part brought
- * records is asked again as the client is answered, at the offsets of the client's next Fetch
- * ({@link ReadAhead}), and parts abandoned still polling keep their answers too; the next Fetch
- * adopts what asks exactly the same ({@link ParkedPolls}).
+ * <p>What is asked beyond the client's Fetch is its connection's {@link FetchPrefetcher}'s.
  */
 final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, FetchResponseData, PartitionData> {
-    /** How long parts still in flight may join an answer once another part brought records. */
-    static final long DATA_LINGER_MICROS = 2_000;
-    /**
-     * A part older than this is long-polling a broker that had no data when it was sent (a broker
-     * with data answers within a millisecond or two, more under load), so lingering for it would
-     * only add latency: parked polls adopted from an earlier Fetch always are.
-     */
-    static final long LONG_POLL_AFTER_MICROS = 5_000;
-    /** How far past the client's max wait the proxy may take before answering with what it has. */
-    static final long DEADLINE_MARGIN_MILLIS = 100;
     /**
      * The rack every part carries (KIP-392): none, so the leader the proxy routes to serves the
      * records itself. With the client's rack, a broker with a rack-aware replica selector answers
@@ -94,8 +78,8 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
     private final ParkedPolls parked;
     private final RequestFrame frame;
     private final EventLoop loop;
-    private final boolean readsAhead;
-    /** Every part sent (or adopted), for the read-ahead once the answer is merged. */
+    private final FetchPrefetcher prefetcher;
+    /** Every part sent (or adopted), for the prefetcher once the answer is merged. */
     private final List<Part<FetchResponseData>> sent = new ArrayList<>();
     private Sender<FetchResponseData> sender;
     private Map<PartitionRef, FetchPartition> entries = Map.of();
@@ -105,18 +89,18 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
     private boolean adoptedCovering;
 
     /**
-     * @param frame the client's request, whose header the read-ahead parts carry
-     * @param readAhead whether to read ahead (and keep the answers of abandoned parts)
+     * @param frame the client's request, whose header the parts asked ahead carry
+     * @param prefetcher what the connection asks ahead of its client
      */
     FetchApi(FetchRequestData request, RequestFrame frame, LeaderHints hints, ParkedPolls parked, EventLoop loop,
-             boolean readAhead) {
+             FetchPrefetcher prefetcher) {
         this.request = request;
         this.version = frame.apiVersion();
         this.frame = frame;
         this.hints = hints;
         this.parked = parked;
         this.loop = loop;
-        this.readsAhead = readAhead;
+        this.prefetcher = prefetcher;
     }
 
     @Override
@@ -191,34 +175,8 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
         results.values().forEach(r -> hintedLeaders.add(r.currentLeader().leaderId()));
         hintedLeaders.remove(-1);
         hints.addEndpoints(merged, hintedLeaders);
-        readAhead(results);
+        prefetcher.answered(this, results);
         return merged;
-    }
-
-    /**
-     * Asks again, now, each broker whose part brought records the client gets, when the Fetch went
-     * to more than one broker: only then does the proxy serialise round trips a direct consumer
-     * would overlap (one owner passes through, and in {@code brokers} mode a client splits by owner
-     * itself). Runs as the answer is merged, while the client's request (its header) is still here.
-     */
-    private void readAhead(Map<PartitionRef, PartitionData> results) {
-        if (!readsAhead || sender == null) {
-            return;
-        }
-        Map<Integer, Part<FetchResponseData>> byBroker = ReadAhead.onePartPerBroker(sent);
-        if (byBroker.size() < 2) {
-            return;
-        }
-        for (Part<FetchResponseData> part : byBroker.values()) {
-            Map<PartitionRef, FetchPartition> next = ReadAhead.next(part, entries, results, this::results);
-            if (next.isEmpty() || parked.holds(part.broker().id())) {
-                continue;
-            }
-            ByteBuf ahead = RequestFrames.reencode(frame, subRequest(request, part.partitions(), next));
-            Future<Answer<FetchResponseData>> answer = sender.exchange(part.broker(), ahead, maxWaitMillis(), true);
-            parked.readAhead(part.broker().id(), new ParkedPolls.Asked(next, request.maxBytes(),
-                    request.isolationLevel(), version), answer, loop, true);
-        }
     }
 
     @Override
@@ -293,53 +251,59 @@ final class FetchApi implements PartitionApi<FetchRequestData, FetchPartition, F
         return sender.exchange(part.broker(), frame.get(), maxWaitMillis(), true);
     }
 
-    /**
-     * Brokers that have data answer within a millisecond or two, so a short linger lets their parts
-     * join while a broker that is long-polling is not waited for. When every part still out is
-     * already long-polling, there is nothing to linger for.
-     */
     @Override
-    public long answerEarly(List<Part<FetchResponseData>> inFlight) {
-        if (!anyRecords) {
-            return WAIT;
-        }
-        long now = System.nanoTime();
-        for (Part<FetchResponseData> part : inFlight) {
-            if (!part.adopted() && now - part.startedNanos() < TimeUnit.MICROSECONDS.toNanos(LONG_POLL_AFTER_MICROS)) {
-                return DATA_LINGER_MICROS;
-            }
-        }
-        return NOW;
+    public CompletionPolicy<FetchResponseData> completion() {
+        return new FetchCompletion(this);
     }
 
-    @Override
-    public long answerWithinMillis() {
-        return maxWaitMillis() + DEADLINE_MARGIN_MILLIS;
+    /** Whether a part brought records the client gets. */
+    boolean anyRecords() {
+        return anyRecords;
     }
 
     /**
-     * Parts still long-polling are parked for the connection's next Fetch to adopt; with read-ahead
-     * their answers are held when they arrive, since the client, answered empty for those
-     * partitions, asks them again at the same offsets.
+     * A part still long-polling when the client was answered: kept by the prefetcher, or parked for
+     * the connection's next Fetch to adopt.
      */
-    @Override
-    public boolean abandon(Part<FetchResponseData> part) {
-        if (readsAhead) {
-            parked.readAhead(part.broker().id(), asked(part), part.answer(), loop, false);
-        } else {
+    void stillPolling(Part<FetchResponseData> part) {
+        if (!prefetcher.keeps(this, part)) {
             parked.park(part.broker().id(), asked(part), part.answer(), loop);
         }
-        return true;
     }
 
-    private long maxWaitMillis() {
+    /** Asks a part's broker again now, on an idle channel, for {@code next}: the part's partitions at new entries. */
+    Future<Answer<FetchResponseData>> askAgain(Part<FetchResponseData> part, Map<PartitionRef, FetchPartition> next) {
+        ByteBuf ahead = RequestFrames.reencode(frame, subRequest(request, part.partitions(), next));
+        return sender.exchange(part.broker(), ahead, maxWaitMillis(), true);
+    }
+
+    /** Every part sent or adopted so far. */
+    List<Part<FetchResponseData>> sentParts() {
+        return sent;
+    }
+
+    /** Every partition of the request with its entry, in request order. */
+    Map<PartitionRef, FetchPartition> entries() {
+        return entries;
+    }
+
+    EventLoop loop() {
+        return loop;
+    }
+
+    long maxWaitMillis() {
         return Math.max(0, request.maxWaitMs());
     }
 
     /** What a part asks of its broker, for {@link ParkedPolls} to match an earlier part against. */
-    private ParkedPolls.Asked asked(Part<FetchResponseData> part) {
+    ParkedPolls.Asked asked(Part<FetchResponseData> part) {
         Map<PartitionRef, FetchPartition> partitions = new HashMap<>();
         part.partitions().forEach(ref -> partitions.put(ref, entries.get(ref)));
+        return asked(partitions);
+    }
+
+    /** {@code partitions} asked with this Fetch's limits, isolation level and version. */
+    ParkedPolls.Asked asked(Map<PartitionRef, FetchPartition> partitions) {
         return new ParkedPolls.Asked(partitions, request.maxBytes(), request.isolationLevel(), version);
     }
 }

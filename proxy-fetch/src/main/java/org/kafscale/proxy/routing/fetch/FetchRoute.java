@@ -15,7 +15,7 @@ import org.kafscale.proxy.routing.engine.RoutingServices;
 public final class FetchRoute {
     private final RoutingServices services;
     private final ParkedPolls parked;
-    private final boolean readAhead;
+    private final FetchPrefetcher prefetcher;
 
     /**
      * @param connection the client connection whose Fetches these are
@@ -26,12 +26,12 @@ public final class FetchRoute {
                       ReadAheadBudget budget) {
         this.services = services;
         this.parked = new ParkedPolls(services.partFailures(), budget);
-        this.readAhead = readAhead;
+        this.prefetcher = readAhead ? new ReadAheadPrefetcher(parked) : FetchPrefetcher.NONE;
         connection.onClose(parked::close);
     }
 
     public Future<Reply> handle(ConnectionContext context, RequestFrame request, FetchRequestData data) {
         return new PartitionExchange<>(services, context, request, data,
-                new FetchApi(data, request, services.hints(), parked, context.loop(), readAhead)).start();
+                new FetchApi(data, request, services.hints(), parked, context.loop(), prefetcher)).start();
     }
 }

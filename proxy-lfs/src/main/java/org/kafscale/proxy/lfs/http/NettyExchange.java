@@ -163,10 +163,6 @@ final class NettyExchange implements LfsExchange {
         return claimed && !done && !paused && !responded.get() || draining && !done;
     }
 
-    boolean bodyDone() {
-        return done;
-    }
-
     /** Body content from the connection; this exchange owns {@code content} from here on. */
     void onContent(HttpContent content) {
         if (!claimed && !discarding) {

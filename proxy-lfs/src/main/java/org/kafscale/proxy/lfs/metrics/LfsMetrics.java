@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import org.kafscale.proxy.lfs.http.TopicNames;
+import org.kafscale.proxy.lfs.http.LfsTopicNames;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -29,7 +29,7 @@ public final class LfsMetrics {
     public static final String OTHER_TOPIC = "other";
     /** More topics than one LFS proxy serves in practice; beyond it new topics count as {@link #OTHER_TOPIC}. */
     public static final int MAX_TOPIC_LABELS = 1000;
-    private static final TopicNames TOPIC_SYNTAX = new TopicNames(249);
+    private static final LfsTopicNames TOPIC_SYNTAX = new LfsTopicNames(249);
 
     private final Set<String> labelledTopics = ConcurrentHashMap.newKeySet();
     private final MeterRegistry registry;

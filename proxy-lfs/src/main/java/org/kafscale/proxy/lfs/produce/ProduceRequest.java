@@ -9,7 +9,7 @@ import java.util.OptionalLong;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.http.HeaderValues;
 import org.kafscale.proxy.lfs.http.LfsException;
-import org.kafscale.proxy.lfs.http.TopicNames;
+import org.kafscale.proxy.lfs.http.LfsTopicNames;
 
 /**
  * The headers of a {@code POST /lfs/produce}, validated in the spec's order (§4.3 steps 4-6).
@@ -25,7 +25,7 @@ import org.kafscale.proxy.lfs.http.TopicNames;
 public record ProduceRequest(String topic, byte[] key, OptionalInt partition, String checksum, ChecksumAlg alg,
                              String contentType, OptionalLong contentLength) {
 
-    public static ProduceRequest parse(HttpHeaders headers, TopicNames topics, ChecksumAlg defaultAlg, long maxBlob) {
+    public static ProduceRequest parse(HttpHeaders headers, LfsTopicNames topics, ChecksumAlg defaultAlg, long maxBlob) {
         String topic = trimmed(headers, "X-Kafka-Topic");
         topics.check(topic);
         byte[] key = null;

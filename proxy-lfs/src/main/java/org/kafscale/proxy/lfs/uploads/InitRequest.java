@@ -11,7 +11,7 @@ import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.http.HeaderValues;
 import org.kafscale.proxy.lfs.http.JsonNumbers;
 import org.kafscale.proxy.lfs.http.LfsException;
-import org.kafscale.proxy.lfs.http.TopicNames;
+import org.kafscale.proxy.lfs.http.LfsTopicNames;
 
 /**
  * A validated {@code POST /lfs/uploads} body (spec §4.4).
@@ -46,7 +46,7 @@ public record InitRequest(String topic, String recordKey, OptionalInt partition,
             throw invalidJson();
         }
         String topic = text(body, "topic");
-        new TopicNames(settings.topicMaxLength()).check(topic);
+        new LfsTopicNames(settings.topicMaxLength()).check(topic);
         String contentType = text(body, "content_type");
         if (contentType == null || contentType.isBlank()) {
             throw LfsException.badRequest("missing_content_type", "content_type is required");

@@ -121,7 +121,7 @@ class LfsHttpFuzzTest {
 
         @Override
         public void handle(LfsExchange exchange) {
-            ProduceRequest request = ProduceRequest.parse(exchange.headers(), new TopicNames(249), ChecksumAlg.SHA256,
+            ProduceRequest request = ProduceRequest.parse(exchange.headers(), new LfsTopicNames(249), ChecksumAlg.SHA256,
                     MAX_BODY_BYTES);
             answerAfterBody(exchange, body -> Map.of("topic", request.topic(), "bytes", body.length));
         }

@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.http.LfsException;
-import org.kafscale.proxy.lfs.http.TopicNames;
+import org.kafscale.proxy.lfs.http.LfsTopicNames;
 
 class ProduceRequestTest {
 
@@ -18,7 +18,7 @@ class ProduceRequestTest {
         ProduceRequest request = ProduceRequest.parse(new DefaultHttpHeaders()
                 .add("X-Kafka-Topic", "t").add("X-Kafka-Key", "a2V5").add("X-Kafka-Partition", "2")
                 .add("X-LFS-Checksum", "ABC").add("X-LFS-Checksum-Alg", "MD5").add("Content-Type", "image/png")
-                .add("Content-Length", "10"), new TopicNames(249), ChecksumAlg.SHA256, 100);
+                .add("Content-Length", "10"), new LfsTopicNames(249), ChecksumAlg.SHA256, 100);
 
         assertEquals("t", request.topic());
         assertArrayEquals("key".getBytes(StandardCharsets.UTF_8), request.key());
@@ -32,7 +32,7 @@ class ProduceRequestTest {
     @Test
     void theConfiguredAlgorithmIsTheDefault() {
         ProduceRequest request = ProduceRequest.parse(new DefaultHttpHeaders().add("X-Kafka-Topic", "t"),
-                new TopicNames(249), ChecksumAlg.CRC32, 100);
+                new LfsTopicNames(249), ChecksumAlg.CRC32, 100);
         assertEquals(ChecksumAlg.CRC32, request.alg());
         assertEquals(null, request.key());
     }
@@ -40,7 +40,7 @@ class ProduceRequestTest {
     @Test
     void anOversizedContentTypeIsRefused() {
         LfsException error = assertThrows(LfsException.class, () -> ProduceRequest.parse(new DefaultHttpHeaders()
-                .add("X-Kafka-Topic", "t").add("Content-Type", "text/" + "x".repeat(300)), new TopicNames(249),
+                .add("X-Kafka-Topic", "t").add("Content-Type", "text/" + "x".repeat(300)), new LfsTopicNames(249),
                 ChecksumAlg.SHA256, 100));
         assertEquals("invalid_request", error.code());
     }
@@ -48,7 +48,7 @@ class ProduceRequestTest {
     @Test
     void anInternalTopicIsRefused() {
         LfsException error = assertThrows(LfsException.class, () -> ProduceRequest.parse(new DefaultHttpHeaders()
-                .add("X-Kafka-Topic", "__lfs_ops_state"), new TopicNames(249), ChecksumAlg.SHA256, 100));
+                .add("X-Kafka-Topic", "__lfs_ops_state"), new LfsTopicNames(249), ChecksumAlg.SHA256, 100));
         assertEquals("invalid_topic", error.code());
     }
 }

@@ -40,7 +40,7 @@ import org.kafscale.proxy.core.codec.OutboundRequests;
  * token runs on {@link OAuthTokens}' own thread first, and SCRAM's key derivation on threads of
  * its own ({@link KeyDerivation}).
  */
-public final class SaslAuthenticator implements AutoCloseable {
+public final class BackendSaslLogin implements AutoCloseable {
     private static final short HANDSHAKE_VERSION = 1;
     private static final short AUTHENTICATE_VERSION = 2;
     private static final byte[] EMPTY = new byte[0];
@@ -49,7 +49,7 @@ public final class SaslAuthenticator implements AutoCloseable {
     private final String clientId;
     private final OAuthTokens tokens;
 
-    public SaslAuthenticator(BackendSaslSettings settings, String clientId) {
+    public BackendSaslLogin(BackendSaslSettings settings, String clientId) {
         this.settings = settings;
         this.clientId = clientId;
         this.tokens = settings.isOAuthBearer() ? new OAuthTokens(settings.oauth()) : null;

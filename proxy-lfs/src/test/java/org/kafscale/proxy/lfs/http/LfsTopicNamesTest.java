@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-class TopicNamesTest {
-    private final TopicNames names = new TopicNames(249);
+class LfsTopicNamesTest {
+    private final LfsTopicNames names = new LfsTopicNames(249);
 
     @Test
     void lettersDigitsDotsDashesAndUnderscoresUpToTheLimit() {

@@ -8,12 +8,12 @@ import java.util.regex.Pattern;
  * and not an internal topic ({@code __} prefix, such as {@code __consumer_offsets} or the
  * tracker's {@code __lfs_ops_state}): envelopes written there would corrupt what reads them.
  */
-public final class TopicNames {
+public final class LfsTopicNames {
     private static final Pattern VALID = Pattern.compile("^[a-zA-Z0-9._-]+$");
     private static final String INTERNAL_PREFIX = "__";
     private final int maxLength;
 
-    public TopicNames(int maxLength) {
+    public LfsTopicNames(int maxLength) {
         this.maxLength = maxLength;
     }
 

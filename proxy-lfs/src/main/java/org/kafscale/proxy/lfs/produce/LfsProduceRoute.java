@@ -14,7 +14,7 @@ import org.kafscale.proxy.lfs.http.LfsException;
 import org.kafscale.proxy.lfs.http.LfsExchange;
 import org.kafscale.proxy.lfs.http.LfsRoute;
 import org.kafscale.proxy.lfs.http.Methods;
-import org.kafscale.proxy.lfs.http.TopicNames;
+import org.kafscale.proxy.lfs.http.LfsTopicNames;
 import org.kafscale.proxy.lfs.limits.ConcurrencyGate;
 import org.kafscale.proxy.lfs.limits.PacedExchange;
 import org.kafscale.proxy.lfs.publish.PublishTarget;
@@ -32,15 +32,15 @@ import org.kafscale.proxy.lfs.tracker.TrackerEvents;
  * connection: past the bound it is answered 503 {@code busy} before anything is read or connected.
  * Its body must keep the minimum rate ({@link PacedExchange}), so a trickling client lets go soon.
  */
-public final class ProduceRoute implements LfsRoute {
+public final class LfsProduceRoute implements LfsRoute {
     public static final String PATH = "/lfs/produce";
 
     private final LfsContext context;
-    private final TopicNames topics;
+    private final LfsTopicNames topics;
 
-    public ProduceRoute(LfsContext context) {
+    public LfsProduceRoute(LfsContext context) {
         this.context = context;
-        this.topics = new TopicNames(context.settings().topicMaxLength());
+        this.topics = new LfsTopicNames(context.settings().topicMaxLength());
     }
 
     @Override
