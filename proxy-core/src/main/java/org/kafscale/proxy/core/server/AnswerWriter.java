@@ -77,6 +77,11 @@ final class AnswerWriter {
         return orderer.heldBytes();
     }
 
+    /** How many replies left the line so far (written, or nothing to write): a change says the head moved. */
+    long released() {
+        return orderer.released();
+    }
+
     /** The connection closed: every answer waiting is released. */
     void discardAll() {
         orderer.discardAll();

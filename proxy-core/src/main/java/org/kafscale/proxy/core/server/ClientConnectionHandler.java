@@ -98,6 +98,8 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     /** A frame was handed on during the current read batch. */
     private boolean frameReadThisBatch;
     private boolean brokersRead = true;
+    /** {@link AnswerWriter#released} when brokers were last held back or released. */
+    private long answersReleased;
     /** Requests read on this connection, for its access log line. */
     private long requestsRead;
 
@@ -240,6 +242,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     /** Answers were written or taken: count what the client holds, then dispatch and read as that allows. */
     private void answersMoved() {
         unreadAnswers.hold(writer.unreadBytes());
+        holdBackBrokersAhead();
         updateBrokerReading();
         dispatchQueued();
         updateReading();
@@ -436,14 +439,30 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
 
     /**
      * Brokers' answers are read while the client takes its own. While answers wait in the writer
-     * for an earlier one, they are read regardless: the earlier answer comes from a broker, and
-     * nothing new is dispatched meanwhile, so what arrives is what is already in flight.
+     * for an earlier one, the channels are read regardless (but those held back): the earlier
+     * answer comes from one of them.
      */
     private void updateBrokerReading() {
         boolean read = ctx.channel().isWritable() && (!unreadAnswers.over() || writer.heldBytes() > 0);
         if (read != brokersRead) {
             brokersRead = read;
             context.backends().setAutoRead(read);
+        }
+    }
+
+    /**
+     * Over the unread-answer budget, a broker channel that delivers an answer which must wait for
+     * an earlier one stops being read: without this, every request already in flight could land
+     * in the writer. The channel with the earlier answer has delivered nothing that waits, so it
+     * is still read; once the head of the line moves (or the budget has room) all are read again.
+     */
+    private void holdBackBrokersAhead() {
+        long released = writer.released();
+        if (released != answersReleased || !unreadAnswers.over()) {
+            answersReleased = released;
+            context.backends().releaseHeldBack();
+        } else if (writer.heldBytes() > 0) {
+            context.backends().holdBackDelivering();
         }
     }
 

@@ -12,6 +12,8 @@ final class ResponseOrderer {
     private final ArrayDeque<Slot> slots = new ArrayDeque<>();
     /** Bytes of the answers held here for an earlier one: they count as unread answers too. */
     private long heldBytes;
+    /** Slots handed to the writer so far: a change says the head of the line moved. */
+    private long released;
 
     /** A place in line for one request. */
     static final class Slot {
@@ -38,6 +40,7 @@ final class ResponseOrderer {
         while (!slots.isEmpty() && slots.peekFirst().reply != null) {
             Slot head = slots.pollFirst();
             heldBytes -= head.replyBytes;
+            released++;
             writer.accept(head);
         }
     }
@@ -49,6 +52,11 @@ final class ResponseOrderer {
 
     int waiting() {
         return slots.size();
+    }
+
+    /** How many slots were handed to the writer so far. */
+    long released() {
+        return released;
     }
 
     /** Bytes of the answers that wait for an earlier answer. */
