@@ -63,7 +63,7 @@ class ClientConnectionHandlerTest {
     private static final int BROKER_CORRELATION_ID = 9000;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     /** When the connection gives up on a request whose handler named no broker hold. */
-    private static final Duration DEADLINE = REQUEST_TIMEOUT.plus(ClientConnectionHandler.DEADLINE_MARGIN);
+    private static final Duration DEADLINE = REQUEST_TIMEOUT.plus(ConnectionRequests.DEADLINE_MARGIN);
     private static final Duration READ_DEADLINE = Duration.ofSeconds(20);
 
     /** One request the fake handler received, and the reply the test completes. */
