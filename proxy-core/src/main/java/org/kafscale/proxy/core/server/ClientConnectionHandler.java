@@ -321,6 +321,9 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
      * an earlier one stops being read: without this, every request already in flight could land
      * in the writer. The channel with the earlier answer has delivered nothing that waits, so it
      * is still read; once the head of the line moves (or the budget has room) all are read again.
+     * One case waits longer: a channel that carries the earlier answer behind a later request's
+     * (its part was sent after the later one's, on the same channel) is held back too, and the
+     * earlier request is answered at its deadline; this needs the budget spent as well.
      */
     private void holdBackBrokersAhead() {
         long released = writer.released();
