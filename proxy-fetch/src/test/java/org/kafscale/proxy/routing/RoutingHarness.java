@@ -22,7 +22,7 @@ import org.kafscale.proxy.core.hooks.RoutingObserver;
 import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.AdvertisedListener;
 import org.kafscale.proxy.core.local.BrokerPorts;
-import org.kafscale.proxy.core.server.ClientConnectionHandler;
+import org.kafscale.proxy.core.server.ConnectionListener;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
@@ -202,7 +202,7 @@ public final class RoutingHarness implements AutoCloseable {
                 REQUEST_TIMEOUT, Duration.ofSeconds(5), 1, ListenerLimits.DEFAULTS, brokerPorts);
         workers = NettyTransport.newEventLoopGroup(1, "routing-test");
         server = KafkaProxyServer.start(settings, workers, handlers,
-                new BackendConnector(MAX_FRAME_BYTES, settings.connectTimeout()), ClientConnectionHandler.ConnectionListener.NONE);
+                new BackendConnector(MAX_FRAME_BYTES, settings.connectTimeout()), ConnectionListener.NONE);
     }
 
     /** The router, with each reply checked to complete on the connection's event loop. */

@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.netty.util.internal.PlatformDependent;
+import java.util.EnumMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,9 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.kafscale.proxy.core.backend.BackendObserver;
 import org.kafscale.proxy.core.hooks.RoutingObserver;
-import org.kafscale.proxy.core.server.ClientConnectionHandler;
+import org.kafscale.proxy.core.server.ConnectionListener;
 import org.kafscale.proxy.core.server.FrameBuffers;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
+import org.kafscale.proxy.core.server.ReadPause;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.RoutingGate;
 import org.kafscale.proxy.discovery.TopologySource;
@@ -34,7 +36,7 @@ import org.kafscale.proxy.discovery.TopologySource;
  * width, retries by cause, broker channels, whether the proxy can route, the topology's age, how
  * many brokers it knows, and JVM and Netty memory. docs/metrics.md lists every series.
  */
-public final class ProxyMetrics implements ClientConnectionHandler.ConnectionListener, RoutingObserver, BackendObserver,
+public final class ProxyMetrics implements ConnectionListener, RoutingObserver, BackendObserver,
         SaslObserver, AuthorizationObserver {
     private final MeterRegistry registry;
     /** Timer keys of the buckets for what a client may make up: any unknown key, any version out of range. */
@@ -52,6 +54,7 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
     private final AtomicLong readAheadHeld = new AtomicLong();
     private final ConcurrentHashMap<ReadAheadOutcome, Counter> readAheads = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> authentications = new ConcurrentHashMap<>();
+    private final EnumMap<ReadPause, Counter> readPauses = new EnumMap<>(ReadPause.class);
 
     public ProxyMetrics(MeterRegistry registry, TopologySource topology, RoutingGate gate) {
         this.registry = registry;
@@ -78,6 +81,12 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
         Gauge.builder("kafscale_proxy_netty_pooled_direct_memory",
                         () -> FrameBuffers.allocator().metric().usedDirectMemory())
                 .baseUnit("bytes").description("Direct memory in use by Netty's pooled allocator").register(registry);
+        for (ReadPause reason : ReadPause.values()) {
+            readPauses.put(reason, Counter.builder("kafscale_proxy_client_reads_paused").baseUnit("seconds")
+                    .tag("reason", reason.label())
+                    .description("Time reading from client connections was paused, by reason, summed over connections")
+                    .register(registry));
+        }
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -114,6 +123,11 @@ public final class ProxyMetrics implements ClientConnectionHandler.ConnectionLis
         Counter.builder("kafscale_proxy_client_connections_timed_out")
                 .description("Client connections closed by the frame read timeout or the idle timeout")
                 .register(registry).increment();
+    }
+
+    @Override
+    public void readsPaused(ReadPause reason, long nanos) {
+        readPauses.get(reason).increment(nanos / 1e9);
     }
 
     @Override

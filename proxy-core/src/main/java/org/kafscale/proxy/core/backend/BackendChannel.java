@@ -11,6 +11,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.concurrent.EarliestDeadline;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
@@ -48,6 +49,8 @@ public final class BackendChannel {
     /** Past its SASL session's retirement point: finishes what it carries, takes nothing new from the pool. */
     private boolean retired;
     private Runnable writabilityListener = () -> { };
+    /** Told which channel hands an answer on (this one), and null once it has. */
+    private Consumer<BackendChannel> deliveries = channel -> { };
 
     BackendChannel(Channel channel, BrokerEndpoint broker) {
         this.channel = channel;
@@ -94,6 +97,15 @@ public final class BackendChannel {
     /** Requests written or waiting for an answer on this channel. */
     public int pendingRequests() {
         return pending.size();
+    }
+
+    /**
+     * Tells {@code watcher} this channel while each answer is handed on (whatever completes
+     * synchronously from it runs meanwhile), and null once it has: its pool learns which channel
+     * delivered an answer.
+     */
+    public void onDeliveries(Consumer<BackendChannel> watcher) {
+        this.deliveries = watcher;
     }
 
     public boolean isWritable() {
@@ -174,8 +186,13 @@ public final class BackendChannel {
                     BackendException.Cause.BAD_RESPONSE);
             return;
         }
-        if (!entry.promise.trySuccess(response)) {
-            response.release();
+        deliveries.accept(this);
+        try {
+            if (!entry.promise.trySuccess(response)) {
+                response.release();
+            }
+        } finally {
+            deliveries.accept(null);
         }
         closeIfRetiredAndIdle();
     }

@@ -29,6 +29,10 @@ public final class BackendChannelPool {
     /** Whether every open channel can take more requests; the client is not read while one cannot. */
     private boolean writable = true;
     private Runnable writabilityListener = () -> { };
+    /** The channel handing an answer on right now, if any. */
+    private BackendChannel delivering;
+    /** Channels not read because they delivered answers that wait for an earlier one. */
+    private final List<BackendChannel> heldBack = new ArrayList<>();
 
     public BackendChannelPool(EventLoop loop, BackendConnector connector) {
         this.loop = loop;
@@ -62,6 +66,7 @@ public final class BackendChannelPool {
                 BackendChannel channel = connecting.getNow();
                 channel.channel().config().setAutoRead(autoRead);
                 channel.onWritabilityChanged(this::updateWritable);
+                channel.onDeliveries(c -> delivering = c);
                 channel.channel().closeFuture().addListener(closedFuture -> updateWritable());
                 if (closed) {
                     channel.close("client connection closed");
@@ -139,9 +144,33 @@ public final class BackendChannelPool {
         autoRead = read;
         for (Future<BackendChannel> f : all()) {
             if (f.isSuccess()) {
-                f.getNow().channel().config().setAutoRead(read);
+                f.getNow().channel().config().setAutoRead(read && !heldBack.contains(f.getNow()));
             }
         }
+    }
+
+    /**
+     * Stops reading the channel that is handing an answer on now (nothing if none is): its answer
+     * waits for an earlier one from another channel, and the client's budget is spent. The
+     * channel with that earlier answer is still read, so the wait ends; then
+     * {@link #releaseHeldBack} resumes the rest.
+     */
+    public void holdBackDelivering() {
+        if (delivering != null && !heldBack.contains(delivering)) {
+            heldBack.add(delivering);
+            delivering.channel().config().setAutoRead(false);
+        }
+    }
+
+    /** Reads again every channel {@link #holdBackDelivering} stopped (as far as {@link #setAutoRead} allows). */
+    public void releaseHeldBack() {
+        if (heldBack.isEmpty()) {
+            return;
+        }
+        for (BackendChannel channel : heldBack) {
+            channel.channel().config().setAutoRead(autoRead);
+        }
+        heldBack.clear();
     }
 
     /** Closes every channel; pending requests fail. */

@@ -29,7 +29,7 @@ final class ClientConnections {
     private final ChannelGroup channels = new DefaultChannelGroup("kafka-clients", GlobalEventExecutor.INSTANCE);
     private final int maxConnections;
     private final int maxConnectionsPerIp;
-    private final ClientConnectionHandler.ConnectionListener listener;
+    private final ConnectionListener listener;
     private final RateLimitedLog refusals = RateLimitedLog.every10Seconds(LOGGER);
     /** Admitted connections: counted here, not from {@link #channels}, which also holds refused ones briefly. */
     private final AtomicInteger open = new AtomicInteger();
@@ -44,7 +44,7 @@ final class ClientConnections {
      * @param maxConnectionsPerIp client connections open at once from one address
      * @param listener told of each refused connection
      */
-    ClientConnections(int maxConnections, int maxConnectionsPerIp, ClientConnectionHandler.ConnectionListener listener) {
+    ClientConnections(int maxConnections, int maxConnectionsPerIp, ConnectionListener listener) {
         this.maxConnections = maxConnections;
         this.maxConnectionsPerIp = maxConnectionsPerIp;
         this.listener = listener;
@@ -139,8 +139,8 @@ final class ClientConnections {
     }
 
     /** Wraps a listener so this registry also counts the requests in flight. */
-    ClientConnectionHandler.ConnectionListener counting(ClientConnectionHandler.ConnectionListener listener) {
-        return new ClientConnectionHandler.ConnectionListener() {
+    ConnectionListener counting(ConnectionListener listener) {
+        return new ConnectionListener() {
             @Override
             public void opened() {
                 listener.opened();
@@ -178,6 +178,11 @@ final class ClientConnections {
                     }
                 }
                 listener.requestSettled(apiKey);
+            }
+
+            @Override
+            public void readsPaused(ReadPause reason, long nanos) {
+                listener.readsPaused(reason, nanos);
             }
         };
     }

@@ -37,13 +37,13 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
     private final ListenerSettings settings;
     private final RequestHandlers handlers;
     private final BackendConnector connector;
-    private final ClientConnectionHandler.ConnectionListener listener;
+    private final ConnectionListener listener;
     private final ClientConnections clients;
     private final ConnectionBudgets budgets;
     private final OptionalInt addressedBroker;
     private final ChannelGroup accepted;
     private final RateLimitedLog badHeaders = RequestHeaderDecoder.rejectionLog();
-    private final ClientConnectionHandler.Logs connectionLogs = new ClientConnectionHandler.Logs();
+    private final ConnectionLogs connectionLogs = new ConnectionLogs();
     private final TlsLogs tlsLogs = new TlsLogs();
     /** The listener's TLS, or null on a plaintext listener. */
     private final ListenerTls tls;
@@ -55,7 +55,7 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
      * @param tls the listener's TLS, or null for plaintext
      */
     KafkaProxyInitializer(ListenerSettings settings, RequestHandlers handlers, BackendConnector connector,
-                          ClientConnectionHandler.ConnectionListener listener, ClientConnections clients,
+                          ConnectionListener listener, ClientConnections clients,
                           ConnectionBudgets budgets, OptionalInt addressedBroker, ChannelGroup accepted,
                           ListenerTls tls) {
         this.tls = tls;

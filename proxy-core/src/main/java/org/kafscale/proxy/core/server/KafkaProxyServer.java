@@ -53,7 +53,7 @@ public final class KafkaProxyServer implements AutoCloseable {
      */
     public static KafkaProxyServer start(ListenerSettings settings, EventLoopGroup workerGroup, RequestHandlers handlers,
                                          BackendConnector connector,
-                                         ClientConnectionHandler.ConnectionListener listener) throws InterruptedException {
+                                         ConnectionListener listener) throws InterruptedException {
         ListenerLimits limits = settings.limits();
         OptionalLong fdLimit = FileDescriptors.limit();
         int maxConnections = FileDescriptors.connectionLimit(limits.maxConnections(), limits.fdHeadroom(), fdLimit);

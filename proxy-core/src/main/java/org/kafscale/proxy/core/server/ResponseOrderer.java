@@ -10,11 +10,16 @@ import java.util.function.Consumer;
  */
 final class ResponseOrderer {
     private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+    /** Bytes of the answers held here for an earlier one: they count as unread answers too. */
+    private long heldBytes;
+    /** Slots handed to the writer so far: a change says the head of the line moved. */
+    private long released;
 
     /** A place in line for one request. */
     static final class Slot {
         final int clientCorrelationId;
         Reply reply;
+        int replyBytes;
 
         Slot(int clientCorrelationId) {
             this.clientCorrelationId = clientCorrelationId;
@@ -30,8 +35,13 @@ final class ResponseOrderer {
     /** Records a slot's reply, then hands every reply now at the head of the line to {@code writer}. */
     void complete(Slot slot, Reply reply, Consumer<Slot> writer) {
         slot.reply = reply;
+        slot.replyBytes = AnswerWriter.answerBytes(reply);
+        heldBytes += slot.replyBytes;
         while (!slots.isEmpty() && slots.peekFirst().reply != null) {
-            writer.accept(slots.pollFirst());
+            Slot head = slots.pollFirst();
+            heldBytes -= head.replyBytes;
+            released++;
+            writer.accept(head);
         }
     }
 
@@ -44,6 +54,16 @@ final class ResponseOrderer {
         return slots.size();
     }
 
+    /** How many slots were handed to the writer so far. */
+    long released() {
+        return released;
+    }
+
+    /** Bytes of the answers that wait for an earlier answer. */
+    long heldBytes() {
+        return heldBytes;
+    }
+
     /** Drops every slot, releasing replies that were waiting; later completions are discarded by the caller. */
     void discardAll() {
         for (Slot slot : slots) {
@@ -52,5 +72,6 @@ final class ResponseOrderer {
             }
         }
         slots.clear();
+        heldBytes = 0;
     }
 }

@@ -106,4 +106,48 @@ class BackendChannelPoolTest {
             }
         }
     }
+
+    @Test
+    void aChannelHeldBackWhileDeliveringStaysUnreadUntilReleased() throws Exception {
+        // Given a pool connected to a broker, with one request out
+        try (ServerSocket broker = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            BackendChannelPool pool = poolCounting(new AtomicInteger());
+            Future<BackendChannel> channel = acquire(pool, broker);
+            try (Socket accepted = broker.accept()) {
+                channel.sync();
+                AtomicInteger heldWhileDelivering = new AtomicInteger();
+                loop.submit(() -> {
+                    // Outside a delivery, holding back stops nothing
+                    pool.holdBackDelivering();
+                    ByteBuf request = FrameBuffers.allocator().buffer(12).writeShort(18).writeShort(0).writeInt(0)
+                            .writeShort(-1);
+                    channel.getNow().request(request, DEADLINE.toMillis()).addListener(answered -> {
+                        ((ByteBuf) answered.getNow()).release();
+                        // When whoever the answer reaches says it must wait for an earlier one
+                        pool.holdBackDelivering();
+                        heldWhileDelivering.set(channel.getNow().channel().config().isAutoRead() ? 1 : 2);
+                    });
+                }).sync();
+                assertTrue(loop.submit(() -> channel.getNow().channel().config().isAutoRead()).sync().getNow());
+                java.io.DataInputStream in = new java.io.DataInputStream(accepted.getInputStream());
+                byte[] frame = new byte[in.readInt()];
+                in.readFully(frame);
+                int correlationId = java.nio.ByteBuffer.wrap(frame, 4, 4).getInt();
+                accepted.getOutputStream().write(java.nio.ByteBuffer.allocate(9).putInt(5).putInt(correlationId)
+                        .put((byte) 0).array());
+
+                // Then that channel is not read, not even when the client's answers flow again
+                Eventually.await(DEADLINE, "the answer delivered", () -> heldWhileDelivering.get() != 0);
+                assertEquals(2, heldWhileDelivering.get());
+                loop.submit(() -> pool.setAutoRead(true)).sync();
+                assertEquals(false, loop.submit(() -> channel.getNow().channel().config().isAutoRead()).sync().getNow());
+
+                // And released, it is read again
+                loop.submit(pool::releaseHeldBack).sync();
+                assertTrue(loop.submit(() -> channel.getNow().channel().config().isAutoRead()).sync().getNow());
+            } finally {
+                loop.submit(() -> pool.closeAll("test over")).sync();
+            }
+        }
+    }
 }

@@ -69,7 +69,7 @@ class BrokerPortListenersTest {
                 ListenerLimits.DEFAULTS, new BrokerPorts(base, COUNT));
         server = KafkaProxyServer.start(settings, workers, RequestHandlers.shared(handler),
                 new BackendConnector(KafkaWire.MAX_FRAME_BYTES, Duration.ofSeconds(1)),
-                new ClientConnectionHandler.ConnectionListener() { });
+                new ConnectionListener() { });
     }
 
     /** Sends a Metadata request on {@code connection}; the handler's view of it. */

@@ -25,6 +25,7 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -62,7 +63,7 @@ class ClientConnectionHandlerTest {
     private static final int BROKER_CORRELATION_ID = 9000;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     /** When the connection gives up on a request whose handler named no broker hold. */
-    private static final Duration DEADLINE = REQUEST_TIMEOUT.plus(ClientConnectionHandler.DEADLINE_MARGIN);
+    private static final Duration DEADLINE = REQUEST_TIMEOUT.plus(ConnectionRequests.DEADLINE_MARGIN);
     private static final Duration READ_DEADLINE = Duration.ofSeconds(20);
 
     /** One request the fake handler received, and the reply the test completes. */
@@ -79,7 +80,7 @@ class ClientConnectionHandlerTest {
         pending.add(new Pending(request, reply));
         return reply;
     };
-    private EmbeddedChannel channel = connection(handler, 16, ClientConnectionHandler.ConnectionListener.NONE);
+    private EmbeddedChannel channel = connection(handler, 16, ConnectionListener.NONE);
 
     @AfterEach
     void closeAndReleaseEverything() {
@@ -215,7 +216,7 @@ class ClientConnectionHandlerTest {
         channel = connection((context, request) -> {
             seen.add(request);
             throw new IllegalStateException("bug in a router");
-        }, 16, ClientConnectionHandler.ConnectionListener.NONE);
+        }, 16, ConnectionListener.NONE);
 
         // When a request arrives
         sendMetadataRequests(4);
@@ -259,7 +260,7 @@ class ClientConnectionHandlerTest {
     void readingPausesAtTheInFlightLimitAndResumesWhenAnAnswerIsWritten() {
         // Given a connection that allows two requests in flight, with two waiting
         channel.finishAndReleaseAll();
-        channel = connection(handler, 2, ClientConnectionHandler.ConnectionListener.NONE);
+        channel = connection(handler, 2, ConnectionListener.NONE);
         sendMetadataRequests(1, 2);
         boolean readingAtLimit = channel.config().isAutoRead();
 
@@ -271,12 +272,46 @@ class ClientConnectionHandlerTest {
         assertTrue(channel.config().isAutoRead());
     }
 
+    @Test
+    void answersWaitingForAnEarlierOneCountInTheUnreadAnswerBudgetAndPauseReading() {
+        // Given a listener whose connections may hold 1000 bytes of unread answers, and the
+        // reasons reading was paused for
+        List<ReadPause> pauses = new ArrayList<>();
+        ListenerLimits d = ListenerLimits.DEFAULTS;
+        ConnectionBudgets budgets = new ConnectionBudgets(new ListenerLimits(d.maxConnections(),
+                d.maxConnectionsPerIp(), d.fdHeadroom(), d.partialFrameBytes(), d.frameReadTimeout(), d.idleTimeout(),
+                d.unreadAnswerBytesPerConnection(), 1000));
+        channel.finishAndReleaseAll();
+        channel = connection(connectionHandler(handler, 16, new ConnectionListener() {
+            @Override
+            public void readsPaused(ReadPause reason, long nanos) {
+                pauses.add(reason);
+            }
+        }, budgets));
+        sendMetadataRequests(1, 2);
+
+        // When the second is answered first, with 2000 bytes
+        pending.get(1).reply().setSuccess(metadataAnswer("x".repeat(2000)));
+
+        // Then that answer counts as unread though nothing is written, and reading pauses
+        assertTrue(budgets.unreadAnswers().total() > 2000, "held " + budgets.unreadAnswers().total());
+        assertFalse(channel.config().isAutoRead());
+        assertEquals(List.of(), answers());
+
+        // When the first is answered, both are written, and reading resumes for the budget's reason
+        pending.get(0).reply().setSuccess(metadataAnswer("first"));
+        assertEquals(List.of(new Answer(1, "first"), new Answer(2, "x".repeat(2000))), answers());
+        assertEquals(0, budgets.unreadAnswers().total());
+        assertTrue(channel.config().isAutoRead());
+        assertEquals(List.of(ReadPause.UNREAD_ANSWER_BUDGET), pauses);
+    }
+
     /** The security review's H2 probe (A25) in one read: 391 were in flight with the cap at 100. */
     @Test
     void framesReadPastTheInFlightCapInOneReadWaitUntilASlotFrees() {
         // Given a connection that allows two requests in flight
         channel.finishAndReleaseAll();
-        channel = connection(handler, 2, ClientConnectionHandler.ConnectionListener.NONE);
+        channel = connection(handler, 2, ConnectionListener.NONE);
 
         // When five requests arrive in one read
         sendMetadataRequests(1, 2, 3, 4, 5);
@@ -298,7 +333,7 @@ class ClientConnectionHandlerTest {
     void frameTrickledInSlowerThanTheReadTimeoutClosesTheConnection() {
         // Given a connection with a 10 s frame read timeout, and the size of a 60-byte frame sent
         channel.finishAndReleaseAll();
-        channel = connection(handler, 16, ClientConnectionHandler.ConnectionListener.NONE,
+        channel = connection(handler, 16, ConnectionListener.NONE,
                 timeouts(Duration.ofSeconds(10), Duration.ofMinutes(10)));
         channel.writeInbound(Unpooled.buffer(4).writeInt(60));
 
@@ -317,7 +352,7 @@ class ClientConnectionHandlerTest {
     void requestsThatArriveWholeKeepTheConnectionOpenPastTheReadTimeout() {
         // Given a connection with a 10 s frame read timeout
         channel.finishAndReleaseAll();
-        channel = connection(handler, 16, ClientConnectionHandler.ConnectionListener.NONE,
+        channel = connection(handler, 16, ConnectionListener.NONE,
                 timeouts(Duration.ofSeconds(10), Duration.ofMinutes(10)));
 
         // When a request split over two reads arrives every 6 seconds for a minute, each answered
@@ -339,7 +374,7 @@ class ClientConnectionHandlerTest {
     void connectionWithNothingInFlightIsClosedAfterTheIdleTimeout() {
         // Given a connection with a one-minute idle timeout whose one request was answered
         channel.finishAndReleaseAll();
-        channel = connection(handler, 16, ClientConnectionHandler.ConnectionListener.NONE,
+        channel = connection(handler, 16, ConnectionListener.NONE,
                 timeouts(Duration.ofSeconds(10), Duration.ofMinutes(1)));
         sendMetadataRequests(1);
         pending.get(0).reply().setSuccess(metadataAnswer("only"));
@@ -362,7 +397,7 @@ class ClientConnectionHandlerTest {
             context.expectHeldFor(Duration.ofMinutes(10).toMillis());
             return handler.handle(context, request);
         };
-        channel = connection(holding, 16, ClientConnectionHandler.ConnectionListener.NONE,
+        channel = connection(holding, 16, ConnectionListener.NONE,
                 timeouts(Duration.ofSeconds(10), Duration.ofMinutes(1)));
         sendMetadataRequests(1);
 
@@ -394,7 +429,7 @@ class ClientConnectionHandlerTest {
         channel = connection((context, request) -> {
             context.expectHeldFor(hold.toMillis());
             return handler.handle(context, request);
-        }, 16, ClientConnectionHandler.ConnectionListener.NONE);
+        }, 16, ConnectionListener.NONE);
         sendMetadataRequests(1);
 
         // When the request timeout and the margin pass, and then the hold
@@ -419,7 +454,7 @@ class ClientConnectionHandlerTest {
                 context.expectHeldFor(hold.toMillis());
             }
             return handler.handle(context, request);
-        }, 16, new ClientConnectionHandler.ConnectionListener() {
+        }, 16, new ConnectionListener() {
             @Override
             public void requestCompleted(short apiKey, short apiVersion, long nanos, int requestBytes,
                                          int answerBytes, boolean closedConnection) {
@@ -480,7 +515,7 @@ class ClientConnectionHandlerTest {
         // Given a request answered in time, on a connection that counts answered requests
         AtomicInteger completed = new AtomicInteger();
         channel.finishAndReleaseAll();
-        channel = connection(handler, 16, new ClientConnectionHandler.ConnectionListener() {
+        channel = connection(handler, 16, new ConnectionListener() {
             @Override
             public void requestCompleted(short apiKey, short apiVersion, long nanos, int requestBytes,
                                          int answerBytes, boolean closedConnection) {
@@ -505,7 +540,7 @@ class ClientConnectionHandlerTest {
     void connectionListenerThatThrowsDoesNotStallLaterAnswers() {
         // Given a connection whose listener throws on every completed request
         channel.finishAndReleaseAll();
-        channel = connection(handler, 16, new ClientConnectionHandler.ConnectionListener() {
+        channel = connection(handler, 16, new ConnectionListener() {
             @Override
             public void requestCompleted(short apiKey, short apiVersion, long nanos, int requestBytes,
                                          int answerBytes, boolean closedConnection) {
@@ -555,7 +590,7 @@ class ClientConnectionHandlerTest {
         channel.finishAndReleaseAll();
         channel = new EmbeddedChannel(new KafkaFrameDecoder(KafkaWire.MAX_FRAME_BYTES, "client"),
                 new LengthFieldPrepender(4), new RequestHeaderDecoder(), closesFirst,
-                connectionHandler(handler, 16, ClientConnectionHandler.ConnectionListener.NONE));
+                connectionHandler(handler, 16, ConnectionListener.NONE));
 
         // When a request arrives
         sendMetadataRequests(1);
@@ -582,7 +617,7 @@ class ClientConnectionHandlerTest {
         Queue<Boolean> completedOnTheLoop = new ConcurrentLinkedQueue<>();
         EventLoopGroup workers = NettyTransport.newEventLoopGroup(1, "client-connection-test");
         EventLoop loop = workers.next();
-        ClientConnectionHandler.ConnectionListener listener = new ClientConnectionHandler.ConnectionListener() {
+        ConnectionListener listener = new ConnectionListener() {
             @Override
             public void requestCompleted(short apiKey, short apiVersion, long nanos, int requestBytes,
                                          int answerBytes, boolean closedConnection) {
@@ -614,32 +649,42 @@ class ClientConnectionHandlerTest {
     }
 
     private static EmbeddedChannel connection(RequestHandler requestHandler, int maxInFlight,
-                                              ClientConnectionHandler.ConnectionListener listener) {
+                                              ConnectionListener listener) {
         return connection(requestHandler, maxInFlight, listener, ListenerLimits.DEFAULTS);
     }
 
     private static EmbeddedChannel connection(RequestHandler requestHandler, int maxInFlight,
-                                              ClientConnectionHandler.ConnectionListener listener, ListenerLimits limits) {
+                                              ConnectionListener listener, ListenerLimits limits) {
+        return connection(connectionHandler(requestHandler, maxInFlight, listener, limits));
+    }
+
+    private static EmbeddedChannel connection(ClientConnectionHandler connectionHandler) {
         EmbeddedChannel channel = new EmbeddedChannel(
                 new KafkaFrameDecoder(KafkaWire.MAX_FRAME_BYTES, "client"),
                 new LengthFieldPrepender(4),
                 new RequestHeaderDecoder(),
-                connectionHandler(requestHandler, maxInFlight, listener, limits));
+                connectionHandler);
         channel.freezeTime();
         return channel;
     }
 
     private static ClientConnectionHandler connectionHandler(RequestHandler requestHandler, int maxInFlight,
-                                                             ClientConnectionHandler.ConnectionListener listener) {
+                                                             ConnectionListener listener) {
         return connectionHandler(requestHandler, maxInFlight, listener, ListenerLimits.DEFAULTS);
     }
 
     private static ClientConnectionHandler connectionHandler(RequestHandler requestHandler, int maxInFlight,
-                                                             ClientConnectionHandler.ConnectionListener listener,
+                                                             ConnectionListener listener,
                                                              ListenerLimits limits) {
+        return connectionHandler(requestHandler, maxInFlight, listener, new ConnectionBudgets(limits));
+    }
+
+    private static ClientConnectionHandler connectionHandler(RequestHandler requestHandler, int maxInFlight,
+                                                             ConnectionListener listener,
+                                                             ConnectionBudgets budgets) {
         return new ClientConnectionHandler(RequestHandlers.shared(requestHandler),
                 new BackendConnector(KafkaWire.MAX_FRAME_BYTES, Duration.ofSeconds(1)), maxInFlight, REQUEST_TIMEOUT,
-                listener, new ClientConnectionHandler.Logs(), new ConnectionBudgets(limits));
+                listener, new ConnectionLogs(), budgets, OptionalInt.empty());
     }
 
     /** The default limits with these two timeouts. */

@@ -17,14 +17,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.FetchRequest;
-import org.apache.kafka.common.requests.RequestHeader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,7 +41,6 @@ class ListenerLimitsIT {
     private static final String TOPIC = "limits";
     /** No records: a Fetch at offset 0 waits at the broker for its whole max wait. */
     private static final String EMPTY_TOPIC = "limits-empty";
-    private static final Duration STALL_ROUND = Duration.ofMillis(20);
 
     private static KafkaCluster cluster;
     private RunningProxy proxy;
@@ -210,7 +206,7 @@ class ListenerLimitsIT {
         SocketChannel channel = SocketChannel.open(new InetSocketAddress("127.0.0.1", proxy.port()));
         channel.configureBlocking(false);
         sockets.add(channel.socket());
-        offerUntilStalled(List.of(channel), fetches(TOPIC, 5000, 0));
+        PipelinedFetches.offerUntilStalled(List.of(channel), fetches(TOPIC, 5000, 0));
 
         // Then the proxy holds a bounded amount of its answers, and serves others meanwhile
         double unread = proxy.metric("kafscale_proxy_unread_answer_bytes");
@@ -277,39 +273,9 @@ class ListenerLimitsIT {
                 total).values().stream().anyMatch(records -> !records.isEmpty()));
     }
 
-    /**
-     * Writes {@code bytes} (or {@code perChannel} zero bytes) to each channel without blocking
-     * until none of them has taken a byte for a while: the proxy stopped reading them.
-     *
-     * @return the bytes the channels took
-     */
+    /** Writes {@code perChannel} zero bytes to each channel until the proxy stops reading them (see {@link PipelinedFetches}). */
     private static long offerUntilStalled(List<SocketChannel> channels, int perChannel) throws Exception {
-        return offerUntilStalled(channels, new byte[perChannel]);
-    }
-
-    private static long offerUntilStalled(List<SocketChannel> channels, byte[] bytes) throws Exception {
-        Map<SocketChannel, ByteBuffer> left = new LinkedHashMap<>();
-        channels.forEach(c -> left.put(c, ByteBuffer.wrap(bytes)));
-        long taken = 0;
-        int idleRounds = 0;
-        // The kernel's socket buffers take some bytes after the proxy stops reading; 50 rounds of
-        // 20 ms with nothing taken means every buffer on the way is full.
-        while (idleRounds < 50) {
-            long round = 0;
-            for (Map.Entry<SocketChannel, ByteBuffer> e : left.entrySet()) {
-                if (e.getValue().hasRemaining()) {
-                    round += e.getKey().write(e.getValue());
-                }
-            }
-            taken += round;
-            if (round == 0) {
-                idleRounds++;
-                LockSupport.parkNanos(STALL_ROUND.toNanos());
-            } else {
-                idleRounds = 0;
-            }
-        }
-        return taken;
+        return PipelinedFetches.offerUntilStalled(channels, new byte[perChannel]);
     }
 
     /** {@code count} pipelined Fetch v12 requests for the topic's three partitions from offset 0. */
@@ -319,17 +285,8 @@ class ListenerLimitsIT {
             partitions.put(new TopicPartition(topic, p),
                     new FetchRequest.PartitionData(Uuid.ZERO_UUID, 0, -1, 64 * 1024, Optional.empty()));
         }
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        for (int i = 0; i < count; i++) {
-            FetchRequest request = FetchRequest.Builder.forConsumer((short) 12, maxWaitMs, maxWaitMs > 0 ? 1 : 0,
-                    partitions).build((short) 12);
-            ByteBuffer framed = request.serializeWithHeader(new RequestHeader(ApiKeys.FETCH, (short) 12, "probe", i));
-            out.writeBytes(ByteBuffer.allocate(4).putInt(framed.remaining()).array());
-            byte[] body = new byte[framed.remaining()];
-            framed.get(body);
-            out.writeBytes(body);
-        }
-        return out.toByteArray();
+        return PipelinedFetches.fetches(partitions, count, maxWaitMs, maxWaitMs > 0 ? 1 : 0,
+                FetchRequest.DEFAULT_RESPONSE_MAX_BYTES);
     }
 
     private static void assertClosedByProxy(Socket socket) throws IOException {
