@@ -56,7 +56,7 @@ class ApiGuardsTest {
     private final Access access = new Access(ALICE, RULES, TopologySnapshot.EMPTY);
 
     private Verdict check(ApiKeys api, ApiMessage request, int version) {
-        return ApiGuards.check(api, request, (short) version, access);
+        return AuthorizationPolicy.guardOf(api).check(request, (short) version, access);
     }
 
     /** The answer a narrowed request's broker answer becomes once the refused parts are added. */
@@ -164,7 +164,8 @@ class ApiGuardsTest {
                 check(ApiKeys.INIT_PRODUCER_ID, new InitProducerIdRequestData().setTransactionalId("alice-tx-2"), 5));
         Access bob = new Access(new KafkaPrincipal(KafkaPrincipal.USER_TYPE, "bob"), RULES, TopologySnapshot.EMPTY);
         assertEquals(new Verdict.Refuse(Errors.CLUSTER_AUTHORIZATION_FAILED),
-                ApiGuards.check(ApiKeys.INIT_PRODUCER_ID, new InitProducerIdRequestData().setTransactionalId(null), (short) 5, bob));
+                AuthorizationPolicy.guardOf(ApiKeys.INIT_PRODUCER_ID)
+                        .check(new InitProducerIdRequestData().setTransactionalId(null), (short) 5, bob));
     }
 
     @Test

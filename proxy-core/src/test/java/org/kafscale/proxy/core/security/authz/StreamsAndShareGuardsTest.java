@@ -72,13 +72,13 @@ class StreamsAndShareGuardsTest {
     }
 
     private Verdict check(ApiKeys api, ApiMessage request) {
-        return ApiGuards.check(api, request, api.latestVersion(), access);
+        return AuthorizationPolicy.guardOf(api).check(request, api.latestVersion(), access);
     }
 
     @Test
     void everyServedApiHasACheckOfItsOwnOrIsOneKafkaDoesNotCheck() {
         List<ApiKeys> unmapped = ApiCatalog.all().values().stream().filter(ApiSpec::served).map(ApiSpec::api)
-                .filter(api -> !ApiGuards.mapped(api) && !ApiGuards.UNCHECKED.contains(api)).toList();
+                .filter(api -> AuthorizationPolicy.guardOf(api).refusesWhole()).toList();
         assertEquals(List.of(), unmapped);
     }
 
