@@ -2,6 +2,7 @@ package org.kafscale.proxy.core.apis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.junit.jupiter.api.Test;
+import org.kafscale.proxy.core.security.authz.Guard;
 
 /**
  * Every key of kafka-clients' {@code ApiKeys} has a spec in {@link ApiCatalog} (a kafka-clients
@@ -50,6 +52,17 @@ class ApiCatalogTest {
         assertTrue(ApiCatalog.servedOn(ApiKeys.DESCRIBE_LOG_DIRS, true));
         assertTrue(ApiCatalog.servedOn(ApiKeys.PRODUCE, false));
         assertFalse(ApiCatalog.servedOn(ApiKeys.SASL_HANDSHAKE, true), "SASL is the listener's own, never routed");
+    }
+
+    @Test
+    void aServedKeyCannotBePlacedWithoutACheckOfItsOwn() {
+        // Given a forwarded key whose entry names only the fail-closed guard of refused keys
+        // When / Then: the spec is refused, so the catalog would fail as it loads
+        assertThrows(IllegalArgumentException.class, () -> new ApiSpec(ApiKeys.PRODUCE, ApiSpec.Serving.FORWARDED,
+                Guard.refusedWhole(), "split by partition owner"));
+        // A refused key takes it: the dispatcher closes on it before any check
+        assertTrue(new ApiSpec(ApiKeys.VOTE, ApiSpec.Serving.REFUSED, Guard.refusedWhole(), "controller-only")
+                .guard().refusesWhole());
     }
 
     @Test
