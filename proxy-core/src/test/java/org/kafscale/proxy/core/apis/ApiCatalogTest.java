@@ -23,6 +23,7 @@ import org.kafscale.proxy.core.security.authz.Guard;
  * {@code ./mvnw -B -o -q -pl proxy-core test -Dtest=ApiCatalogTest -Dapi.docs.write=true}.
  */
 class ApiCatalogTest {
+    private static final ApiCatalog APIS = ApiSpecs.catalog();
     private static final String WRITE_PROPERTY = "api.docs.write";
     private static final String START = "<!-- api-table:start -->\n";
     private static final String END = "<!-- api-table:end -->";
@@ -31,7 +32,7 @@ class ApiCatalogTest {
     void everyApiKeyHasASpecServedOrRefused() {
         List<ApiKeys> unplaced = new ArrayList<>();
         for (ApiKeys api : ApiKeys.values()) {
-            if (ApiCatalog.spec(api).isEmpty()) {
+            if (APIS.spec(api).isEmpty()) {
                 unplaced.add(api);
             }
         }
@@ -40,7 +41,7 @@ class ApiCatalogTest {
 
     @Test
     void eachSpecIsFiledUnderItsOwnKeyAndSaysWhy() {
-        ApiCatalog.all().forEach((api, spec) -> {
+        APIS.all().forEach((api, spec) -> {
             assertEquals(api, spec.api());
             assertFalse(spec.doc().isBlank(), api + " has no doc row");
         });
@@ -48,10 +49,10 @@ class ApiCatalogTest {
 
     @Test
     void disksAreServedOnlyWhereTheConnectionAddressesABroker() {
-        assertFalse(ApiCatalog.servedOn(ApiKeys.DESCRIBE_LOG_DIRS, false));
-        assertTrue(ApiCatalog.servedOn(ApiKeys.DESCRIBE_LOG_DIRS, true));
-        assertTrue(ApiCatalog.servedOn(ApiKeys.PRODUCE, false));
-        assertFalse(ApiCatalog.servedOn(ApiKeys.SASL_HANDSHAKE, true), "SASL is the listener's own, never routed");
+        assertFalse(APIS.servedOn(ApiKeys.DESCRIBE_LOG_DIRS, false));
+        assertTrue(APIS.servedOn(ApiKeys.DESCRIBE_LOG_DIRS, true));
+        assertTrue(APIS.servedOn(ApiKeys.PRODUCE, false));
+        assertFalse(APIS.servedOn(ApiKeys.SASL_HANDSHAKE, true), "SASL is the listener's own, never routed");
     }
 
     @Test
@@ -75,11 +76,11 @@ class ApiCatalogTest {
         assertTrue(start >= 0 && end > start, doc + " has no " + START.strip() + " ... " + END + " section");
         // When
         if (Boolean.getBoolean(WRITE_PROPERTY)) {
-            text = text.substring(0, start + START.length()) + ApiCatalog.markdown() + text.substring(end);
+            text = text.substring(0, start + START.length()) + APIS.markdown() + text.substring(end);
             Files.writeString(doc, text, StandardCharsets.UTF_8);
         }
         // Then
-        assertTrue(text.contains(START + ApiCatalog.markdown() + END), doc + " does not match ApiCatalog. Regenerate it with:"
+        assertTrue(text.contains(START + APIS.markdown() + END), doc + " does not match ApiCatalog. Regenerate it with:"
                 + " ./mvnw -B -o -q -pl proxy-core test -Dtest=ApiCatalogTest -D" + WRITE_PROPERTY + "=true");
     }
 

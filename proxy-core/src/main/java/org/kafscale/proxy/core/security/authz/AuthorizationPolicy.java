@@ -34,14 +34,19 @@ public final class AuthorizationPolicy implements RequestPolicy {
     private static final RateLimitedLog REFUSALS = RateLimitedLog.every10Seconds(
             LoggerFactory.getLogger(AuthorizationPolicy.class));
 
+    private final ApiCatalog apis;
     private final AclAuthorizer authorizer;
     private final Topology topology;
     private final AuthorizationObserver observer;
     private final OwnConnections own;
 
-    /** @param own the proxy's own connections (its readiness probe), which are not checked */
-    public AuthorizationPolicy(AclAuthorizer authorizer, Topology topology, AuthorizationObserver observer,
-                               OwnConnections own) {
+    /**
+     * @param apis each key's spec, whose guard checks its requests
+     * @param own the proxy's own connections (its readiness probe), which are not checked
+     */
+    public AuthorizationPolicy(ApiCatalog apis, AclAuthorizer authorizer, Topology topology,
+                               AuthorizationObserver observer, OwnConnections own) {
+        this.apis = apis;
         this.authorizer = authorizer;
         this.topology = topology;
         this.observer = observer;
@@ -50,7 +55,7 @@ public final class AuthorizationPolicy implements RequestPolicy {
 
     @Override
     public boolean readsRequests(ApiKeys api) {
-        return ApiCatalog.spec(api).filter(spec -> spec.served() && spec.guard().checks()).isPresent();
+        return apis.spec(api).filter(spec -> spec.served() && spec.guard().checks()).isPresent();
     }
 
     @Override
@@ -62,7 +67,7 @@ public final class AuthorizationPolicy implements RequestPolicy {
         Access access = new Access(context.principal(), authorizer.rules(), topology.snapshot());
         Verdict verdict;
         try {
-            verdict = guardOf(api).check(body, context.apiVersion(), access);
+            verdict = guardOf(apis, api).check(body, context.apiVersion(), access);
         } catch (RuntimeException e) {
             return context.now(context.close("authorizing " + context.describeRequest() + " failed: " + e));
         }
@@ -85,8 +90,8 @@ public final class AuthorizationPolicy implements RequestPolicy {
     }
 
     /** The guard of {@code api}'s spec; a key with none (never read: see {@link #readsRequests}) is refused whole. */
-    static Guard guardOf(ApiKeys api) {
-        return ApiCatalog.spec(api).map(ApiSpec::guard).orElse(Guard.refusedWhole());
+    static Guard guardOf(ApiCatalog apis, ApiKeys api) {
+        return apis.spec(api).map(ApiSpec::guard).orElse(Guard.refusedWhole());
     }
 
     /** One request's answer, edited to what its principal may see, and the request's refusals reported. */
