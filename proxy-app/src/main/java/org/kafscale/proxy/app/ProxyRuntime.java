@@ -24,6 +24,8 @@ import org.kafscale.proxy.app.health.ReadPathProbe;
 import org.kafscale.proxy.app.health.Readiness;
 import org.kafscale.proxy.app.lfs.LfsRuntime;
 import org.kafscale.proxy.app.metrics.ProxyMetrics;
+import org.kafscale.proxy.core.apis.ApiCatalog;
+import org.kafscale.proxy.core.apis.ApiSpecs;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.BackendObserver;
 import org.kafscale.proxy.core.backend.BrokerApiVersionsProbe;
@@ -156,7 +158,10 @@ public final class ProxyRuntime implements AutoCloseable {
         // accepted only on the connections the proxy opens to itself.
         Optional<ProbeLogin> probeLogin = config.sasl().map(settings -> ProbeLogin.mint(own::isOwn));
         Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> startSasl(settings, proxyMetrics, probeLogin));
-        ApiVersionsResponder apiVersions = new ApiVersionsResponder(brokerVersions,
+        // Where each key is served and how it is checked: one catalog for the dispatcher, ApiVersions
+        // and the authorizer.
+        ApiCatalog apis = ApiSpecs.catalog();
+        ApiVersionsResponder apiVersions = new ApiVersionsResponder(apis, brokerVersions,
                 sasl.isPresent() ? SaslAuthenticator.advertisedApis() : List.of());
         MetadataResponder metadata = new MetadataResponder(topology, advertised);
         FindCoordinatorResponder findCoordinator = new FindCoordinatorResponder(topology, advertised);
@@ -166,14 +171,14 @@ public final class ProxyRuntime implements AutoCloseable {
         Routing routing = new Routing(topology, advertised, config.requestTimeout().toMillis(), config.anyBrokerConnect(),
                 proxyMetrics, lfs == null ? ProduceRewriter.NONE : lfs.produceRewriter(), config.fetchReadAhead());
         // Each connection gets its own router (for what it keeps per connection) behind the shared answers.
-        RequestHandlers dispatchers = connection -> new RequestDispatcher(apiVersions, metadata, findCoordinator,
-                describeCluster, describeTopicPartitions, gate, routing.newRouter(connection));
+        RequestHandlers dispatchers = connection -> new RequestDispatcher(apis, apiVersions, metadata,
+                findCoordinator, describeCluster, describeTopicPartitions, gate, routing.newRouter(connection));
         // The policy chain reads every request before the dispatcher answers or routes it, and every
         // answer before it is written: with ACLs, authorization is its first policy. With SASL, every
         // connection (bootstrap and broker ports) authenticates before the chain sees a request.
         List<Policy> policies = new ArrayList<>();
-        acls.ifPresent(watcher -> policies.add(new AuthorizationPolicy(watcher.authorizer(), topology, proxyMetrics,
-                own)));
+        acls.ifPresent(watcher -> policies.add(new AuthorizationPolicy(apis, watcher.authorizer(), topology,
+                proxyMetrics, own)));
         RequestHandlers authorized = new PolicyChain(policies).around(dispatchers);
         RequestHandlers handlers = aroundHandlers.apply(sasl.map(s -> s.guard(authorized)).orElse(authorized));
         KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector,

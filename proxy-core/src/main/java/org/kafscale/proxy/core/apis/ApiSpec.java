@@ -1,14 +1,25 @@
 package org.kafscale.proxy.core.apis;
 
+import java.util.Objects;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.kafscale.proxy.core.security.authz.Guard;
 
 /**
  * What the proxy does with one API key, as the dispatcher, the ApiVersions answer, the authorizer
  * and the docs need to know it.
  *
+ * @param guard its authorization: what the ACLs must allow of the request, checked before it is
+ *              answered or routed (a served key has a check of its own, or is one Kafka checks no ACL for)
  * @param doc how it is served, or why it is refused: its row of the API table in {@code docs/architecture.md}
  */
-public record ApiSpec(ApiKeys api, Serving serving, String doc) {
+public record ApiSpec(ApiKeys api, Serving serving, Guard guard, String doc) {
+
+    public ApiSpec {
+        Objects.requireNonNull(guard, "guard");
+        if (serving != Serving.REFUSED && guard.refusesWhole()) {
+            throw new IllegalArgumentException(api + " is served, so it needs a guard of its own");
+        }
+    }
 
     /** Where a key is served. */
     public enum Serving {

@@ -33,16 +33,21 @@ public final class ApiVersionsResponder {
      */
     private static final short ZERO_MINIMUM_VERSION = 4;
 
+    private final ApiCatalog apis;
     private final BrokerApiVersions brokers;
     /** Keys the listener itself serves besides the proxied ones (SASL on a SASL listener). */
     private final List<ApiVersion> listenerApis;
 
-    public ApiVersionsResponder(BrokerApiVersions brokers) {
-        this(brokers, List.of());
+    public ApiVersionsResponder(ApiCatalog apis, BrokerApiVersions brokers) {
+        this(apis, brokers, List.of());
     }
 
-    /** @param listenerApis keys the listener serves itself, such as SaslHandshake on a SASL listener */
-    public ApiVersionsResponder(BrokerApiVersions brokers, List<ApiVersion> listenerApis) {
+    /**
+     * @param apis the keys the proxy serves, each advertised where it is served
+     * @param listenerApis keys the listener serves itself, such as SaslHandshake on a SASL listener
+     */
+    public ApiVersionsResponder(ApiCatalog apis, BrokerApiVersions brokers, List<ApiVersion> listenerApis) {
+        this.apis = apis;
         this.brokers = brokers;
         this.listenerApis = List.copyOf(listenerApis);
     }
@@ -97,7 +102,7 @@ public final class ApiVersionsResponder {
     ApiVersionCollection advertised(boolean addressesBroker) {
         List<ApiVersion> ranges = new ArrayList<>();
         listenerApis.forEach(api -> ranges.add(api.duplicate()));
-        for (ApiSpec spec : ApiCatalog.all().values()) {
+        for (ApiSpec spec : apis.all().values()) {
             ApiKeys api = spec.api();
             if (!spec.servedOn(addressesBroker)) {
                 continue;

@@ -45,6 +45,7 @@ public final class RequestDispatcher implements RequestHandler {
     /** How long ApiVersions waits for the first broker report; well within a client's request timeout. */
     static final Duration FIRST_PROBE_WAIT = Duration.ofSeconds(3);
 
+    private final ApiCatalog apis;
     private final ApiVersionsResponder apiVersions;
     private final MetadataResponder metadata;
     private final FindCoordinatorResponder findCoordinator;
@@ -53,10 +54,12 @@ public final class RequestDispatcher implements RequestHandler {
     private final RoutingGate gate;
     private final RequestHandler router;
 
-    public RequestDispatcher(ApiVersionsResponder apiVersions, MetadataResponder metadata,
+    /** @param apis where each key is served: a key it does not serve on the connection is refused */
+    public RequestDispatcher(ApiCatalog apis, ApiVersionsResponder apiVersions, MetadataResponder metadata,
                              FindCoordinatorResponder findCoordinator, DescribeClusterResponder describeCluster,
                              DescribeTopicPartitionsResponder describeTopicPartitions, RoutingGate gate,
                              RequestHandler router) {
+        this.apis = apis;
         this.apiVersions = apiVersions;
         this.metadata = metadata;
         this.findCoordinator = findCoordinator;
@@ -69,7 +72,7 @@ public final class RequestDispatcher implements RequestHandler {
     @Override
     public Future<Reply> handle(ConnectionContext context, RequestFrame request) {
         boolean addressesBroker = context.addressedBroker().isPresent();
-        if (request.knownApi().filter(api -> ApiCatalog.servedOn(api, addressesBroker)).isEmpty()) {
+        if (request.knownApi().filter(api -> apis.servedOn(api, addressesBroker)).isEmpty()) {
             return Replies.now(context.loop(), refusal(request));
         }
         if (request.isApi(ApiKeys.API_VERSIONS)) {

@@ -2,6 +2,7 @@ package org.kafscale.proxy.core.apis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.junit.jupiter.api.Test;
+import org.kafscale.proxy.core.security.authz.Guard;
 
 /**
  * Every key of kafka-clients' {@code ApiKeys} has a spec in {@link ApiCatalog} (a kafka-clients
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * {@code ./mvnw -B -o -q -pl proxy-core test -Dtest=ApiCatalogTest -Dapi.docs.write=true}.
  */
 class ApiCatalogTest {
+    private static final ApiCatalog APIS = ApiSpecs.catalog();
     private static final String WRITE_PROPERTY = "api.docs.write";
     private static final String START = "<!-- api-table:start -->\n";
     private static final String END = "<!-- api-table:end -->";
@@ -29,7 +32,7 @@ class ApiCatalogTest {
     void everyApiKeyHasASpecServedOrRefused() {
         List<ApiKeys> unplaced = new ArrayList<>();
         for (ApiKeys api : ApiKeys.values()) {
-            if (ApiCatalog.spec(api).isEmpty()) {
+            if (APIS.spec(api).isEmpty()) {
                 unplaced.add(api);
             }
         }
@@ -38,7 +41,7 @@ class ApiCatalogTest {
 
     @Test
     void eachSpecIsFiledUnderItsOwnKeyAndSaysWhy() {
-        ApiCatalog.all().forEach((api, spec) -> {
+        APIS.all().forEach((api, spec) -> {
             assertEquals(api, spec.api());
             assertFalse(spec.doc().isBlank(), api + " has no doc row");
         });
@@ -46,10 +49,21 @@ class ApiCatalogTest {
 
     @Test
     void disksAreServedOnlyWhereTheConnectionAddressesABroker() {
-        assertFalse(ApiCatalog.servedOn(ApiKeys.DESCRIBE_LOG_DIRS, false));
-        assertTrue(ApiCatalog.servedOn(ApiKeys.DESCRIBE_LOG_DIRS, true));
-        assertTrue(ApiCatalog.servedOn(ApiKeys.PRODUCE, false));
-        assertFalse(ApiCatalog.servedOn(ApiKeys.SASL_HANDSHAKE, true), "SASL is the listener's own, never routed");
+        assertFalse(APIS.servedOn(ApiKeys.DESCRIBE_LOG_DIRS, false));
+        assertTrue(APIS.servedOn(ApiKeys.DESCRIBE_LOG_DIRS, true));
+        assertTrue(APIS.servedOn(ApiKeys.PRODUCE, false));
+        assertFalse(APIS.servedOn(ApiKeys.SASL_HANDSHAKE, true), "SASL is the listener's own, never routed");
+    }
+
+    @Test
+    void aServedKeyCannotBePlacedWithoutACheckOfItsOwn() {
+        // Given a forwarded key whose entry names only the fail-closed guard of refused keys
+        // When / Then: the spec is refused, so the catalog would fail as it loads
+        assertThrows(IllegalArgumentException.class, () -> new ApiSpec(ApiKeys.PRODUCE, ApiSpec.Serving.FORWARDED,
+                Guard.refusedWhole(), "split by partition owner"));
+        // A refused key takes it: the dispatcher closes on it before any check
+        assertTrue(new ApiSpec(ApiKeys.VOTE, ApiSpec.Serving.REFUSED, Guard.refusedWhole(), "controller-only")
+                .guard().refusesWhole());
     }
 
     @Test
@@ -62,11 +76,11 @@ class ApiCatalogTest {
         assertTrue(start >= 0 && end > start, doc + " has no " + START.strip() + " ... " + END + " section");
         // When
         if (Boolean.getBoolean(WRITE_PROPERTY)) {
-            text = text.substring(0, start + START.length()) + ApiCatalog.markdown() + text.substring(end);
+            text = text.substring(0, start + START.length()) + APIS.markdown() + text.substring(end);
             Files.writeString(doc, text, StandardCharsets.UTF_8);
         }
         // Then
-        assertTrue(text.contains(START + ApiCatalog.markdown() + END), doc + " does not match ApiCatalog. Regenerate it with:"
+        assertTrue(text.contains(START + APIS.markdown() + END), doc + " does not match ApiCatalog. Regenerate it with:"
                 + " ./mvnw -B -o -q -pl proxy-core test -Dtest=ApiCatalogTest -D" + WRITE_PROPERTY + "=true");
     }
 

@@ -28,14 +28,16 @@ import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.codec.KafkaWire;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.apis.ApiCatalog;
+import org.kafscale.proxy.core.apis.ApiSpecs;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 
 class ApiVersionsResponderTest {
+    private static final ApiCatalog APIS = ApiSpecs.catalog();
 
     private static final short VERSION = 3;
 
     private final BrokerApiVersions brokers = new BrokerApiVersions();
-    private final ApiVersionsResponder responder = new ApiVersionsResponder(brokers);
+    private final ApiVersionsResponder responder = new ApiVersionsResponder(APIS, brokers);
 
     @Test
     void beforeAnyBrokerReportsEveryProxiedApiIsAdvertisedAtKafkaClientsStableRange() {
@@ -46,8 +48,8 @@ class ApiVersionsResponderTest {
 
         // Then every API the proxy serves is advertised at kafka-clients' own stable range, and nothing else
         Map<Short, ApiVersion> expected = new TreeMap<>();
-        for (ApiKeys api : ApiCatalog.all().keySet()) {
-            if (ApiCatalog.servedOn(api, false)) {
+        for (ApiKeys api : APIS.all().keySet()) {
+            if (APIS.servedOn(api, false)) {
                 expected.put(api.id, range(api, api.oldestVersion(), api.latestVersion(false)));
             }
         }
@@ -232,7 +234,7 @@ class ApiVersionsResponderTest {
     void saslApisOfTheListenerAreAdvertisedInKeyOrderBesideTheProxiedOnes() {
         // Given a SASL listener's responder
         List<ApiVersion> sasl = SaslAuthenticator.advertisedApis();
-        ApiVersionsResponder withSasl = new ApiVersionsResponder(brokers, sasl);
+        ApiVersionsResponder withSasl = new ApiVersionsResponder(APIS, brokers, sasl);
 
         // When a client asks
         ApiVersionsResponseData answer = ask(withSasl, VERSION, false);
@@ -276,8 +278,8 @@ class ApiVersionsResponderTest {
     /** A broker report listing every proxied API at kafka-clients' range, minus some, with some ranges replaced. */
     private static ApiVersionsResponseData everyProxiedApiExcept(Set<ApiKeys> missing, Map<ApiKeys, ApiVersion> overrides) {
         ApiVersionsResponseData data = new ApiVersionsResponseData();
-        for (ApiKeys api : ApiCatalog.all().keySet()) {
-            if (!ApiCatalog.served(api) || missing.contains(api)) {
+        for (ApiKeys api : APIS.all().keySet()) {
+            if (!APIS.served(api) || missing.contains(api)) {
                 continue;
             }
             ApiVersion v = overrides.getOrDefault(api, range(api, api.oldestVersion(), api.latestVersion(false)));

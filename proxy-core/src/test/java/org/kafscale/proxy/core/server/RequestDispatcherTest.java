@@ -28,6 +28,8 @@ import org.apache.kafka.common.requests.SaslHandshakeResponse;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.kafscale.proxy.core.apis.ApiCatalog;
+import org.kafscale.proxy.core.apis.ApiSpecs;
 import org.kafscale.proxy.core.codec.KafkaWire;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.local.AdvertiseMode;
@@ -42,13 +44,15 @@ import org.kafscale.proxy.core.testing.StubTopology;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 
 class RequestDispatcherTest {
+    private static final ApiCatalog APIS = ApiSpecs.catalog();
     private final EventLoop loop = new DefaultEventLoop();
     private final ConnectionContext context = new ConnectionContext(loop, null, new InetSocketAddress("127.0.0.1", 50000));
     private final StubTopology topology = StubTopology.of(new BrokerEndpoint(1, "b1.internal", 9092, null));
     private final AdvertisedListener advertised = new AdvertisedListener("proxy", 9092, AdvertiseMode.BROKERS);
     private final BrokerApiVersions brokerVersions = new BrokerApiVersions();
     private final AtomicInteger routed = new AtomicInteger();
-    private final RequestDispatcher dispatcher = new RequestDispatcher(new ApiVersionsResponder(brokerVersions),
+    private final RequestDispatcher dispatcher = new RequestDispatcher(APIS,
+            new ApiVersionsResponder(APIS, brokerVersions),
             new MetadataResponder(topology, advertised), new FindCoordinatorResponder(topology, advertised),
             new DescribeClusterResponder(topology, advertised), new DescribeTopicPartitionsResponder(topology, advertised),
             () -> true, (ctx, request) -> {

@@ -9,17 +9,18 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.apis.ApiCatalog;
 import org.kafscale.proxy.core.apis.ApiSpec;
+import org.kafscale.proxy.core.apis.ApiSpecs;
 
 /**
- * The route registry and core's catalog ({@link ApiCatalog}) describe the same APIs: every key the proxy
- * forwards has exactly one route, and nothing it answers itself or refuses has one (it would be
- * dead, or worse, reachable).
+ * The route registry and core's catalog ({@link ApiSpecs}' {@link ApiCatalog}) describe the same
+ * APIs: every key the proxy forwards has exactly one route, and nothing it answers itself or
+ * refuses has one (it would be dead, or worse, reachable).
  */
 class ApisTest {
 
     @Test
     void everyForwardedKeyHasARouteAndNoOtherKeyDoes() {
-        Set<ApiKeys> forwarded = ApiCatalog.all().values().stream()
+        Set<ApiKeys> forwarded = ApiSpecs.catalog().all().values().stream()
                 .filter(ApiSpec::forwarded)
                 .map(ApiSpec::api)
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(ApiKeys.class)));

@@ -14,7 +14,7 @@ import org.kafscale.proxy.core.topology.TopologySnapshot;
  * One request's view of authorization: who asks, the rules in force when it arrived, the topology
  * (to name topics a request gives by id), and the resource types refused so far (for the metric).
  */
-final class Access {
+public final class Access {
     /** The name Kafka gives the one CLUSTER resource. */
     static final String CLUSTER_NAME = "kafka-cluster";
 

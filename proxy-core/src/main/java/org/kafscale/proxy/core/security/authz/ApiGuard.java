@@ -4,6 +4,6 @@ import org.apache.kafka.common.protocol.ApiMessage;
 
 /** The authorization of one API: what its request asks of which resources, and what is allowed. */
 @FunctionalInterface
-interface ApiGuard<Q extends ApiMessage> {
+public interface ApiGuard<Q extends ApiMessage> {
     Verdict check(Q request, short version, Access access);
 }

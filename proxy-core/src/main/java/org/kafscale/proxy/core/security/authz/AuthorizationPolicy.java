@@ -5,6 +5,7 @@ import java.util.function.Consumer;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.kafscale.proxy.core.apis.ApiCatalog;
+import org.kafscale.proxy.core.apis.ApiSpec;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.policy.AnswerOutcome;
 import org.kafscale.proxy.core.policy.AnswerPolicy;
@@ -26,20 +27,26 @@ import org.slf4j.LoggerFactory;
  * <p>The proxy's own connections ({@link OwnConnections}: the readiness probe, which must read
  * whatever topic it proves) and the APIs Kafka checks no ACL for (ApiVersions, SASL, DescribeCluster)
  * are not checked; nor are keys the proxy does not serve, which the dispatcher refuses whoever asks.
+ * Each key's check is the {@link Guard} of its spec in {@code ApiCatalog}.
  * The rules are read once per request, so a reload never changes a decision half-way.
  */
 public final class AuthorizationPolicy implements RequestPolicy {
     private static final RateLimitedLog REFUSALS = RateLimitedLog.every10Seconds(
             LoggerFactory.getLogger(AuthorizationPolicy.class));
 
+    private final ApiCatalog apis;
     private final AclAuthorizer authorizer;
     private final Topology topology;
     private final AuthorizationObserver observer;
     private final OwnConnections own;
 
-    /** @param own the proxy's own connections (its readiness probe), which are not checked */
-    public AuthorizationPolicy(AclAuthorizer authorizer, Topology topology, AuthorizationObserver observer,
-                               OwnConnections own) {
+    /**
+     * @param apis each key's spec, whose guard checks its requests
+     * @param own the proxy's own connections (its readiness probe), which are not checked
+     */
+    public AuthorizationPolicy(ApiCatalog apis, AclAuthorizer authorizer, Topology topology,
+                               AuthorizationObserver observer, OwnConnections own) {
+        this.apis = apis;
         this.authorizer = authorizer;
         this.topology = topology;
         this.observer = observer;
@@ -48,7 +55,7 @@ public final class AuthorizationPolicy implements RequestPolicy {
 
     @Override
     public boolean readsRequests(ApiKeys api) {
-        return !ApiGuards.UNCHECKED.contains(api) && ApiCatalog.served(api);
+        return apis.spec(api).filter(spec -> spec.served() && spec.guard().checks()).isPresent();
     }
 
     @Override
@@ -60,7 +67,7 @@ public final class AuthorizationPolicy implements RequestPolicy {
         Access access = new Access(context.principal(), authorizer.rules(), topology.snapshot());
         Verdict verdict;
         try {
-            verdict = ApiGuards.check(api, body, context.apiVersion(), access);
+            verdict = guardOf(apis, api).check(body, context.apiVersion(), access);
         } catch (RuntimeException e) {
             return context.now(context.close("authorizing " + context.describeRequest() + " failed: " + e));
         }
@@ -80,6 +87,11 @@ public final class AuthorizationPolicy implements RequestPolicy {
                     + context.describeRequest() + ")"));
         }
         return context.forward();
+    }
+
+    /** The guard of {@code api}'s spec; a key with none (never read: see {@link #readsRequests}) is refused whole. */
+    static Guard guardOf(ApiCatalog apis, ApiKeys api) {
+        return apis.spec(api).map(ApiSpec::guard).orElse(Guard.refusedWhole());
     }
 
     /** One request's answer, edited to what its principal may see, and the request's refusals reported. */

@@ -17,11 +17,11 @@ import org.apache.kafka.common.protocol.Errors;
  * metrics' on the cluster (CLUSTER_AUTHORIZATION_FAILED). Refused resources are answered here;
  * the others go on.
  */
-final class ConfigGuards {
+public final class ConfigGuards {
     private ConfigGuards() {
     }
 
-    static Verdict describeConfigs(DescribeConfigsRequestData q, short version, Access a) {
+    public static Verdict describeConfigs(DescribeConfigsRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.resources(),
                 r -> resourceError(a, r.resourceType(), r.resourceName(), AclOperation.DESCRIBE_CONFIGS));
         if (refused.isEmpty()) {
@@ -33,7 +33,7 @@ final class ConfigGuards {
                         .setErrorMessage(e.message()))));
     }
 
-    static Verdict alterConfigs(AlterConfigsRequestData q, short version, Access a) {
+    public static Verdict alterConfigs(AlterConfigsRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.resources(),
                 r -> resourceError(a, r.resourceType(), r.resourceName(), AclOperation.ALTER_CONFIGS));
         if (refused.isEmpty()) {
@@ -45,7 +45,7 @@ final class ConfigGuards {
                                 .setResourceName(r.resourceName()).setErrorCode(e.code()).setErrorMessage(e.message()))));
     }
 
-    static Verdict incrementalAlterConfigs(IncrementalAlterConfigsRequestData q, short version, Access a) {
+    public static Verdict incrementalAlterConfigs(IncrementalAlterConfigsRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.resources(),
                 r -> resourceError(a, r.resourceType(), r.resourceName(), AclOperation.ALTER_CONFIGS));
         if (refused.isEmpty()) {

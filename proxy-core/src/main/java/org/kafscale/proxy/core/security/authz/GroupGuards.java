@@ -35,16 +35,16 @@ import org.kafscale.proxy.core.codec.CoordinatorKeyTypes;
  * group gets GROUP_AUTHORIZATION_FAILED; ListGroups lists only groups the principal may describe
  * (all of them with Describe on the cluster).
  */
-final class GroupGuards {
+public final class GroupGuards {
     private GroupGuards() {
     }
 
     /** An API naming one group (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, ConsumerGroupHeartbeat). */
-    static Verdict oneGroup(String groupId, AclOperation operation, Access a) {
+    public static Verdict oneGroup(String groupId, AclOperation operation, Access a) {
         return a.group(groupId, operation) ? Verdict.ALLOW : new Verdict.Refuse(GROUP_AUTHORIZATION_FAILED);
     }
 
-    static Verdict offsetCommit(OffsetCommitRequestData q, short version, Access a) {
+    public static Verdict offsetCommit(OffsetCommitRequestData q, short version, Access a) {
         if (!a.group(q.groupId(), AclOperation.READ)) {
             return new Verdict.Refuse(GROUP_AUTHORIZATION_FAILED);
         }
@@ -59,7 +59,7 @@ final class GroupGuards {
                                         .setPartitionIndex(p.partitionIndex()).setErrorCode(e.code())).toList()))));
     }
 
-    static Verdict offsetDelete(OffsetDeleteRequestData q, short version, Access a) {
+    public static Verdict offsetDelete(OffsetDeleteRequestData q, short version, Access a) {
         if (!a.group(q.groupId(), AclOperation.DELETE)) {
             return new Verdict.Refuse(GROUP_AUTHORIZATION_FAILED);
         }
@@ -80,7 +80,7 @@ final class GroupGuards {
      * OffsetFetch: Describe on each group (v8+ names several: each refused one is answered alone),
      * and on each topic in the answer: left out of an "every topic" answer, refused by name.
      */
-    static Verdict offsetFetch(OffsetFetchRequestData q, short version, Access a) {
+    public static Verdict offsetFetch(OffsetFetchRequestData q, short version, Access a) {
         if (version < 8) {
             if (!a.group(q.groupId(), AclOperation.DESCRIBE)) {
                 return new Verdict.Refuse(GROUP_AUTHORIZATION_FAILED);
@@ -138,7 +138,7 @@ final class GroupGuards {
         return (listing ? a.quietly() : a).topic(topic.get(), AclOperation.DESCRIBE);
     }
 
-    static Verdict describeGroups(DescribeGroupsRequestData q, short version, Access a) {
+    public static Verdict describeGroups(DescribeGroupsRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.groups(), g -> groupError(a, g, AclOperation.DESCRIBE));
         if (refused.isEmpty()) {
             return Verdict.ALLOW;
@@ -149,7 +149,7 @@ final class GroupGuards {
                         .setAuthorizedOperations(Integer.MIN_VALUE))));
     }
 
-    static Verdict consumerGroupDescribe(ConsumerGroupDescribeRequestData q, short version, Access a) {
+    public static Verdict consumerGroupDescribe(ConsumerGroupDescribeRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.groupIds(), g -> groupError(a, g, AclOperation.DESCRIBE));
         if (refused.isEmpty()) {
             return Verdict.ALLOW;
@@ -160,7 +160,7 @@ final class GroupGuards {
                                 .setErrorMessage(e.message()))));
     }
 
-    static Verdict deleteGroups(DeleteGroupsRequestData q, short version, Access a) {
+    public static Verdict deleteGroups(DeleteGroupsRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.groupsNames(), g -> groupError(a, g, AclOperation.DELETE));
         if (refused.isEmpty()) {
             return Verdict.ALLOW;
@@ -171,7 +171,7 @@ final class GroupGuards {
     }
 
     /** ListGroups: every group with Describe on the cluster, else only those the principal may describe. */
-    static Verdict listGroups(ApiMessage q, short version, Access a) {
+    public static Verdict listGroups(ApiMessage q, short version, Access a) {
         if (a.quietly().cluster(AclOperation.DESCRIBE)) {
             return Verdict.ALLOW;
         }
@@ -183,7 +183,7 @@ final class GroupGuards {
      * FindCoordinator: Describe on the group or transactional id it names; a share-group key
      * (asked by brokers, not clients) needs ClusterAction. From v4 each key is answered on its own.
      */
-    static Verdict findCoordinator(FindCoordinatorRequestData q, short version, Access a) {
+    public static Verdict findCoordinator(FindCoordinatorRequestData q, short version, Access a) {
         if (version < 4) {
             Errors error = coordinatorKeyError(a, q.keyType(), q.key());
             return error == Errors.NONE ? Verdict.ALLOW : new Verdict.Refuse(error);

@@ -33,11 +33,11 @@ import org.kafscale.proxy.core.codec.RecordSets;
  * being fetched; its partitions are answered TOPIC_AUTHORIZATION_FAILED without their records,
  * which the broker releases when their acquisition lock times out.
  */
-final class ShareGuards {
+public final class ShareGuards {
     private ShareGuards() {
     }
 
-    static Verdict heartbeat(ShareGroupHeartbeatRequestData q, short version, Access a) {
+    public static Verdict heartbeat(ShareGroupHeartbeatRequestData q, short version, Access a) {
         if (!a.group(q.groupId(), AclOperation.READ)) {
             return new Verdict.Refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
@@ -46,7 +46,7 @@ final class ShareGuards {
         return refused == 0 ? Verdict.ALLOW : new Verdict.Refuse(Errors.TOPIC_AUTHORIZATION_FAILED);
     }
 
-    static Verdict fetch(ShareFetchRequestData q, short version, Access a) {
+    public static Verdict fetch(ShareFetchRequestData q, short version, Access a) {
         if (!a.group(q.groupId(), AclOperation.READ)) {
             return new Verdict.Refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
@@ -59,7 +59,7 @@ final class ShareGuards {
         });
     }
 
-    static Verdict acknowledge(ShareAcknowledgeRequestData q, short version, Access a) {
+    public static Verdict acknowledge(ShareAcknowledgeRequestData q, short version, Access a) {
         if (!a.group(q.groupId(), AclOperation.READ)) {
             return new Verdict.Refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
@@ -82,7 +82,7 @@ final class ShareGuards {
         }));
     }
 
-    static Verdict describe(ShareGroupDescribeRequestData q, short version, Access a) {
+    public static Verdict describe(ShareGroupDescribeRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.groupIds(), g -> GroupGuards.groupError(a, g, AclOperation.DESCRIBE));
         if (refused.isEmpty()) {
             return Verdict.ALLOW;

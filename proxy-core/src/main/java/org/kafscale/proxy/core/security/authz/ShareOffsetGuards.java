@@ -23,7 +23,7 @@ import org.apache.kafka.common.message.DescribeShareGroupOffsetsResponseData.Des
  * Delete on the group and Read on each topic. A refused group gets GROUP_AUTHORIZATION_FAILED, a
  * refused topic TOPIC_AUTHORIZATION_FAILED; the rest goes on.
  */
-final class ShareOffsetGuards {
+public final class ShareOffsetGuards {
     private ShareOffsetGuards() {
     }
 
@@ -31,7 +31,7 @@ final class ShareOffsetGuards {
      * Describe: each group alone; a topic named that may not be described is answered refused
      * (the broker's answer for it is replaced), and a group's "every topic" answer leaves it out.
      */
-    static Verdict describe(DescribeShareGroupOffsetsRequestData q, short version, Access a) {
+    public static Verdict describe(DescribeShareGroupOffsetsRequestData q, short version, Access a) {
         Map<String, Boolean> everyTopicByGroup = new HashMap<>();
         q.groups().forEach(g -> everyTopicByGroup.put(g.groupId(), g.topics() == null));
         var refused = Refusals.takeOut(q.groups(),
@@ -64,7 +64,7 @@ final class ShareOffsetGuards {
         });
     }
 
-    static Verdict alter(AlterShareGroupOffsetsRequestData q, short version, Access a) {
+    public static Verdict alter(AlterShareGroupOffsetsRequestData q, short version, Access a) {
         if (!a.group(q.groupId(), AclOperation.READ)) {
             return new Verdict.Refuse(GROUP_AUTHORIZATION_FAILED);
         }
@@ -80,7 +80,7 @@ final class ShareOffsetGuards {
                                         .setErrorMessage(e.message())).toList()))));
     }
 
-    static Verdict delete(DeleteShareGroupOffsetsRequestData q, short version, Access a) {
+    public static Verdict delete(DeleteShareGroupOffsetsRequestData q, short version, Access a) {
         if (!a.group(q.groupId(), AclOperation.DELETE)) {
             return new Verdict.Refuse(GROUP_AUTHORIZATION_FAILED);
         }

@@ -27,11 +27,11 @@ import org.apache.kafka.common.protocol.Errors;
  * TOPIC_AUTHORIZATION_FAILED naming the topics (Kafka's broker instead accepts the member and
  * reports MISSING_INTERNAL_TOPICS in the answer's status, which only the broker can make).
  */
-final class StreamsGuards {
+public final class StreamsGuards {
     private StreamsGuards() {
     }
 
-    static Verdict heartbeat(StreamsGroupHeartbeatRequestData q, short version, Access a) {
+    public static Verdict heartbeat(StreamsGroupHeartbeatRequestData q, short version, Access a) {
         if (!a.group(q.groupId(), AclOperation.READ)) {
             return new Verdict.Refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
@@ -55,7 +55,7 @@ final class StreamsGuards {
         return Verdict.ALLOW;
     }
 
-    static Verdict describe(StreamsGroupDescribeRequestData q, short version, Access a) {
+    public static Verdict describe(StreamsGroupDescribeRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.groupIds(), g -> GroupGuards.groupError(a, g, AclOperation.DESCRIBE));
         Consumer<StreamsGroupDescribeResponseData> hideTopics = answer -> hideGroupsWithUndescribableTopics(answer, a);
         if (refused.isEmpty()) {

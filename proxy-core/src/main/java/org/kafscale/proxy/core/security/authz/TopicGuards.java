@@ -45,11 +45,11 @@ import org.kafscale.proxy.core.codec.RecordSets;
  *
  * <p>A refused topic gets TOPIC_AUTHORIZATION_FAILED on each of its partitions; the others go on.
  */
-final class TopicGuards {
+public final class TopicGuards {
     private TopicGuards() {
     }
 
-    static Verdict produce(ProduceRequestData q, short version, Access a) {
+    public static Verdict produce(ProduceRequestData q, short version, Access a) {
         if (q.transactionalId() != null && !a.transactionalId(q.transactionalId(), AclOperation.WRITE)) {
             return q.acks() == 0 ? new Verdict.Close("acks=0 Produce refused: Write on the transactional id")
                     : new Verdict.Refuse(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
@@ -70,7 +70,7 @@ final class TopicGuards {
                                         .setLogStartOffset(-1)).toList()))));
     }
 
-    static Verdict fetch(FetchRequestData q, short version, Access a) {
+    public static Verdict fetch(FetchRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.topics(), t -> topicError(a, t.topic(), t.topicId(), AclOperation.READ));
         if (refused.isEmpty()) {
             return Verdict.ALLOW;
@@ -84,7 +84,7 @@ final class TopicGuards {
                                         .setRecords(RecordSets.empty())).toList()))));
     }
 
-    static Verdict listOffsets(ListOffsetsRequestData q, short version, Access a) {
+    public static Verdict listOffsets(ListOffsetsRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.topics(), t -> topicError(a, t.name(), null, AclOperation.DESCRIBE));
         if (refused.isEmpty()) {
             return Verdict.ALLOW;
@@ -97,7 +97,7 @@ final class TopicGuards {
                                         .setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1)).toList()))));
     }
 
-    static Verdict offsetForLeaderEpoch(OffsetForLeaderEpochRequestData q, short version, Access a) {
+    public static Verdict offsetForLeaderEpoch(OffsetForLeaderEpochRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.topics(), t -> topicError(a, t.topic(), null, AclOperation.DESCRIBE));
         if (refused.isEmpty()) {
             return Verdict.ALLOW;
@@ -111,7 +111,7 @@ final class TopicGuards {
                                                 .setLeaderEpoch(-1).setEndOffset(-1)).toList()))));
     }
 
-    static Verdict deleteRecords(DeleteRecordsRequestData q, short version, Access a) {
+    public static Verdict deleteRecords(DeleteRecordsRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.topics(), t -> topicError(a, t.name(), null, AclOperation.DELETE));
         if (refused.isEmpty()) {
             return Verdict.ALLOW;
@@ -125,7 +125,7 @@ final class TopicGuards {
         }));
     }
 
-    static Verdict describeProducers(DescribeProducersRequestData q, short version, Access a) {
+    public static Verdict describeProducers(DescribeProducersRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.topics(), t -> topicError(a, t.name(), null, AclOperation.READ));
         if (refused.isEmpty()) {
             return Verdict.ALLOW;
@@ -137,7 +137,7 @@ final class TopicGuards {
                                         .setErrorCode(e.code()).setErrorMessage(e.message())).toList()))));
     }
 
-    static Verdict createTopics(CreateTopicsRequestData q, short version, Access a) {
+    public static Verdict createTopics(CreateTopicsRequestData q, short version, Access a) {
         if (a.cluster(AclOperation.CREATE)) {
             a.refused().clear();
             return Verdict.ALLOW;
@@ -153,7 +153,7 @@ final class TopicGuards {
                         .setReplicationFactor((short) -1))));
     }
 
-    static Verdict deleteTopics(DeleteTopicsRequestData q, short version, Access a) {
+    public static Verdict deleteTopics(DeleteTopicsRequestData q, short version, Access a) {
         var refusedNames = Refusals.takeOut(q.topicNames(), name -> topicError(a, name, null, AclOperation.DELETE));
         var refusedStates = Refusals.takeOut(q.topics(), t -> topicError(a, t.name(), t.topicId(), AclOperation.DELETE));
         if (refusedNames.isEmpty() && refusedStates.isEmpty()) {
@@ -170,7 +170,7 @@ final class TopicGuards {
                 });
     }
 
-    static Verdict createPartitions(CreatePartitionsRequestData q, short version, Access a) {
+    public static Verdict createPartitions(CreatePartitionsRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.topics(), t -> topicError(a, t.name(), null, AclOperation.ALTER));
         if (refused.isEmpty()) {
             return Verdict.ALLOW;
@@ -186,7 +186,7 @@ final class TopicGuards {
      * asked for gets TOPIC_AUTHORIZATION_FAILED and nothing else. Auto-creation is asked of the
      * broker only when the principal may create every topic named.
      */
-    static Verdict metadata(MetadataRequestData q, short version, Access a) {
+    public static Verdict metadata(MetadataRequestData q, short version, Access a) {
         boolean everyTopic = q.topics() == null || (version == 0 && q.topics().isEmpty());
         Set<String> askedByName = new HashSet<>();
         boolean mayCreate = true;
@@ -233,7 +233,7 @@ final class TopicGuards {
     }
 
     /** DescribeTopicPartitions: as Metadata; an empty topic list asks for every topic. */
-    static Verdict describeTopicPartitions(DescribeTopicPartitionsRequestData q, short version, Access a) {
+    public static Verdict describeTopicPartitions(DescribeTopicPartitionsRequestData q, short version, Access a) {
         boolean everyTopic = q.topics().isEmpty();
         Consumer<DescribeTopicPartitionsResponseData> edit = answer -> {
             for (Iterator<DescribeTopicPartitionsResponseTopic> it = answer.topics().iterator(); it.hasNext(); ) {

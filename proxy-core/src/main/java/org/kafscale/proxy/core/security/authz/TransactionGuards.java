@@ -24,22 +24,22 @@ import org.apache.kafka.common.protocol.Errors;
  * InitProducerId needs IdempotentWrite on the cluster or Write on some topic. A refused id gets
  * TRANSACTIONAL_ID_AUTHORIZATION_FAILED.
  */
-final class TransactionGuards {
+public final class TransactionGuards {
     private TransactionGuards() {
     }
 
-    static Verdict initProducerId(InitProducerIdRequestData q, short version, Access a) {
+    public static Verdict initProducerId(InitProducerIdRequestData q, short version, Access a) {
         if (q.transactionalId() != null) {
             return writeOn(q.transactionalId(), a);
         }
         return a.idempotentWrite() ? Verdict.ALLOW : new Verdict.Refuse(Errors.CLUSTER_AUTHORIZATION_FAILED);
     }
 
-    static Verdict endTxn(EndTxnRequestData q, short version, Access a) {
+    public static Verdict endTxn(EndTxnRequestData q, short version, Access a) {
         return writeOn(q.transactionalId(), a);
     }
 
-    static Verdict addOffsetsToTxn(AddOffsetsToTxnRequestData q, short version, Access a) {
+    public static Verdict addOffsetsToTxn(AddOffsetsToTxnRequestData q, short version, Access a) {
         if (!a.transactionalId(q.transactionalId(), AclOperation.WRITE)) {
             return new Verdict.Refuse(TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
         }
@@ -51,7 +51,7 @@ final class TransactionGuards {
      * refused partitions answered TOPIC_AUTHORIZATION_FAILED and the rest OPERATION_NOT_ATTEMPTED,
      * as Kafka does. From v4 only brokers send it (verification batches): ClusterAction.
      */
-    static Verdict addPartitionsToTxn(AddPartitionsToTxnRequestData q, short version, Access a) {
+    public static Verdict addPartitionsToTxn(AddPartitionsToTxnRequestData q, short version, Access a) {
         if (version >= 4) {
             return a.cluster(AclOperation.CLUSTER_ACTION) ? Verdict.ALLOW
                     : new Verdict.Refuse(Errors.CLUSTER_AUTHORIZATION_FAILED);
@@ -76,7 +76,7 @@ final class TransactionGuards {
                 : Verdict.ALLOW;
     }
 
-    static Verdict txnOffsetCommit(TxnOffsetCommitRequestData q, short version, Access a) {
+    public static Verdict txnOffsetCommit(TxnOffsetCommitRequestData q, short version, Access a) {
         if (!a.transactionalId(q.transactionalId(), AclOperation.WRITE)) {
             return new Verdict.Refuse(TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
         }
@@ -94,7 +94,7 @@ final class TransactionGuards {
                                         .setPartitionIndex(p.partitionIndex()).setErrorCode(e.code())).toList()))));
     }
 
-    static Verdict describeTransactions(DescribeTransactionsRequestData q, short version, Access a) {
+    public static Verdict describeTransactions(DescribeTransactionsRequestData q, short version, Access a) {
         var refused = Refusals.takeOut(q.transactionalIds(), id -> Refusals.unless(
                 a.transactionalId(id, AclOperation.DESCRIBE), TRANSACTIONAL_ID_AUTHORIZATION_FAILED));
         if (refused.isEmpty()) {
@@ -108,7 +108,7 @@ final class TransactionGuards {
     }
 
     /** ListTransactions: only the transactional ids the principal may describe. */
-    static Verdict listTransactions(ApiMessage q, short version, Access a) {
+    public static Verdict listTransactions(ApiMessage q, short version, Access a) {
         return Verdict.<ListTransactionsResponseData>editAnswer(answer -> answer.transactionStates()
                 .removeIf(t -> !a.quietly().transactionalId(t.transactionalId(), AclOperation.DESCRIBE)));
     }

@@ -6,7 +6,7 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /** What authorization decided for one request. */
-sealed interface Verdict {
+public sealed interface Verdict {
     Verdict ALLOW = new Allow();
 
     /** Every resource is allowed: the request goes on as the client sent it. */

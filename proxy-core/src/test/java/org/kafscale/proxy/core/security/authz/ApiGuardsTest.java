@@ -35,6 +35,8 @@ import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.junit.jupiter.api.Test;
+import org.kafscale.proxy.core.apis.ApiCatalog;
+import org.kafscale.proxy.core.apis.ApiSpecs;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
 
 /**
@@ -42,6 +44,7 @@ import org.kafscale.proxy.core.topology.TopologySnapshot;
  * answered here and with which of Kafka's errors.
  */
 class ApiGuardsTest {
+    private static final ApiCatalog APIS = ApiSpecs.catalog();
     private static final KafkaPrincipal ALICE = new KafkaPrincipal(KafkaPrincipal.USER_TYPE, "alice");
     private static final AclRules RULES = new AclRules(List.of(
             allow(ResourceType.TOPIC, PatternType.PREFIXED, "alice-", AclOperation.ALL),
@@ -56,7 +59,7 @@ class ApiGuardsTest {
     private final Access access = new Access(ALICE, RULES, TopologySnapshot.EMPTY);
 
     private Verdict check(ApiKeys api, ApiMessage request, int version) {
-        return ApiGuards.check(api, request, (short) version, access);
+        return AuthorizationPolicy.guardOf(APIS, api).check(request, (short) version, access);
     }
 
     /** The answer a narrowed request's broker answer becomes once the refused parts are added. */
@@ -164,7 +167,8 @@ class ApiGuardsTest {
                 check(ApiKeys.INIT_PRODUCER_ID, new InitProducerIdRequestData().setTransactionalId("alice-tx-2"), 5));
         Access bob = new Access(new KafkaPrincipal(KafkaPrincipal.USER_TYPE, "bob"), RULES, TopologySnapshot.EMPTY);
         assertEquals(new Verdict.Refuse(Errors.CLUSTER_AUTHORIZATION_FAILED),
-                ApiGuards.check(ApiKeys.INIT_PRODUCER_ID, new InitProducerIdRequestData().setTransactionalId(null), (short) 5, bob));
+                AuthorizationPolicy.guardOf(APIS, ApiKeys.INIT_PRODUCER_ID)
+                        .check(new InitProducerIdRequestData().setTransactionalId(null), (short) 5, bob));
     }
 
     @Test
