@@ -33,6 +33,8 @@ public final class BackendChannelPool {
     private BackendChannel delivering;
     /** Channels not read because they delivered answers that wait for an earlier one. */
     private final List<BackendChannel> heldBack = new ArrayList<>();
+    /** Which connecting poll channel took the last part while none of a broker's had connected. */
+    private int nextConnecting;
 
     public BackendChannelPool(EventLoop loop, BackendConnector connector) {
         this.loop = loop;
@@ -86,8 +88,11 @@ public final class BackendChannelPool {
      * A channel to {@code broker} with nothing in flight, for a Fetch the broker may hold for its
      * max wait. A broker processes one connection's requests in order, so a Fetch left waiting on
      * a channel (for example after the proxy answered the client from another broker) would delay
-     * whatever follows it there. Up to {@link #MAX_POLL_CHANNELS} per broker; past that, the least
-     * busy one.
+     * whatever follows it there. Up to {@link #MAX_POLL_CHANNELS} per broker, connecting ones
+     * included; past that, the least busy connected one, or (while none has connected) the
+     * connecting ones in turn. Counting connecting channels is what bounds the memory a client can
+     * make us hold: each broker channel sets aside a buffer for a whole answer once its first bytes
+     * arrive, and before that count a burst of pipelined Fetches opened one channel per Fetch.
      */
     public Future<BackendChannel> acquireIdle(BrokerEndpoint broker) {
         if (closed) {
@@ -104,12 +109,17 @@ public final class BackendChannelPool {
                 leastBusy = f;
             }
         }
-        if (candidates.size() >= MAX_POLL_CHANNELS && leastBusy != null) {
+        if (candidates.size() < MAX_POLL_CHANNELS) {
+            Future<BackendChannel> connecting = connect(broker);
+            candidates.add(connecting);
+            return connecting;
+        }
+        if (leastBusy != null) {
             return leastBusy;
         }
-        Future<BackendChannel> connecting = connect(broker);
-        candidates.add(connecting);
-        return connecting;
+        // All still connecting: spread the parts over them rather than open more.
+        nextConnecting = (nextConnecting + 1) % candidates.size();
+        return candidates.get(nextConnecting);
     }
 
     /**

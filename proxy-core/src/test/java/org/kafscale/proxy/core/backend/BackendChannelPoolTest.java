@@ -150,4 +150,29 @@ class BackendChannelPoolTest {
             }
         }
     }
+
+    @Test
+    void pipelinedLongPollFetchesShareTheCappedPollChannelsWhileTheyConnect() throws Exception {
+        // Given a pool with no channel to a broker yet
+        try (ServerSocket broker = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            BackendChannelPool pool = poolCounting(new AtomicInteger());
+            BrokerEndpoint endpoint = new BrokerEndpoint(1, "127.0.0.1", broker.getLocalPort(), null);
+            try {
+                // When 40 long-poll Fetches ask for an idle channel before any has connected
+                java.util.Set<Future<BackendChannel>> handedOut = loop.submit(() -> {
+                    java.util.Set<Future<BackendChannel>> seen = new java.util.HashSet<>();
+                    for (int i = 0; i < 40; i++) {
+                        seen.add(pool.acquireIdle(endpoint));
+                    }
+                    return seen;
+                }).sync().getNow();
+
+                // Then they share four channels (each holds at most one answer as it arrives),
+                // not one broker connection (and answer buffer) per Fetch
+                assertEquals(4, handedOut.size(), "broker channels opened");
+            } finally {
+                loop.submit(() -> pool.closeAll("test over")).sync();
+            }
+        }
+    }
 }
