@@ -127,7 +127,7 @@ public final class CoordinatorRouter {
                 if (!f.isSuccess()) {
                     boolean resend = RetryPolicy.mayResend(f.cause(), !READS.contains(api));
                     if (!RetryPolicy.cancelled(f.cause())) {
-                        failures.warn("{} for {} failed at {}: {}{}", api.name, keys, broker, f.cause().getMessage(),
+                        failures.warn(context, "{} for {} failed at {}: {}{}", api.name, keys, broker, f.cause().getMessage(),
                                 resend ? "; retrying on a fresh channel" : "");
                     }
                     if (resend && attempt < RetryPolicy.MAX_ATTEMPTS) {

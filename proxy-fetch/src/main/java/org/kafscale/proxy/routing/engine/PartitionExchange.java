@@ -267,7 +267,8 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
     private void onFailure(Part<R> part, Throwable cause) {
         boolean resend = api.mayResend(cause);
         if (!RetryPolicy.cancelled(cause)) {
-            services.partFailures().warn("{} part for {} partitions failed at {}: {}{}", api.api().name, part.partitions().size(),
+            services.partFailures().warn(context, "{} part for {} partitions failed at {}: {}{}", api.api().name,
+                    part.partitions().size(),
                     part.broker(), cause.getMessage(), resend ? "; retrying on a fresh channel" : "");
         }
         if (!resend) {
