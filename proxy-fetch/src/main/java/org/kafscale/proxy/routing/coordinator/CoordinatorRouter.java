@@ -142,7 +142,7 @@ public final class CoordinatorRouter {
                 Answer<Map<Errors, Integer>> answer = (Answer<Map<Errors, Integer>>) f.getNow();
                 // Kafka's own error count per API says whether any part of the answer is NOT_COORDINATOR.
                 if (answer.body().containsKey(Errors.NOT_COORDINATOR) && attempt < RetryPolicy.MAX_ATTEMPTS) {
-                    moved.info("{} is not the coordinator of {} {}; dropping the route", broker, kind, keys);
+                    moved.info(context, "{} is not the coordinator of {} {}; dropping the route", broker, kind, keys);
                     answer.frame().release();
                     refused.add(id);
                     keys.forEach(key -> topology.invalidateCoordinator(kind, key));

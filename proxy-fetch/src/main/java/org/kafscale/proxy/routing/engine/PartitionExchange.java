@@ -258,7 +258,7 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
         t.refusedBy.add(broker.id());
         t.lastError = Errors.forCode(code);
         t.lastRefusal = result;
-        services.staleRoutes().drop(broker, ref, code);
+        services.staleRoutes().drop(context, broker, ref, code);
         if (api.countsLeaderRetries()) {
             services.observer().retried(api.api(), RoutingObserver.RetryCause.LEADER);
         }

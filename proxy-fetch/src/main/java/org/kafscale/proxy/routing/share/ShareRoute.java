@@ -121,7 +121,7 @@ public final class ShareRoute {
         return exchangeAll(context, request, snapshot, entry.session, plan, part -> ShareRequests.fetch(data, part),
                 ApiKeys.SHARE_FETCH, body -> new ShareFetchResponseData(body, request.apiVersion()),
                 Math.max(0, data.maxWaitMs()),
-                outcomes -> answers.mergeFetch(request, plan, outcomes));
+                outcomes -> answers.mergeFetch(context, request, plan, outcomes));
     }
 
     private Future<Reply> acknowledge(ConnectionContext context, RequestFrame request, ShareAcknowledgeRequestData data,
@@ -137,7 +137,7 @@ public final class ShareRoute {
         return exchangeAll(context, request, services.topology().snapshot(), entry.session, plan,
                 part -> ShareRequests.acknowledge(data, part), ApiKeys.SHARE_ACKNOWLEDGE,
                 body -> new ShareAcknowledgeResponseData(body, request.apiVersion()), 0,
-                outcomes -> answers.mergeAcknowledge(request, plan, outcomes));
+                outcomes -> answers.mergeAcknowledge(context, request, plan, outcomes));
     }
 
     /** A broker's part and its answer (parsed, and the frame its records are views of), or why there is none. */
