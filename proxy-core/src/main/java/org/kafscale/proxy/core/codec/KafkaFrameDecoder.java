@@ -68,7 +68,8 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
         if (problem != null) {
             rejected = true;
             in.skipBytes(in.readableBytes());
-            LogFields.of(ctx.channel()).addTo(LOGGER.atWarn()).log("Closing connection from {} {}: {}", peer, ctx.channel().remoteAddress(), problem);
+            LogFields.of(ctx.channel()).addTo(LOGGER.atWarn()).log("Closing connection from {} {}: {}", peer,
+                    ctx.channel().remoteAddress(), problem);
             ctx.close();
             return;
         }

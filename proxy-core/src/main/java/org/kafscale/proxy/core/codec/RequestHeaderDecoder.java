@@ -55,7 +55,8 @@ public final class RequestHeaderDecoder extends MessageToMessageDecoder<ByteBuf>
             request = parse(frame);
         } catch (RuntimeException e) {
             rejected = true;
-            rejections.warn(LogFields.of(ctx.channel()), "Closing connection from client {}: request header does not parse ({} bytes): {}",
+            rejections.warn(LogFields.of(ctx.channel()),
+                    "Closing connection from client {}: request header does not parse ({} bytes): {}",
                     ctx.channel().remoteAddress(), frame.readableBytes(), e.toString());
             ctx.close();
             return;

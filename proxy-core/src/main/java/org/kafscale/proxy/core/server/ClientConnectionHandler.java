@@ -107,8 +107,8 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         this.unreadAnswers = budgets.unreadAnswers().holder(ctx.executor(), this::answersTaken);
         this.timeouts = new ConnectionTimeouts(ctx.executor(), budgets.frameReadTimeout(), budgets.idleTimeout(),
                 this::expired);
-        this.writer = new AnswerWriter(ctx, logs, context::describeClient, context, () -> phase.answers(), this::answersTaken,
-                this::beginClose);
+        this.writer = new AnswerWriter(ctx, logs, context::describeClient, context, () -> phase.answers(),
+                this::answersTaken, this::beginClose);
         this.requests = new ConnectionRequests(ctx.executor(), context, handlers.forConnection(context), listener, logs,
                 writer, requestTimeoutMillis, new ConnectionRequests.Connection() {
                     @Override
@@ -262,7 +262,8 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     /** A timeout ran out (see {@link ConnectionTimeouts}). */
     private void expired(String reason) {
         if (phase.answers()) {
-            logs.timedOutConnections.info(context, "Closing connection from client {}: {}", context.describeClient(), reason);
+            logs.timedOutConnections.info(context, "Closing connection from client {}: {}", context.describeClient(),
+                    reason);
             listener.timedOut();
             ctx.close();
             beginClose();

@@ -236,8 +236,8 @@ final class ConnectionRequests {
 
     /** A connection listener threw: logged, and the request's answer goes on regardless. */
     private void listenerFailed(String call, RequestFrame request, RuntimeException e) {
-        logs.failures.warn(context, "Connection listener failed in {} for {} from client {}: {}", call, request.describe(),
-                context.clientAddress(), e.toString());
+        logs.failures.warn(context, "Connection listener failed in {} for {} from client {}: {}", call,
+                request.describe(), context.clientAddress(), e.toString());
         context.atDebug(LOGGER).setCause(e).log("Connection listener failure detail");
     }
 }

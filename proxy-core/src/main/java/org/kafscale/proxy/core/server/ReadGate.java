@@ -64,8 +64,8 @@ final class ReadGate {
             if (reasonBits == 0) {
                 fields.addTo(LOGGER.atDebug()).log("Reading from client {} resumes", client.get());
             } else {
-                fields.addTo(LOGGER.atDebug()).log("Reading from client {} {}: {}", client.get(), wasReading ? "pauses" : "stays paused",
-                        describe(reasonBits));
+                fields.addTo(LOGGER.atDebug()).log("Reading from client {} {}: {}", client.get(),
+                        wasReading ? "pauses" : "stays paused", describe(reasonBits));
             }
         }
         boolean read = reasonBits == 0;

@@ -127,8 +127,8 @@ public final class CoordinatorRouter {
                 if (!f.isSuccess()) {
                     boolean resend = RetryPolicy.mayResend(f.cause(), !READS.contains(api));
                     if (!RetryPolicy.cancelled(f.cause())) {
-                        failures.warn(context, "{} for {} failed at {}: {}{}", api.name, keys, broker, f.cause().getMessage(),
-                                resend ? "; retrying on a fresh channel" : "");
+                        failures.warn(context, "{} for {} failed at {}: {}{}", api.name, keys, broker,
+                                f.cause().getMessage(), resend ? "; retrying on a fresh channel" : "");
                     }
                     if (resend && attempt < RetryPolicy.MAX_ATTEMPTS) {
                         observer.retried(api, RoutingObserver.RetryCause.CONNECTION);

@@ -80,7 +80,8 @@ public final class ShareAnswers {
                     int clientLeader = hints.clientLeaderId(leader.leaderId());
                     p.setCurrentLeader(new ShareFetchResponseData.LeaderIdAndEpoch().setLeaderId(clientLeader)
                             .setLeaderEpoch(leader.leaderEpoch()));
-                    if (leaderMoved(connection, outcome, topic.topicId(), p.partitionIndex(), p.errorCode()) && clientLeader >= 0) {
+                    if (leaderMoved(connection, outcome, topic.topicId(), p.partitionIndex(), p.errorCode())
+                            && clientLeader >= 0) {
                         hinted.add(clientLeader);
                     }
                     results.put(new SharedPartition(topic.topicId(), p.partitionIndex()), p);
@@ -129,7 +130,8 @@ public final class ShareAnswers {
                     int clientLeader = hints.clientLeaderId(leader.leaderId());
                     p.setCurrentLeader(new ShareAcknowledgeResponseData.LeaderIdAndEpoch().setLeaderId(clientLeader)
                             .setLeaderEpoch(leader.leaderEpoch()));
-                    if (leaderMoved(connection, outcome, topic.topicId(), p.partitionIndex(), p.errorCode()) && clientLeader >= 0) {
+                    if (leaderMoved(connection, outcome, topic.topicId(), p.partitionIndex(), p.errorCode())
+                            && clientLeader >= 0) {
                         hinted.add(clientLeader);
                     }
                     results.put(new SharedPartition(topic.topicId(), p.partitionIndex()), p);

@@ -190,8 +190,8 @@ final class SaslGate implements RequestHandler {
         connection.authenticatedAs(principal);
         authenticator.observer().authentication(exchange.mechanism.kafkaName(),
                 reauthentication ? Outcome.REAUTHENTICATED : Outcome.SUCCEEDED);
-        connection.atDebug(LOGGER).log("Client {} authenticated with {}{}", connection.describeClient(), exchange.mechanism.kafkaName(),
-                lifetimeMs > 0 ? ", session of " + lifetimeMs + " ms" : "");
+        connection.atDebug(LOGGER).log("Client {} authenticated with {}{}", connection.describeClient(),
+                exchange.mechanism.kafkaName(), lifetimeMs > 0 ? ", session of " + lifetimeMs + " ms" : "");
         endExchange();
         if (request.apiVersion() >= 1) {
             answer.setSessionLifetimeMs(Math.max(0, lifetimeMs));
