@@ -45,7 +45,8 @@ public final class LogFormatSwitch {
     private static OutputStreamAppender<ILoggingEvent> jsonAppender(LoggerContext context,
                                                                    ConsoleAppender<ILoggingEvent> replaced) {
         // The encoder escapes line breaks inside strings, so one event is one line whatever a client sent.
-        JsonEncoder encoder = new JsonEncoder();
+        // A line's key-values (the connection's id, client, client id, principal) become fields.
+        JsonEncoder encoder = new FieldsJsonEncoder();
         encoder.setContext(context);
         encoder.setWithSequenceNumber(false);
         encoder.setWithNanoseconds(false);

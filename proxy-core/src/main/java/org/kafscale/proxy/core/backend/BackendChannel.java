@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.concurrent.EarliestDeadline;
+import org.kafscale.proxy.core.logging.LogFields;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.slf4j.Logger;
@@ -51,11 +52,18 @@ public final class BackendChannel {
     private Runnable writabilityListener = () -> { };
     /** Told which channel hands an answer on (this one), and null once it has. */
     private Consumer<BackendChannel> deliveries = channel -> { };
+    /** The client connection's log fields, once its pool has adopted this channel. */
+    private LogFields fields = LogFields.NONE;
 
     BackendChannel(Channel channel, BrokerEndpoint broker) {
         this.channel = channel;
         this.broker = broker;
         this.deadlines = new EarliestDeadline(channel.eventLoop(), this::checkDeadlines);
+    }
+
+    /** Lines about this channel carry {@code fields}: the client connection it serves. */
+    void logAs(LogFields fields) {
+        this.fields = fields;
     }
 
     public BrokerEndpoint broker() {
@@ -227,7 +235,7 @@ public final class BackendChannel {
             boolean expected = cause == BackendException.Cause.CANCELLED
                     || (cause == BackendException.Cause.CONNECTION_CLOSED && pending.isEmpty());
             if (!expected) {
-                CLOSES.warn("Closing channel to {}: {} ({} requests pending)", broker, reason, pending.size());
+                CLOSES.warn(fields, "Closing channel to {}: {} ({} requests pending)", broker, reason, pending.size());
             }
         }
         List<Pending> failed = new ArrayList<>(pending.values());

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.kafscale.proxy.core.logging.LogFields;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 
 /**
@@ -35,10 +36,17 @@ public final class BackendChannelPool {
     private final List<BackendChannel> heldBack = new ArrayList<>();
     /** Which connecting poll channel took the last part while none of a broker's had connected. */
     private int nextConnecting;
+    /** The client connection's log fields, which lines about its channels carry. */
+    private LogFields fields = LogFields.NONE;
 
     public BackendChannelPool(EventLoop loop, BackendConnector connector) {
         this.loop = loop;
         this.connector = connector;
+    }
+
+    /** Lines about this pool's channels carry {@code fields}: the client connection's. Call on the loop. */
+    public void logAs(LogFields fields) {
+        this.fields = fields;
     }
 
     /** An open channel to {@code broker}: the pooled one while it is usable, else a new one. */
@@ -66,6 +74,7 @@ public final class BackendChannelPool {
         connecting.addListener(f -> {
             if (f.isSuccess()) {
                 BackendChannel channel = connecting.getNow();
+                channel.logAs(fields);
                 channel.channel().config().setAutoRead(autoRead);
                 channel.onWritabilityChanged(this::updateWritable);
                 channel.onDeliveries(c -> delivering = c);

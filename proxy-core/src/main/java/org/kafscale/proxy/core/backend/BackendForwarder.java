@@ -59,8 +59,8 @@ public final class BackendForwarder {
         context.backends().acquire(broker).addListener(acquired -> {
             if (!acquired.isSuccess()) {
                 if (attempt + 1 < connect.attempts() && !reply.isDone()) {
-                    LOGGER.debug("{} from client {}: no connection to {} ({}); trying again", request.describe(),
-                            context.clientAddress(), broker, acquired.cause().getMessage());
+                    context.atDebug(LOGGER).log("{} from client {}: no connection to {} ({}); trying again",
+                            request.describe(), context.clientAddress(), broker, acquired.cause().getMessage());
                     context.loop().schedule(() -> connectAndSend(context, request, brokers, connect, attempt + 1, frame,
                             extraWaitMillis, failureError, reply), connect.backoff().toMillis(), TimeUnit.MILLISECONDS);
                     return;
@@ -155,11 +155,12 @@ public final class BackendForwarder {
     private Reply failed(ConnectionContext context, RequestFrame request, BrokerEndpoint broker, Throwable cause,
                                 Errors error) {
         if (BackendException.cancelled(cause)) {
-            LOGGER.debug("{} from client {} cancelled: {}", request.describe(), context.clientAddress(), cause.getMessage());
+            context.atDebug(LOGGER).log("{} from client {} cancelled: {}", request.describe(), context.clientAddress(),
+                    cause.getMessage());
             return Replies.error(request, error);
         }
-        failures.warn("{} from client {} failed at {}: {}; answering {}", request.describe(), context.clientAddress(),
-                broker, cause.getMessage(), error.name());
+        failures.warn(context, "{} from client {} failed at {}: {}; answering {}", request.describe(),
+                context.clientAddress(), broker, cause.getMessage(), error.name());
         return Replies.error(request, error);
     }
 }

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
+import org.kafscale.proxy.core.logging.LogFields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,7 +68,8 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
         if (problem != null) {
             rejected = true;
             in.skipBytes(in.readableBytes());
-            LOGGER.warn("Closing connection from {} {}: {}", peer, ctx.channel().remoteAddress(), problem);
+            LogFields.of(ctx.channel()).addTo(LOGGER.atWarn()).log("Closing connection from {} {}: {}", peer,
+                    ctx.channel().remoteAddress(), problem);
             ctx.close();
             return;
         }

@@ -8,6 +8,7 @@ import java.util.List;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.kafscale.proxy.core.logging.LogFields;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +55,8 @@ public final class RequestHeaderDecoder extends MessageToMessageDecoder<ByteBuf>
             request = parse(frame);
         } catch (RuntimeException e) {
             rejected = true;
-            rejections.warn("Closing connection from client {}: request header does not parse ({} bytes): {}",
+            rejections.warn(LogFields.of(ctx.channel()),
+                    "Closing connection from client {}: request header does not parse ({} bytes): {}",
                     ctx.channel().remoteAddress(), frame.readableBytes(), e.toString());
             ctx.close();
             return;

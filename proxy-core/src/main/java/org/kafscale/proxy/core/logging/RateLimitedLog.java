@@ -10,6 +10,9 @@ import org.slf4j.Logger;
  * saying how many were held back since the last. Operators read logs during exactly the incidents
  * that make such lines repeat, so their volume must not scale with the request rate.
  *
+ * <p>A line may carry key-values ({@link LogFields}); a held-back line's are dropped with it, and
+ * the next line that goes out carries its own.
+ *
  * <p>Thread-safe and lock-free: any event loop may call it.
  */
 public final class RateLimitedLog {
@@ -30,22 +33,32 @@ public final class RateLimitedLog {
     }
 
     public void warn(String format, Object... args) {
+        warn(LogFields.NONE, format, args);
+    }
+
+    public void info(String format, Object... args) {
+        info(LogFields.NONE, format, args);
+    }
+
+    /** A WARN line carrying {@code fields} (the connection it is about) as key-values. */
+    public void warn(LogFields fields, String format, Object... args) {
         if (!logger.isWarnEnabled()) {
             return;
         }
         long held = takeTurn();
         if (held >= 0) {
-            logger.warn(withHeldBack(format, held), withCount(args, held));
+            fields.addTo(logger.atWarn()).log(withHeldBack(format, held), withCount(args, held));
         }
     }
 
-    public void info(String format, Object... args) {
+    /** An INFO line carrying {@code fields} (the connection it is about) as key-values. */
+    public void info(LogFields fields, String format, Object... args) {
         if (!logger.isInfoEnabled()) {
             return;
         }
         long held = takeTurn();
         if (held >= 0) {
-            logger.info(withHeldBack(format, held), withCount(args, held));
+            fields.addTo(logger.atInfo()).log(withHeldBack(format, held), withCount(args, held));
         }
     }
 

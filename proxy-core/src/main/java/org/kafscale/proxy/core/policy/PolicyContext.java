@@ -11,6 +11,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.ResponseFrames;
+import org.kafscale.proxy.core.logging.LogFields;
 import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
@@ -64,8 +65,21 @@ public final class PolicyContext {
         return connection.addressedBroker();
     }
 
-    // The connection's id (issue 26, deliverable 5) and, in the next issues, its virtual cluster
-    // are added here, read from the ConnectionContext as the three above are.
+    /** The connection's short id, as its log lines carry it. */
+    public String connectionId() {
+        return connection.id();
+    }
+
+    /**
+     * The connection's log fields (id, client address, client id, principal): a policy's log
+     * lines carry them, so an operator finds its decisions next to the rest of the connection's.
+     */
+    public LogFields logFields() {
+        return connection;
+    }
+
+    // In the next issues the connection's virtual cluster is added here, read from the
+    // ConnectionContext as the ones above are.
 
     /** The client for log lines: its address, and its principal once it has authenticated. */
     public String describeClient() {

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPromise;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.kafscale.proxy.core.logging.LogFields;
 
 /**
  * Writes a connection's answers in request order, each under the client's correlation id, and
@@ -21,6 +22,7 @@ final class AnswerWriter {
     private final ChannelHandlerContext ctx;
     private final ConnectionLogs logs;
     private final Supplier<String> client;
+    private final LogFields fields;
     private final BooleanSupplier answering;
     private final Runnable answersTaken;
     private final Runnable closing;
@@ -28,15 +30,17 @@ final class AnswerWriter {
 
     /**
      * @param client names the client in log lines
+     * @param fields the connection's fields, carried by those lines
      * @param answering whether answers are still written (the connection is not closed)
      * @param answersTaken told when the client has taken the last answer of a batch
      * @param closing told when a reply closed the connection
      */
-    AnswerWriter(ChannelHandlerContext ctx, ConnectionLogs logs, Supplier<String> client, BooleanSupplier answering,
-                 Runnable answersTaken, Runnable closing) {
+    AnswerWriter(ChannelHandlerContext ctx, ConnectionLogs logs, Supplier<String> client, LogFields fields,
+                 BooleanSupplier answering, Runnable answersTaken, Runnable closing) {
         this.ctx = ctx;
         this.logs = logs;
         this.client = client;
+        this.fields = fields;
         this.answering = answering;
         this.answersTaken = answersTaken;
         this.closing = closing;
@@ -101,12 +105,12 @@ final class AnswerWriter {
                     : ctx.newPromise().addListener(f -> answersTaken.run());
             ctx.write(withClientCorrelationId(send.frame(), slot), written);
         } else if (reply instanceof Reply.SendAndClose send) {
-            logs.answeredAndClosed.info("Closing connection from client {} after answering: {}", client.get(),
+            logs.answeredAndClosed.info(fields, "Closing connection from client {} after answering: {}", client.get(),
                     send.reason());
             ctx.writeAndFlush(withClientCorrelationId(send.frame(), slot)).addListener(ChannelFutureListener.CLOSE);
             closing.run();
         } else if (reply instanceof Reply.Close close) {
-            logs.closes.warn("Closing connection from client {}: {}", client.get(), close.reason());
+            logs.closes.warn(fields, "Closing connection from client {}: {}", client.get(), close.reason());
             ctx.flush();
             ctx.close();
             closing.run();

@@ -12,6 +12,7 @@ import org.kafscale.proxy.core.backend.BackendChannelPool;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.logging.LogFields;
 import org.kafscale.proxy.core.security.ClientAuthenticated;
 import org.slf4j.Logger;
 
@@ -100,13 +101,14 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         this.context = new ConnectionContext(ctx.channel().eventLoop(),
                 new BackendChannelPool(ctx.channel().eventLoop(), connector), ctx.channel().remoteAddress(),
                 addressedBroker);
+        ctx.channel().attr(LogFields.OF_CHANNEL).set(context);
         this.decoder = ctx.pipeline().get(KafkaFrameDecoder.class);
         this.partialFrames = budgets.partialFrames().holder(ctx.executor(), this::partialFramesHaveRoom);
         this.unreadAnswers = budgets.unreadAnswers().holder(ctx.executor(), this::answersTaken);
         this.timeouts = new ConnectionTimeouts(ctx.executor(), budgets.frameReadTimeout(), budgets.idleTimeout(),
                 this::expired);
-        this.writer = new AnswerWriter(ctx, logs, context::describeClient, () -> phase.answers(), this::answersTaken,
-                this::beginClose);
+        this.writer = new AnswerWriter(ctx, logs, context::describeClient, context, () -> phase.answers(),
+                this::answersTaken, this::beginClose);
         this.requests = new ConnectionRequests(ctx.executor(), context, handlers.forConnection(context), listener, logs,
                 writer, requestTimeoutMillis, new ConnectionRequests.Connection() {
                     @Override
@@ -139,7 +141,8 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
                         closeAfter(what, e);
                     }
                 });
-        this.readGate = new ReadGate(ctx.channel(), listener, timeouts::readingResumed, context::describeClient);
+        this.readGate = new ReadGate(ctx.channel(), listener, timeouts::readingResumed, context::describeClient,
+                context);
         context.backends().onWritabilityChanged(this::updateReading);
         listener.opened();
         timeouts.update(false, false, true);
@@ -158,6 +161,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
             return;
         }
         frameReadThisBatch = true;
+        context.clientIdSeen(request.clientId());
         requests.add(request);
         updateReading();
     }
@@ -216,12 +220,19 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof IOException) {
             // A client going away ("Connection reset by peer", a broken pipe) is normal, not a warning.
-            LOGGER.debug("Connection from client {} ended: {}", ctx.channel().remoteAddress(), cause.toString());
+            fields().addTo(LOGGER.atDebug()).log("Connection from client {} ended: {}", ctx.channel().remoteAddress(),
+                    cause.toString());
         } else {
-            logs.failures.warn("Closing connection from client {}: {}", ctx.channel().remoteAddress(), cause.toString());
-            LOGGER.debug("Connection error detail", cause);
+            logs.failures.warn(fields(), "Closing connection from client {}: {}", ctx.channel().remoteAddress(),
+                    cause.toString());
+            fields().addTo(LOGGER.atDebug()).setCause(cause).log("Connection error detail");
         }
         ctx.close();
+    }
+
+    /** The connection's log fields; none before the connection is active (an error that early has no id yet). */
+    private LogFields fields() {
+        return context != null ? context : LogFields.NONE;
     }
 
     /** The listener's budget for partial frames has room again: report again, and read if this one may. */
@@ -251,7 +262,8 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     /** A timeout ran out (see {@link ConnectionTimeouts}). */
     private void expired(String reason) {
         if (phase.answers()) {
-            logs.timedOutConnections.info("Closing connection from client {}: {}", context.describeClient(), reason);
+            logs.timedOutConnections.info(context, "Closing connection from client {}: {}", context.describeClient(),
+                    reason);
             listener.timedOut();
             ctx.close();
             beginClose();
@@ -338,7 +350,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     /** During a drain: once every request read has its answer written, close after the flush. */
     private void closeIfDrained() {
         if (phase instanceof ConnectionPhase.Draining && writer.waiting() == 0 && !requests.hasQueued()) {
-            LOGGER.debug("Drained connection from client {}", context.describeClient());
+            context.atDebug(LOGGER).log("Drained connection from client {}", context.describeClient());
             phase = ConnectionPhase.CLOSED;
             // An empty write completes after every earlier write; it starts at the head of the
             // pipeline so the size prepender does not turn it into a zero-length frame.
@@ -347,9 +359,9 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     }
 
     private void closeAfter(String what, RuntimeException e) {
-        logs.failures.warn("Closing connection from client {}: {} failed: {}", context.describeClient(), what,
+        logs.failures.warn(context, "Closing connection from client {}: {} failed: {}", context.describeClient(), what,
                 e.toString());
-        LOGGER.debug("Connection failure detail", e);
+        context.atDebug(LOGGER).setCause(e).log("Connection failure detail");
         ctx.close();
         beginClose();
     }

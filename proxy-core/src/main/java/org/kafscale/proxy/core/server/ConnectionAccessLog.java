@@ -26,7 +26,8 @@ final class ConnectionAccessLog {
         if (!LOGGER.isInfoEnabled()) {
             return;
         }
-        LOGGER.info("Connection closed: client={} port={} principal={} security={} requests={} duration_ms={}",
+        context.atInfo(LOGGER).log(
+                "Connection closed: client={} port={} principal={} security={} requests={} duration_ms={}",
                 context.clientAddress(), channel.localAddress(), context.principal(), security(channel), requests,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - openedAtNanos));
     }

@@ -9,21 +9,36 @@ import java.util.Objects;
 import java.util.OptionalInt;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
+import org.kafscale.proxy.core.logging.LogFields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * What a handler of one client request may use: the connection's event loop (everything for a
  * connection runs there), and its broker channels.
+ *
+ * <p>As {@link LogFields} it is what every log line about the connection carries: its id, the
+ * client's address, the client id it last sent and its principal ({@value #CONN}, {@value #CLIENT},
+ * {@value #CLIENT_ID}, {@value #PRINCIPAL}).
  */
-public final class ConnectionContext {
+public final class ConnectionContext implements LogFields {
+    /** The log field keys, documented in docs/operations.md. */
+    public static final String CONN = "conn";
+    public static final String CLIENT = "client";
+    public static final String CLIENT_ID = "client_id";
+    public static final String PRINCIPAL = "principal";
+
     private static final Logger LOGGER = LoggerFactory.getLogger(ConnectionContext.class);
     /** {@link #heldForMillis} while no {@link RequestHandler#handle} call is running. */
     private static final long NOT_HANDLING = -1;
 
     private final EventLoop loop;
     private final BackendChannelPool backends;
+    private final String id = ConnectionIds.next();
     private final SocketAddress clientAddress;
+    /** The client id of the client's latest request header; null until one names it. */
+    private String clientId;
     private final OptionalInt addressedBroker;
     private long heldForMillis = NOT_HANDLING;
     private final List<Runnable> onClose = new ArrayList<>(1);
@@ -43,6 +58,9 @@ public final class ConnectionContext {
         this.backends = backends;
         this.clientAddress = clientAddress;
         this.addressedBroker = addressedBroker;
+        if (backends != null) {
+            backends.logAs(this);
+        }
     }
 
     /** The client connection's event loop. */
@@ -84,6 +102,47 @@ public final class ConnectionContext {
         return clientAddress;
     }
 
+    /** The connection's short id, given when it was accepted: the {@value #CONN} field of its log lines. */
+    public String id() {
+        return id;
+    }
+
+    /** The client id of the client's latest request header (null until one names it). */
+    public String clientId() {
+        return clientId;
+    }
+
+    /** A request header named {@code clientId}: later log lines carry it. Call on the event loop. */
+    public void clientIdSeen(String clientId) {
+        if (clientId != null && !clientId.isEmpty()) {
+            this.clientId = clientId;
+        }
+    }
+
+    @Override
+    public LoggingEventBuilder addTo(LoggingEventBuilder event) {
+        event.addKeyValue(CONN, id).addKeyValue(CLIENT, String.valueOf(clientAddress));
+        if (clientId != null) {
+            event.addKeyValue(CLIENT_ID, clientId);
+        }
+        return event.addKeyValue(PRINCIPAL, principal.toString());
+    }
+
+    /** A DEBUG line about this connection, carrying its fields. */
+    public LoggingEventBuilder atDebug(Logger logger) {
+        return addTo(logger.atDebug());
+    }
+
+    /** An INFO line about this connection, carrying its fields. */
+    public LoggingEventBuilder atInfo(Logger logger) {
+        return addTo(logger.atInfo());
+    }
+
+    /** A WARN line about this connection, carrying its fields. */
+    public LoggingEventBuilder atWarn(Logger logger) {
+        return addTo(logger.atWarn());
+    }
+
     /** The client for log lines: its address, and its principal once it has authenticated. */
     public String describeClient() {
         return KafkaPrincipal.ANONYMOUS.equals(principal) ? String.valueOf(clientAddress)
@@ -105,7 +164,7 @@ public final class ConnectionContext {
      */
     public void expectHeldFor(long extraMillis) {
         if (heldForMillis == NOT_HANDLING) {
-            LOGGER.debug("Ignoring expectHeldFor({}) outside a request's handling (client {})", extraMillis,
+            atDebug(LOGGER).log("Ignoring expectHeldFor({}) outside a request's handling (client {})", extraMillis,
                     clientAddress);
             return;
         }
@@ -149,7 +208,7 @@ public final class ConnectionContext {
             try {
                 step.run();
             } catch (RuntimeException e) {
-                LOGGER.warn("A close step of client {} failed: {}", clientAddress, e.toString());
+                atWarn(LOGGER).log("A close step of client {} failed: {}", clientAddress, e.toString());
             }
         }
     }

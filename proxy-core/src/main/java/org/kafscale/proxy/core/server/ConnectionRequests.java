@@ -146,7 +146,7 @@ final class ConnectionRequests {
             return reply != null ? reply : loop.newSucceededFuture(
                     new Reply.Close("handling " + request.request.describe() + " gave no future"));
         } catch (RuntimeException e) {
-            LOGGER.debug("Handler failure detail", e);
+            context.atDebug(LOGGER).setCause(e).log("Handler failure detail");
             return loop.newSucceededFuture(
                     new Reply.Close("handling " + request.request.describe() + " failed: " + e));
         } finally {
@@ -162,7 +162,7 @@ final class ConnectionRequests {
             settle(request, handled);
             return;
         }
-        logs.offLoop.warn("Handling {} from client {} completed off the connection's event loop (a bug in its "
+        logs.offLoop.warn(context, "Handling {} from client {} completed off the connection's event loop (a bug in its "
                 + "handler); continuing on the loop", request.request.describe(), context.clientAddress());
         try {
             loop.execute(() -> settle(request, handled));
@@ -177,7 +177,7 @@ final class ConnectionRequests {
     private void settle(InFlight request, Future<?> handled) {
         Reply reply = request.replyOf(handled);
         if (request.answered) {
-            LOGGER.debug("Discarding the reply to {} from client {}: its deadline had passed",
+            context.atDebug(LOGGER).log("Discarding the reply to {} from client {}: its deadline had passed",
                     request.request.describe(), context.clientAddress());
             reply.discard();
         } else {
@@ -206,7 +206,7 @@ final class ConnectionRequests {
         }
         Reply reply = Replies.error(request.request, Errors.REQUEST_TIMED_OUT);
         if (connection.answering()) {
-            logs.timeouts.warn("{} from client {} had no answer after {} ms; {}", request.request.describe(),
+            logs.timeouts.warn(context, "{} from client {} had no answer after {} ms; {}", request.request.describe(),
                     context.clientAddress(), request.deadlineMillis,
                     reply instanceof Reply.Close ? "closing (no error answer exists)" : "answering REQUEST_TIMED_OUT");
         }
@@ -236,8 +236,8 @@ final class ConnectionRequests {
 
     /** A connection listener threw: logged, and the request's answer goes on regardless. */
     private void listenerFailed(String call, RequestFrame request, RuntimeException e) {
-        logs.failures.warn("Connection listener failed in {} for {} from client {}: {}", call, request.describe(),
-                context.clientAddress(), e.toString());
-        LOGGER.debug("Connection listener failure detail", e);
+        logs.failures.warn(context, "Connection listener failed in {} for {} from client {}: {}", call,
+                request.describe(), context.clientAddress(), e.toString());
+        context.atDebug(LOGGER).setCause(e).log("Connection listener failure detail");
     }
 }

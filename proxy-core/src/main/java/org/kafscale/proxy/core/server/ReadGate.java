@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.kafscale.proxy.core.logging.LogFields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +22,7 @@ final class ReadGate {
     private final ConnectionListener listener;
     private final Runnable resumed;
     private final Supplier<String> client;
+    private final LogFields fields;
     /** The reasons in force, one bit each ({@link ReadPause#bit}). */
     private int reasons;
     /** When each reason in force began, on the loop's clock. */
@@ -30,12 +32,15 @@ final class ReadGate {
     /**
      * @param resumed run whenever reading resumes
      * @param client names the client in log lines
+     * @param fields the connection's fields, carried by those lines
      */
-    ReadGate(Channel channel, ConnectionListener listener, Runnable resumed, Supplier<String> client) {
+    ReadGate(Channel channel, ConnectionListener listener, Runnable resumed, Supplier<String> client,
+             LogFields fields) {
         this.channel = channel;
         this.listener = listener;
         this.resumed = resumed;
         this.client = client;
+        this.fields = fields;
     }
 
     /** Reads while no reason is given; pauses, or stays paused, for the reasons given. */
@@ -57,10 +62,10 @@ final class ReadGate {
         reasons = reasonBits;
         if (LOGGER.isDebugEnabled()) {
             if (reasonBits == 0) {
-                LOGGER.debug("Reading from client {} resumes", client.get());
+                fields.addTo(LOGGER.atDebug()).log("Reading from client {} resumes", client.get());
             } else {
-                LOGGER.debug("Reading from client {} {}: {}", client.get(), wasReading ? "pauses" : "stays paused",
-                        describe(reasonBits));
+                fields.addTo(LOGGER.atDebug()).log("Reading from client {} {}: {}", client.get(),
+                        wasReading ? "pauses" : "stays paused", describe(reasonBits));
             }
         }
         boolean read = reasonBits == 0;

@@ -13,7 +13,9 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.ArrayList;
 import java.util.List;
+import org.kafscale.proxy.core.logging.LogFields;
 import org.junit.jupiter.api.AfterEach;
+import org.kafscale.proxy.core.logging.LogFields;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,7 +32,7 @@ class AnswerWriterTest {
     private int batchesTaken;
     private int closes;
     private final List<ByteBuf> sent = new ArrayList<>();
-    private final AnswerWriter writer = new AnswerWriter(ctx, new ConnectionLogs(), () -> "client",
+    private final AnswerWriter writer = new AnswerWriter(ctx, new ConnectionLogs(), () -> "client", LogFields.NONE,
             () -> answering, () -> batchesTaken++, this::closed);
 
     /** As the connection does: from a closing reply on, nothing more is written. */

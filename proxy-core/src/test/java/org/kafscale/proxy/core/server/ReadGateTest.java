@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.kafscale.proxy.core.logging.LogFields;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +23,7 @@ class ReadGateTest {
         public void readsPaused(ReadPause reason, long nanos) {
             pausedNanos.merge(reason, nanos, Long::sum);
         }
-    }, () -> resumes++, () -> "client");
+    }, () -> resumes++, () -> "client", LogFields.NONE);
 
     ReadGateTest() {
         channel.freezeTime();
@@ -106,7 +107,7 @@ class ReadGateTest {
             public void readsPaused(ReadPause reason, long nanos) {
                 throw new IllegalStateException("metrics broke");
             }
-        }, () -> resumes++, () -> "client");
+        }, () -> resumes++, () -> "client", LogFields.NONE);
 
         throwing.update(ReadPause.IN_FLIGHT_CAP.bit());
         throwing.update(0);

@@ -127,8 +127,8 @@ public final class CoordinatorRouter {
                 if (!f.isSuccess()) {
                     boolean resend = RetryPolicy.mayResend(f.cause(), !READS.contains(api));
                     if (!RetryPolicy.cancelled(f.cause())) {
-                        failures.warn("{} for {} failed at {}: {}{}", api.name, keys, broker, f.cause().getMessage(),
-                                resend ? "; retrying on a fresh channel" : "");
+                        failures.warn(context, "{} for {} failed at {}: {}{}", api.name, keys, broker,
+                                f.cause().getMessage(), resend ? "; retrying on a fresh channel" : "");
                     }
                     if (resend && attempt < RetryPolicy.MAX_ATTEMPTS) {
                         observer.retried(api, RoutingObserver.RetryCause.CONNECTION);
@@ -142,7 +142,7 @@ public final class CoordinatorRouter {
                 Answer<Map<Errors, Integer>> answer = (Answer<Map<Errors, Integer>>) f.getNow();
                 // Kafka's own error count per API says whether any part of the answer is NOT_COORDINATOR.
                 if (answer.body().containsKey(Errors.NOT_COORDINATOR) && attempt < RetryPolicy.MAX_ATTEMPTS) {
-                    moved.info("{} is not the coordinator of {} {}; dropping the route", broker, kind, keys);
+                    moved.info(context, "{} is not the coordinator of {} {}; dropping the route", broker, kind, keys);
                     answer.frame().release();
                     refused.add(id);
                     keys.forEach(key -> topology.invalidateCoordinator(kind, key));

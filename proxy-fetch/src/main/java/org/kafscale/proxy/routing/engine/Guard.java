@@ -23,7 +23,8 @@ public final class Guard {
         try {
             step.run();
         } catch (RuntimeException e) {
-            LOGGER.debug("Routing {} from client {} failed", request.describe(), context.clientAddress(), e);
+            context.atDebug(LOGGER).setCause(e).log("Routing {} from client {} failed", request.describe(),
+                    context.clientAddress());
             reply.trySuccess(new Reply.Close("routing " + request.describe() + " failed: " + e));
         }
     }

@@ -258,7 +258,7 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
         t.refusedBy.add(broker.id());
         t.lastError = Errors.forCode(code);
         t.lastRefusal = result;
-        services.staleRoutes().drop(broker, ref, code);
+        services.staleRoutes().drop(context, broker, ref, code);
         if (api.countsLeaderRetries()) {
             services.observer().retried(api.api(), RoutingObserver.RetryCause.LEADER);
         }
@@ -267,7 +267,8 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
     private void onFailure(Part<R> part, Throwable cause) {
         boolean resend = api.mayResend(cause);
         if (!RetryPolicy.cancelled(cause)) {
-            services.partFailures().warn("{} part for {} partitions failed at {}: {}{}", api.api().name, part.partitions().size(),
+            services.partFailures().warn(context, "{} part for {} partitions failed at {}: {}{}", api.api().name,
+                    part.partitions().size(),
                     part.broker(), cause.getMessage(), resend ? "; retrying on a fresh channel" : "");
         }
         if (!resend) {

@@ -1,6 +1,7 @@
 package org.kafscale.proxy.routing.engine;
 
 import org.apache.kafka.common.protocol.Errors;
+import org.kafscale.proxy.core.logging.LogFields;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.PartitionRef;
@@ -21,12 +22,13 @@ public final class StaleRoutes {
         this.topology = topology;
     }
 
-    public void drop(BrokerEndpoint broker, PartitionRef ref, short errorCode) {
+    /** @param connection the fields of the client connection whose request's part the broker refused */
+    public void drop(LogFields connection, BrokerEndpoint broker, PartitionRef ref, short errorCode) {
         if (ref.routingName() == null) {
             return;
         }
-        dropped.info("{} does not lead {}-{} ({}); dropping the route", broker, ref.routingName(), ref.partition(),
-                Errors.forCode(errorCode).name());
+        dropped.info(connection, "{} does not lead {}-{} ({}); dropping the route", broker, ref.routingName(),
+                ref.partition(), Errors.forCode(errorCode).name());
         topology.invalidatePartition(ref.routingName(), ref.partition());
     }
 }

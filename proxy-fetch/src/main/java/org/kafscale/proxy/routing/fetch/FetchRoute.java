@@ -25,7 +25,7 @@ public final class FetchRoute {
     public FetchRoute(RoutingServices services, ConnectionContext connection, boolean readAhead,
                       ReadAheadBudget budget) {
         this.services = services;
-        this.parked = new ParkedPolls(services.partFailures(), budget);
+        this.parked = new ParkedPolls(services.partFailures(), connection, budget);
         this.prefetcher = readAhead ? new ReadAheadPrefetcher(parked) : FetchPrefetcher.NONE;
         connection.onClose(parked::close);
     }

@@ -13,6 +13,7 @@ import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.backend.Answer;
 import org.kafscale.proxy.core.hooks.RoutingObserver.ReadAheadOutcome;
+import org.kafscale.proxy.core.logging.LogFields;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.topology.PartitionRef;
 import org.kafscale.proxy.routing.engine.RetryPolicy;
@@ -48,16 +49,19 @@ public final class ParkedPolls {
     static final long MAX_HELD_MILLIS = 10_000;
 
     private final RateLimitedLog failures;
+    private final LogFields connection;
     private final ReadAheadBudget budget;
     private final Map<Integer, Parked> byBroker = new HashMap<>();
     private boolean closed;
 
     /**
      * @param failures where a parked part that failed is reported
+     * @param connection the client connection's log fields, which that line carries
      * @param budget the process-wide bound on held read-ahead answers
      */
-    ParkedPolls(RateLimitedLog failures, ReadAheadBudget budget) {
+    ParkedPolls(RateLimitedLog failures, LogFields connection, ReadAheadBudget budget) {
         this.failures = failures;
+        this.connection = connection;
         this.budget = budget;
     }
 
@@ -131,7 +135,8 @@ public final class ParkedPolls {
                 // Its channel is closed already; the client, answered meanwhile, fetches these
                 // partitions again and that Fetch goes on a fresh channel.
                 if (!RetryPolicy.cancelled(answer.cause()) && !closed) {
-                    failures.warn("{} Fetch part at broker {} failed: {}; the next Fetch goes on a fresh channel",
+                    failures.warn(connection,
+                            "{} Fetch part at broker {} failed: {}; the next Fetch goes on a fresh channel",
                             readAhead ? "Read-ahead" : "Parked", brokerId, answer.cause().getMessage());
                 }
                 return;

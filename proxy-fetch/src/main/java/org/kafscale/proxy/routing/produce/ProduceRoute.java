@@ -114,8 +114,8 @@ public final class ProduceRoute {
         for (Map.Entry<Integer, List<PartitionRef>> group : byOwner.entrySet()) {
             List<PartitionRef> parts = group.getValue();
             if (group.getKey() == OwnerGroups.NO_OWNER) {
-                LOGGER.debug("acks=0 Produce from {}: no owner for {}; dropped as a broker would", context.clientAddress(),
-                        parts);
+                context.atDebug(LOGGER).log("acks=0 Produce from {}: no owner for {}; dropped as a broker would",
+                        context.clientAddress(), parts);
                 parts.forEach(ref -> sent.put(ref, Errors.LEADER_NOT_AVAILABLE));
                 outstanding[0]--;
                 continue;

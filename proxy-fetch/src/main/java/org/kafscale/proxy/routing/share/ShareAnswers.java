@@ -17,6 +17,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.backend.BrokerErrors;
 import org.kafscale.proxy.core.codec.RecordSets;
 import org.kafscale.proxy.core.codec.RequestFrame;
+import org.kafscale.proxy.core.logging.LogFields;
 import org.kafscale.proxy.core.codec.ResponseFrames;
 import org.kafscale.proxy.core.local.AdvertisedListener;
 import org.kafscale.proxy.core.topology.PartitionRef;
@@ -56,7 +57,8 @@ public final class ShareAnswers {
         throw new IllegalArgumentException(body.getClass().getSimpleName() + " is no share answer");
     }
 
-    ByteBuf mergeFetch(RequestFrame request, SharePlan plan, List<Outcome<ShareFetchResponseData>> outcomes) {
+    ByteBuf mergeFetch(LogFields connection, RequestFrame request, SharePlan plan,
+                       List<Outcome<ShareFetchResponseData>> outcomes) {
         ShareFetchResponseData merged = new ShareFetchResponseData().setErrorCode(Errors.NONE.code());
         Map<SharedPartition, ShareFetchResponseData.PartitionData> results = new LinkedHashMap<>();
         Map<SharedPartition, Errors> ackErrors = new LinkedHashMap<>(plan.refusedAcks());
@@ -78,7 +80,8 @@ public final class ShareAnswers {
                     int clientLeader = hints.clientLeaderId(leader.leaderId());
                     p.setCurrentLeader(new ShareFetchResponseData.LeaderIdAndEpoch().setLeaderId(clientLeader)
                             .setLeaderEpoch(leader.leaderEpoch()));
-                    if (leaderMoved(outcome, topic.topicId(), p.partitionIndex(), p.errorCode()) && clientLeader >= 0) {
+                    if (leaderMoved(connection, outcome, topic.topicId(), p.partitionIndex(), p.errorCode())
+                            && clientLeader >= 0) {
                         hinted.add(clientLeader);
                     }
                     results.put(new SharedPartition(topic.topicId(), p.partitionIndex()), p);
@@ -104,7 +107,8 @@ public final class ShareAnswers {
                 framesOf(outcomes));
     }
 
-    ByteBuf mergeAcknowledge(RequestFrame request, SharePlan plan, List<Outcome<ShareAcknowledgeResponseData>> outcomes) {
+    ByteBuf mergeAcknowledge(LogFields connection, RequestFrame request, SharePlan plan,
+                             List<Outcome<ShareAcknowledgeResponseData>> outcomes) {
         ShareAcknowledgeResponseData merged = new ShareAcknowledgeResponseData().setErrorCode(Errors.NONE.code());
         Map<SharedPartition, ShareAcknowledgeResponseData.PartitionData> results = new LinkedHashMap<>();
         Map<SharedPartition, Errors> ackErrors = new LinkedHashMap<>(plan.refusedAcks());
@@ -126,7 +130,8 @@ public final class ShareAnswers {
                     int clientLeader = hints.clientLeaderId(leader.leaderId());
                     p.setCurrentLeader(new ShareAcknowledgeResponseData.LeaderIdAndEpoch().setLeaderId(clientLeader)
                             .setLeaderEpoch(leader.leaderEpoch()));
-                    if (leaderMoved(outcome, topic.topicId(), p.partitionIndex(), p.errorCode()) && clientLeader >= 0) {
+                    if (leaderMoved(connection, outcome, topic.topicId(), p.partitionIndex(), p.errorCode())
+                            && clientLeader >= 0) {
                         hinted.add(clientLeader);
                     }
                     results.put(new SharedPartition(topic.topicId(), p.partitionIndex()), p);
@@ -156,12 +161,13 @@ public final class ShareAnswers {
      * A leader-class error drops the partition's route, so the next ShareFetch moves it to its
      * new owner; the client is told with a hint in its own ids.
      */
-    private boolean leaderMoved(Outcome<?> outcome, Uuid topicId, int partition, short errorCode) {
+    private boolean leaderMoved(LogFields connection, Outcome<?> outcome, Uuid topicId, int partition,
+                                short errorCode) {
         if (!BrokerErrors.isLeaderClass(errorCode)) {
             return false;
         }
         String name = ShareRoute.name(topology.snapshot(), topicId);
-        staleRoutes.drop(outcome.broker(), new PartitionRef(null, topicId, partition, name), errorCode);
+        staleRoutes.drop(connection, outcome.broker(), new PartitionRef(null, topicId, partition, name), errorCode);
         return true;
     }
 

@@ -121,7 +121,7 @@ public final class ShareRoute {
         return exchangeAll(context, request, snapshot, entry.session, plan, part -> ShareRequests.fetch(data, part),
                 ApiKeys.SHARE_FETCH, body -> new ShareFetchResponseData(body, request.apiVersion()),
                 Math.max(0, data.maxWaitMs()),
-                outcomes -> answers.mergeFetch(request, plan, outcomes));
+                outcomes -> answers.mergeFetch(context, request, plan, outcomes));
     }
 
     private Future<Reply> acknowledge(ConnectionContext context, RequestFrame request, ShareAcknowledgeRequestData data,
@@ -137,7 +137,7 @@ public final class ShareRoute {
         return exchangeAll(context, request, services.topology().snapshot(), entry.session, plan,
                 part -> ShareRequests.acknowledge(data, part), ApiKeys.SHARE_ACKNOWLEDGE,
                 body -> new ShareAcknowledgeResponseData(body, request.apiVersion()), 0,
-                outcomes -> answers.mergeAcknowledge(request, plan, outcomes));
+                outcomes -> answers.mergeAcknowledge(context, request, plan, outcomes));
     }
 
     /** A broker's part and its answer (parsed, and the frame its records are views of), or why there is none. */
@@ -188,7 +188,8 @@ public final class ShareRoute {
                     request.apiVersion(), parser);
             sent.addListener(f -> {
                 try {
-                    Guard.run(reply, context, request, () -> absorb(api, request, session, part, broker, sent, frames, outcomes));
+                    Guard.run(reply, context, request,
+                            () -> absorb(context, api, request, session, part, broker, sent, frames, outcomes));
                 } finally {
                     // Counted whatever happened, so the frames are always released.
                     if (--outstanding[0] == 0) {
@@ -201,12 +202,14 @@ public final class ShareRoute {
     }
 
     /** One part's answer (or failure): the broker session is settled and the outcome kept for the merge. */
-    private <R extends ApiMessage> void absorb(ApiKeys api, RequestFrame request, ClientShareSession session, BrokerShare part,
+    private <R extends ApiMessage> void absorb(ConnectionContext context, ApiKeys api, RequestFrame request,
+                                               ClientShareSession session, BrokerShare part,
                                                BrokerEndpoint broker, Future<Answer<R>> sent, List<ByteBuf> frames,
                                                List<Outcome<R>> outcomes) {
         if (!sent.isSuccess()) {
             if (!BackendException.cancelled(sent.cause())) {
-                services.partFailures().warn("{} part for {} failed: {}", api.name, broker, sent.cause().getMessage());
+                services.partFailures().warn(context, "{} part for {} failed: {}", api.name, broker,
+                        sent.cause().getMessage());
             }
             session.settled(part, false);
             outcomes.add(new Outcome<>(part, broker, null, null, sent.cause()));
@@ -216,7 +219,7 @@ public final class ShareRoute {
         frames.add(answer.frame());
         short error = ShareAnswers.topLevelError(answer.body());
         if (error != Errors.NONE.code()) {
-            refusals.info("{} refused the share session of {} (epoch {}): {}; opening it again next time",
+            refusals.info(context, "{} refused the share session of {} (epoch {}): {}; opening it again next time",
                     broker, request.describe(), part.epoch(), Errors.forCode(error).name());
         }
         session.settled(part, error == Errors.NONE.code());

@@ -182,17 +182,26 @@ class DrainIT {
         return values;
     }
 
-    /** With KAFSCALE_PROXY_LOG_FORMAT=json every line after the switch is one JSON event. */
+    /**
+     * With KAFSCALE_PROXY_LOG_FORMAT=json every line after the switch is one JSON event, and a
+     * connection's lines carry its id, address and principal as fields.
+     */
     private static void assertLogIsJsonLines(String output) throws Exception {
         ObjectMapper json = new ObjectMapper();
         List<String> lines = output.lines().dropWhile(l -> !l.startsWith("{")).toList();
         assertTrue(lines.size() > 2, "JSON log lines expected in:\n" + output);
         boolean drainLogged = false;
+        boolean closeWithFields = false;
         for (String line : lines) {
             JsonNode event = json.readTree(line);
             assertTrue(event.has("level") && event.has("formattedMessage"), line);
             drainLogged |= event.get("formattedMessage").asText().startsWith("Draining");
+            // A line about a client connection has the connection's fields as fields of its own.
+            closeWithFields |= event.get("formattedMessage").asText().startsWith("Connection closed")
+                    && event.path("conn").asText().matches("c[0-9a-z]+") && event.has("client")
+                    && event.has("principal");
         }
         assertTrue(drainLogged, "the drain is logged:\n" + output);
+        assertTrue(closeWithFields, "a drained connection's close is logged with its fields:\n" + output);
     }
 }

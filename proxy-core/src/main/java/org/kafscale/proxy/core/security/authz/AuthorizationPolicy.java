@@ -122,7 +122,8 @@ public final class AuthorizationPolicy implements RequestPolicy {
             return;
         }
         access.refused().forEach(type -> observer.refused(context.api(), type));
-        REFUSALS.info("Refused {} for {} from {} (client id '{}'): not allowed on {}", context.describeRequest(),
+        REFUSALS.info(context.logFields(), "Refused {} for {} from {} (client id '{}'): not allowed on {}",
+                context.describeRequest(),
                 context.principal(), context.clientAddress(), context.clientId(), access.refused());
     }
 }

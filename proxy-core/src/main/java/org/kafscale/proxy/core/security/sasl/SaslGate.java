@@ -190,8 +190,8 @@ final class SaslGate implements RequestHandler {
         connection.authenticatedAs(principal);
         authenticator.observer().authentication(exchange.mechanism.kafkaName(),
                 reauthentication ? Outcome.REAUTHENTICATED : Outcome.SUCCEEDED);
-        LOGGER.debug("Client {} authenticated with {}{}", connection.describeClient(), exchange.mechanism.kafkaName(),
-                lifetimeMs > 0 ? ", session of " + lifetimeMs + " ms" : "");
+        connection.atDebug(LOGGER).log("Client {} authenticated with {}{}", connection.describeClient(),
+                exchange.mechanism.kafkaName(), lifetimeMs > 0 ? ", session of " + lifetimeMs + " ms" : "");
         endExchange();
         if (request.apiVersion() >= 1) {
             answer.setSessionLifetimeMs(Math.max(0, lifetimeMs));
@@ -230,7 +230,7 @@ final class SaslGate implements RequestHandler {
                     + SaslAuthenticator.STEP_TIMEOUT.toMillis() + " ms";
             return failed(request, Outcome.FAILED, message, message);
         }
-        LOGGER.debug("SASL evaluation detail", cause);
+        connection.atDebug(LOGGER).setCause(cause).log("SASL evaluation detail");
         String message = cause instanceof SaslException
                 ? "Authentication failed during authentication due to invalid credentials with SASL mechanism "
                         + exchange.mechanism.kafkaName()
