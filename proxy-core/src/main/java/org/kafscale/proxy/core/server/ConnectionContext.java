@@ -13,6 +13,7 @@ import org.kafscale.proxy.core.logging.LogFields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.spi.LoggingEventBuilder;
+import org.slf4j.spi.NOPLoggingEventBuilder;
 
 /**
  * What a handler of one client request may use: the connection's event loop (everything for a
@@ -121,6 +122,10 @@ public final class ConnectionContext implements LogFields {
 
     @Override
     public LoggingEventBuilder addTo(LoggingEventBuilder event) {
+        // A disabled level hands out the no-op builder: skip formatting the address and principal.
+        if (event instanceof NOPLoggingEventBuilder) {
+            return event;
+        }
         event.addKeyValue(CONN, id).addKeyValue(CLIENT, String.valueOf(clientAddress));
         if (clientId != null) {
             event.addKeyValue(CLIENT_ID, clientId);
