@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
@@ -199,15 +200,8 @@ public final class TopicGuards {
             }
             a.refused().clear();
         }
-        Consumer<MetadataResponseData> edit = answer -> {
-            for (Iterator<MetadataResponseTopic> it = answer.topics().iterator(); it.hasNext(); ) {
-                MetadataResponseTopic t = it.next();
-                if (t.name() == null || describable(t.name(), everyTopic, a)) {
-                    continue;
-                }
-                if (everyTopic) {
-                    it.remove();
-                } else {
+        Consumer<MetadataResponseData> edit = answer -> hideUndescribable(answer.topics().iterator(),
+                MetadataResponseTopic::name, everyTopic, a, t -> {
                     t.setErrorCode(TOPIC_AUTHORIZATION_FAILED.code()).setPartitions(List.of()).setIsInternal(false)
                             .setTopicAuthorizedOperations(Integer.MIN_VALUE);
                     if (askedByName.contains(t.name())) {
@@ -215,13 +209,33 @@ public final class TopicGuards {
                     } else {
                         t.setName(null);
                     }
-                }
-            }
-        };
+                });
         if (q.allowAutoTopicCreation() && !mayCreate) {
             return Verdict.edit(q.setAllowAutoTopicCreation(false), edit);
         }
         return Verdict.editAnswer(edit);
+    }
+
+    /**
+     * The one way a topic listing (Metadata, DescribeTopicPartitions) hides what the principal may
+     * not describe: a listing of every topic drops such a topic as if it did not exist; a listing
+     * that named topics keeps the entry, made a refusal by {@code refuse}, since the client asked
+     * for it and waits for an answer about it.
+     */
+    private static <T> void hideUndescribable(Iterator<T> topics, Function<T, String> name, boolean everyTopic,
+                                              Access a, Consumer<T> refuse) {
+        while (topics.hasNext()) {
+            T t = topics.next();
+            String topic = name.apply(t);
+            if (topic == null || describable(topic, everyTopic, a)) {
+                continue;
+            }
+            if (everyTopic) {
+                topics.remove();
+            } else {
+                refuse.accept(t);
+            }
+        }
     }
 
     /**
@@ -235,20 +249,10 @@ public final class TopicGuards {
     /** DescribeTopicPartitions: as Metadata; an empty topic list asks for every topic. */
     public static Verdict describeTopicPartitions(DescribeTopicPartitionsRequestData q, short version, Access a) {
         boolean everyTopic = q.topics().isEmpty();
-        Consumer<DescribeTopicPartitionsResponseData> edit = answer -> {
-            for (Iterator<DescribeTopicPartitionsResponseTopic> it = answer.topics().iterator(); it.hasNext(); ) {
-                DescribeTopicPartitionsResponseTopic t = it.next();
-                if (t.name() == null || describable(t.name(), everyTopic, a)) {
-                    continue;
-                }
-                if (everyTopic) {
-                    it.remove();
-                } else {
-                    t.setErrorCode(TOPIC_AUTHORIZATION_FAILED.code()).setPartitions(List.of()).setIsInternal(false)
-                            .setTopicId(Uuid.ZERO_UUID).setTopicAuthorizedOperations(Integer.MIN_VALUE);
-                }
-            }
-        };
+        Consumer<DescribeTopicPartitionsResponseData> edit = answer -> hideUndescribable(answer.topics().iterator(),
+                DescribeTopicPartitionsResponseTopic::name, everyTopic, a,
+                t -> t.setErrorCode(TOPIC_AUTHORIZATION_FAILED.code()).setPartitions(List.of()).setIsInternal(false)
+                        .setTopicId(Uuid.ZERO_UUID).setTopicAuthorizedOperations(Integer.MIN_VALUE));
         return Verdict.editAnswer(edit);
     }
 
