@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
+import java.util.function.ObjIntConsumer;
+import java.util.function.ToIntFunction;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.ShareAcknowledgeResponseData;
 import org.apache.kafka.common.message.ShareFetchResponseData;
@@ -59,39 +62,13 @@ public final class ShareAnswers {
 
     ByteBuf mergeFetch(LogFields connection, RequestFrame request, SharePlan plan,
                        List<Outcome<ShareFetchResponseData>> outcomes) {
-        ShareFetchResponseData merged = new ShareFetchResponseData().setErrorCode(Errors.NONE.code());
-        Map<SharedPartition, ShareFetchResponseData.PartitionData> results = new LinkedHashMap<>();
-        Map<SharedPartition, Errors> ackErrors = new LinkedHashMap<>(plan.refusedAcks());
-        Set<Integer> hinted = new TreeSet<>();
-        int lockTimeout = Integer.MAX_VALUE;
-        for (Outcome<ShareFetchResponseData> outcome : inBrokerOrder(outcomes)) {
-            ShareFetchResponseData body = outcome.body();
-            if (body == null || body.errorCode() != Errors.NONE.code()) {
-                failedAcks(outcome, body == null ? Errors.REQUEST_TIMED_OUT : Errors.forCode(body.errorCode()), ackErrors);
-                continue;
-            }
-            merged.setThrottleTimeMs(Math.max(merged.throttleTimeMs(), body.throttleTimeMs()));
-            if (body.acquisitionLockTimeoutMs() > 0) {
-                lockTimeout = Math.min(lockTimeout, body.acquisitionLockTimeoutMs());
-            }
-            for (ShareFetchResponseData.ShareFetchableTopicResponse topic : body.responses()) {
-                for (ShareFetchResponseData.PartitionData p : topic.partitions()) {
-                    ShareFetchResponseData.LeaderIdAndEpoch leader = p.currentLeader();
-                    int clientLeader = hints.clientLeaderId(leader.leaderId());
-                    p.setCurrentLeader(new ShareFetchResponseData.LeaderIdAndEpoch().setLeaderId(clientLeader)
-                            .setLeaderEpoch(leader.leaderEpoch()));
-                    if (leaderMoved(connection, outcome, topic.topicId(), p.partitionIndex(), p.errorCode())
-                            && clientLeader >= 0) {
-                        hinted.add(clientLeader);
-                    }
-                    results.put(new SharedPartition(topic.topicId(), p.partitionIndex()), p);
-                }
-            }
-        }
-        merged.setAcquisitionLockTimeoutMs(lockTimeout == Integer.MAX_VALUE ? 0 : lockTimeout);
+        Gathered<ShareFetchResponseData.PartitionData> gathered = gather(connection, plan, outcomes, FETCH_ANSWER);
+        ShareFetchResponseData merged = new ShareFetchResponseData().setErrorCode(Errors.NONE.code())
+                .setThrottleTimeMs(gathered.throttleTimeMs).setAcquisitionLockTimeoutMs(gathered.lockTimeoutOr(0));
+        Map<SharedPartition, ShareFetchResponseData.PartitionData> results = gathered.results;
         plan.unknown().forEach((p, error) -> results.put(p, emptyFetchResult(p).setErrorCode(error.code())
                 .setErrorMessage(error.message())));
-        ackErrors.forEach((p, error) -> results.computeIfAbsent(p, ShareAnswers::emptyFetchResult)
+        gathered.ackErrors.forEach((p, error) -> results.computeIfAbsent(p, ShareAnswers::emptyFetchResult)
                 .setAcknowledgeErrorCode(error.code()).setAcknowledgeErrorMessage(error.message()));
         results.forEach((p, result) -> {
             ShareFetchResponseData.ShareFetchableTopicResponse topic = merged.responses().find(p.topicId());
@@ -101,7 +78,7 @@ public final class ShareAnswers {
             }
             topic.partitions().add(result);
         });
-        hinted.forEach(id -> merged.nodeEndpoints().add(new ShareFetchResponseData.NodeEndpoint().setNodeId(id)
+        gathered.hinted.forEach(id -> merged.nodeEndpoints().add(new ShareFetchResponseData.NodeEndpoint().setNodeId(id)
                 .setHost(advertised.host()).setPort(advertised.portOf(id))));
         return ResponseFrames.encode(ApiKeys.SHARE_FETCH, request.apiVersion(), request.correlationId(), merged,
                 framesOf(outcomes));
@@ -109,39 +86,15 @@ public final class ShareAnswers {
 
     ByteBuf mergeAcknowledge(LogFields connection, RequestFrame request, SharePlan plan,
                              List<Outcome<ShareAcknowledgeResponseData>> outcomes) {
-        ShareAcknowledgeResponseData merged = new ShareAcknowledgeResponseData().setErrorCode(Errors.NONE.code());
-        Map<SharedPartition, ShareAcknowledgeResponseData.PartitionData> results = new LinkedHashMap<>();
-        Map<SharedPartition, Errors> ackErrors = new LinkedHashMap<>(plan.refusedAcks());
-        Set<Integer> hinted = new TreeSet<>();
-        int lockTimeout = Integer.MAX_VALUE;
-        for (Outcome<ShareAcknowledgeResponseData> outcome : inBrokerOrder(outcomes)) {
-            ShareAcknowledgeResponseData body = outcome.body();
-            if (body == null || body.errorCode() != Errors.NONE.code()) {
-                failedAcks(outcome, body == null ? Errors.REQUEST_TIMED_OUT : Errors.forCode(body.errorCode()), ackErrors);
-                continue;
-            }
-            merged.setThrottleTimeMs(Math.max(merged.throttleTimeMs(), body.throttleTimeMs()));
-            if (body.acquisitionLockTimeoutMs() > 0) {
-                lockTimeout = Math.min(lockTimeout, body.acquisitionLockTimeoutMs());
-            }
-            for (ShareAcknowledgeResponseData.ShareAcknowledgeTopicResponse topic : body.responses()) {
-                for (ShareAcknowledgeResponseData.PartitionData p : topic.partitions()) {
-                    ShareAcknowledgeResponseData.LeaderIdAndEpoch leader = p.currentLeader();
-                    int clientLeader = hints.clientLeaderId(leader.leaderId());
-                    p.setCurrentLeader(new ShareAcknowledgeResponseData.LeaderIdAndEpoch().setLeaderId(clientLeader)
-                            .setLeaderEpoch(leader.leaderEpoch()));
-                    if (leaderMoved(connection, outcome, topic.topicId(), p.partitionIndex(), p.errorCode())
-                            && clientLeader >= 0) {
-                        hinted.add(clientLeader);
-                    }
-                    results.put(new SharedPartition(topic.topicId(), p.partitionIndex()), p);
-                }
-            }
+        Gathered<ShareAcknowledgeResponseData.PartitionData> gathered =
+                gather(connection, plan, outcomes, ACKNOWLEDGE_ANSWER);
+        ShareAcknowledgeResponseData merged = new ShareAcknowledgeResponseData().setErrorCode(Errors.NONE.code())
+                .setThrottleTimeMs(gathered.throttleTimeMs);
+        if (gathered.lockTimeout != Integer.MAX_VALUE) {
+            merged.setAcquisitionLockTimeoutMs(gathered.lockTimeout);
         }
-        if (lockTimeout != Integer.MAX_VALUE) {
-            merged.setAcquisitionLockTimeoutMs(lockTimeout);
-        }
-        ackErrors.forEach((p, error) -> results.put(p, new ShareAcknowledgeResponseData.PartitionData()
+        Map<SharedPartition, ShareAcknowledgeResponseData.PartitionData> results = gathered.results;
+        gathered.ackErrors.forEach((p, error) -> results.put(p, new ShareAcknowledgeResponseData.PartitionData()
                 .setPartitionIndex(p.partition()).setErrorCode(error.code()).setErrorMessage(error.message())
                 .setCurrentLeader(new ShareAcknowledgeResponseData.LeaderIdAndEpoch().setLeaderId(-1).setLeaderEpoch(-1))));
         results.forEach((p, result) -> {
@@ -152,10 +105,89 @@ public final class ShareAnswers {
             }
             topic.partitions().add(result);
         });
-        hinted.forEach(id -> merged.nodeEndpoints().add(new ShareAcknowledgeResponseData.NodeEndpoint().setNodeId(id)
+        gathered.hinted.forEach(id -> merged.nodeEndpoints().add(new ShareAcknowledgeResponseData.NodeEndpoint().setNodeId(id)
                 .setHost(advertised.host()).setPort(advertised.portOf(id))));
         return ResponseFrames.encode(ApiKeys.SHARE_ACKNOWLEDGE, request.apiVersion(), request.correlationId(), merged);
     }
+
+    /**
+     * What both merges do with the brokers' answers, in broker order: a failed or refused part
+     * turns its acknowledgements into errors; the others give the highest throttle, the shortest
+     * acquisition lock, and their partition results, each leader in the client's ids (hinted
+     * when it moved).
+     */
+    private <R, P> Gathered<P> gather(LogFields connection, SharePlan plan, List<Outcome<R>> outcomes,
+                                      AnswerShape<R, P> shape) {
+        Gathered<P> gathered = new Gathered<>(plan.refusedAcks());
+        for (Outcome<R> outcome : inBrokerOrder(outcomes)) {
+            R body = outcome.body();
+            short error = body == null ? Errors.REQUEST_TIMED_OUT.code() : (short) shape.errorCode().applyAsInt(body);
+            if (error != Errors.NONE.code()) {
+                failedAcks(outcome, Errors.forCode(error), gathered.ackErrors);
+                continue;
+            }
+            gathered.throttleTimeMs = Math.max(gathered.throttleTimeMs, shape.throttleTimeMs().applyAsInt(body));
+            int lockTimeout = shape.acquisitionLockTimeoutMs().applyAsInt(body);
+            if (lockTimeout > 0) {
+                gathered.lockTimeout = Math.min(gathered.lockTimeout, lockTimeout);
+            }
+            shape.forEachPartition().accept(body, (topicId, p) -> {
+                int clientLeader = hints.clientLeaderId(shape.leaderId().applyAsInt(p));
+                shape.setLeaderId().accept(p, clientLeader);
+                int partition = shape.partitionIndex().applyAsInt(p);
+                if (leaderMoved(connection, outcome, topicId, partition, (short) shape.partitionError().applyAsInt(p))
+                        && clientLeader >= 0) {
+                    gathered.hinted.add(clientLeader);
+                }
+                gathered.results.put(new SharedPartition(topicId, partition), p);
+            });
+        }
+        return gathered;
+    }
+
+    /** The brokers' answers to one share request, gathered; what each merge builds its answer from. */
+    private static final class Gathered<P> {
+        final Map<SharedPartition, P> results = new LinkedHashMap<>();
+        final Map<SharedPartition, Errors> ackErrors;
+        final Set<Integer> hinted = new TreeSet<>();
+        int throttleTimeMs;
+        int lockTimeout = Integer.MAX_VALUE;
+
+        Gathered(Map<SharedPartition, Errors> refusedAcks) {
+            this.ackErrors = new LinkedHashMap<>(refusedAcks);
+        }
+
+        int lockTimeoutOr(int none) {
+            return lockTimeout == Integer.MAX_VALUE ? none : lockTimeout;
+        }
+    }
+
+    /**
+     * Where one kind of share answer keeps what {@link #gather} reads. ShareFetch and
+     * ShareAcknowledge answers carry the same fields, but Kafka's generated classes share no
+     * interface, so each kind says once where they are.
+     */
+    private record AnswerShape<R, P>(ToIntFunction<R> errorCode, ToIntFunction<R> throttleTimeMs,
+                                     ToIntFunction<R> acquisitionLockTimeoutMs,
+                                     BiConsumer<R, BiConsumer<Uuid, P>> forEachPartition,
+                                     ToIntFunction<P> partitionIndex, ToIntFunction<P> partitionError,
+                                     ToIntFunction<P> leaderId, ObjIntConsumer<P> setLeaderId) {
+    }
+
+    private static final AnswerShape<ShareFetchResponseData, ShareFetchResponseData.PartitionData> FETCH_ANSWER =
+            new AnswerShape<>(ShareFetchResponseData::errorCode, ShareFetchResponseData::throttleTimeMs,
+                    ShareFetchResponseData::acquisitionLockTimeoutMs,
+                    (body, each) -> body.responses().forEach(t -> t.partitions().forEach(p -> each.accept(t.topicId(), p))),
+                    ShareFetchResponseData.PartitionData::partitionIndex, ShareFetchResponseData.PartitionData::errorCode,
+                    p -> p.currentLeader().leaderId(), (p, id) -> p.currentLeader().setLeaderId(id));
+
+    private static final AnswerShape<ShareAcknowledgeResponseData, ShareAcknowledgeResponseData.PartitionData>
+            ACKNOWLEDGE_ANSWER = new AnswerShape<>(ShareAcknowledgeResponseData::errorCode,
+                    ShareAcknowledgeResponseData::throttleTimeMs, ShareAcknowledgeResponseData::acquisitionLockTimeoutMs,
+                    (body, each) -> body.responses().forEach(t -> t.partitions().forEach(p -> each.accept(t.topicId(), p))),
+                    ShareAcknowledgeResponseData.PartitionData::partitionIndex,
+                    ShareAcknowledgeResponseData.PartitionData::errorCode,
+                    p -> p.currentLeader().leaderId(), (p, id) -> p.currentLeader().setLeaderId(id));
 
     /**
      * A leader-class error drops the partition's route, so the next ShareFetch moves it to its
