@@ -1,6 +1,5 @@
 package org.kafscale.proxy.lfs.download;
 
-import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +14,7 @@ import org.kafscale.proxy.lfs.Async;
 import org.kafscale.proxy.lfs.LfsContext;
 import org.kafscale.proxy.lfs.http.LfsException;
 import org.kafscale.proxy.lfs.http.LfsExchange;
-import org.kafscale.proxy.lfs.http.LfsRoute;
-import org.kafscale.proxy.lfs.http.Methods;
+import org.kafscale.proxy.lfs.http.PostRoute;
 import org.kafscale.proxy.lfs.limits.ConcurrencyGate;
 import org.kafscale.proxy.lfs.s3.UnreadBodies;
 import org.slf4j.Logger;
@@ -37,7 +35,7 @@ import software.amazon.awssdk.services.s3.presigner.model.PresignedGetObjectRequ
  * not the claimed size is refused before it is read, and the temp bytes of all downloads are
  * reserved against one budget (503 {@code busy} when it is spent) until each file is deleted.
  */
-public final class DownloadRoute implements LfsRoute {
+public final class DownloadRoute implements PostRoute {
     public static final String PATH = "/lfs/download";
     private static final Logger LOGGER = LoggerFactory.getLogger(DownloadRoute.class);
     private static final int MAX_BODY = 64 * 1024;
@@ -50,13 +48,8 @@ public final class DownloadRoute implements LfsRoute {
     }
 
     @Override
-    public boolean matches(String path) {
-        return PATH.equals(path);
-    }
-
-    @Override
-    public void checkMethod(HttpMethod method) {
-        Methods.requirePost(method);
+    public String path() {
+        return PATH;
     }
 
     @Override

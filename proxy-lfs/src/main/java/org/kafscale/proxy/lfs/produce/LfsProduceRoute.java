@@ -1,6 +1,5 @@
 package org.kafscale.proxy.lfs.produce;
 
-import io.netty.handler.codec.http.HttpMethod;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
@@ -12,8 +11,7 @@ import org.kafscale.proxy.lfs.envelope.Envelope;
 import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
 import org.kafscale.proxy.lfs.http.LfsException;
 import org.kafscale.proxy.lfs.http.LfsExchange;
-import org.kafscale.proxy.lfs.http.LfsRoute;
-import org.kafscale.proxy.lfs.http.Methods;
+import org.kafscale.proxy.lfs.http.PostRoute;
 import org.kafscale.proxy.lfs.http.LfsTopicNames;
 import org.kafscale.proxy.lfs.limits.ConcurrencyGate;
 import org.kafscale.proxy.lfs.limits.PacedExchange;
@@ -32,7 +30,7 @@ import org.kafscale.proxy.lfs.tracker.TrackerEvents;
  * connection: past the bound it is answered 503 {@code busy} before anything is read or connected.
  * Its body must keep the minimum rate ({@link PacedExchange}), so a trickling client lets go soon.
  */
-public final class LfsProduceRoute implements LfsRoute {
+public final class LfsProduceRoute implements PostRoute {
     public static final String PATH = "/lfs/produce";
 
     private final LfsContext context;
@@ -44,13 +42,8 @@ public final class LfsProduceRoute implements LfsRoute {
     }
 
     @Override
-    public boolean matches(String path) {
-        return PATH.equals(path);
-    }
-
-    @Override
-    public void checkMethod(HttpMethod method) {
-        Methods.requirePost(method);
+    public String path() {
+        return PATH;
     }
 
     @Override
