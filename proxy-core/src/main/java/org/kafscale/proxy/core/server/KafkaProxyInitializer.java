@@ -35,15 +35,10 @@ import org.kafscale.proxy.core.security.tls.TlsSessionHandler;
  */
 public final class KafkaProxyInitializer extends ChannelInitializer<SocketChannel> {
     private final ListenerSettings settings;
-    private final RequestHandlers handlers;
-    private final BackendConnector connector;
-    private final ConnectionListener listener;
+    private final ListenerParts parts;
     private final ClientConnections clients;
-    private final ConnectionBudgets budgets;
-    private final OptionalInt addressedBroker;
     private final ChannelGroup accepted;
     private final RateLimitedLog badHeaders = RequestHeaderDecoder.rejectionLog();
-    private final ConnectionLogs connectionLogs = new ConnectionLogs();
     private final TlsLogs tlsLogs = new TlsLogs();
     /** The listener's TLS, or null on a plaintext listener. */
     private final ListenerTls tls;
@@ -59,14 +54,12 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
                           ConnectionBudgets budgets, OptionalInt addressedBroker, ChannelGroup accepted,
                           ListenerTls tls) {
         this.tls = tls;
-        this.addressedBroker = addressedBroker;
         this.accepted = accepted;
         this.settings = settings;
-        this.handlers = handlers;
-        this.connector = connector;
-        this.listener = clients.counting(listener);
+        this.parts = new ListenerParts(handlers, connector, settings.maxInFlightPerConnection(),
+                settings.requestTimeout().toMillis(), clients.counting(listener), new ConnectionLogs(), budgets,
+                addressedBroker);
         this.clients = clients;
-        this.budgets = budgets;
     }
 
     @Override
@@ -91,8 +84,6 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
                 .addLast("frameDecoder", new KafkaFrameDecoder(settings.maxFrameBytes(), "client"))
                 .addLast("framePrepender", new LengthFieldPrepender(4))
                 .addLast("headerDecoder", new RequestHeaderDecoder(badHeaders))
-                .addLast("connection", new ClientConnectionHandler(handlers, connector,
-                        settings.maxInFlightPerConnection(), settings.requestTimeout(), listener, connectionLogs, budgets,
-                        addressedBroker));
+                .addLast("connection", new ClientConnectionHandler(parts));
     }
 }

@@ -682,9 +682,9 @@ class ClientConnectionHandlerTest {
     private static ClientConnectionHandler connectionHandler(RequestHandler requestHandler, int maxInFlight,
                                                              ConnectionListener listener,
                                                              ConnectionBudgets budgets) {
-        return new ClientConnectionHandler(RequestHandlers.shared(requestHandler),
-                new BackendConnector(KafkaWire.MAX_FRAME_BYTES, Duration.ofSeconds(1)), maxInFlight, REQUEST_TIMEOUT,
-                listener, new ConnectionLogs(), budgets, OptionalInt.empty());
+        return new ClientConnectionHandler(new ListenerParts(RequestHandlers.shared(requestHandler),
+                new BackendConnector(KafkaWire.MAX_FRAME_BYTES, Duration.ofSeconds(1)), maxInFlight,
+                REQUEST_TIMEOUT.toMillis(), listener, new ConnectionLogs(), budgets, OptionalInt.empty()));
     }
 
     /** The default limits with these two timeouts. */

@@ -16,10 +16,7 @@ import org.kafscale.proxy.core.topology.CoordinatorKind;
 import org.kafscale.proxy.core.topology.RoutingGate;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
 import org.kafscale.proxy.discovery.CoordinatorLookup;
-import org.kafscale.proxy.discovery.SingleFlight;
 import org.kafscale.proxy.discovery.TopologySource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * KafScale's topology from etcd: brokers and topics from {@code /kafscale/metadata/snapshot},
@@ -28,27 +25,20 @@ import org.slf4j.LoggerFactory;
  * ignored, as in the original). Each read takes all three at one etcd revision ({@link EtcdReader}).
  *
  * <p>Freshness: a read at start, prefix watches from that read's revision + 1 that trigger a read
- * on any change ({@link EtcdWatches}), and a periodic read as a backstop. A read after news (a
- * watch event, a broker refusing a route or a coordinator role) is one that starts after the news
- * ({@link SingleFlight#fresh()}): a read already running may have read etcd before the change and
- * would put the stale owner back.
+ * on any change ({@link EtcdWatches}), and a periodic read as a backstop; after news, a read that
+ * starts after it ({@link EtcdReads}).
  *
  * <p>It is also the {@link RoutingGate}, by its {@link TtlGate}: past the TTL without a good
  * read, nothing is routed on cached data. Static backends exempt the proxy from the TTL.
  */
 public final class EtcdTopology implements TopologySource, RoutingGate {
-    private static final Logger LOGGER = LoggerFactory.getLogger(EtcdTopology.class);
-
     private final Client etcd;
     private final Duration resyncInterval;
     private final ScheduledExecutorService scheduler;
-    private final EtcdReader reader;
-    private final SingleFlight<EtcdRead> reads = new SingleFlight<>(this::readEtcd);
-    private volatile EtcdRead last = EtcdRead.NONE;
+    private final EtcdReads reads;
     private final LeasedCoordinators coordinators;
     private final EtcdWatches watches;
     private final TtlGate ttlGate;
-    private volatile boolean closed;
 
     /**
      * @param etcd the etcd client (closed with this topology)
@@ -70,10 +60,11 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
                  Duration resyncInterval, Duration readTimeout, MeterRegistry metrics, EtcdWatches.Backoff watchBackoff) {
         this.etcd = etcd;
         this.resyncInterval = resyncInterval;
-        this.reader = new EtcdReader(etcd.getKVClient(), staticBrokers, readTimeout, metrics);
         this.coordinators = new LeasedCoordinators(this::snapshot,
                 kafka == null ? null : new CoordinatorLookup(kafka, this::snapshot, List.of(), metrics));
         this.ttlGate = new TtlGate(ttl, !staticBrokers.isEmpty(), () -> snapshot().hasBrokers());
+        EtcdReader reader = new EtcdReader(etcd.getKVClient(), staticBrokers, readTimeout, metrics);
+        this.reads = new EtcdReads(reader, coordinators, ttlGate, this::healthyRead);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "etcd-topology");
             t.setDaemon(true);
@@ -81,7 +72,7 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         });
         this.watches = new EtcdWatches(etcd.getWatchClient(),
                 List.of(KafscaleKeys.SNAPSHOT, KafscaleKeys.PARTITION_LEASES, KafscaleKeys.GROUP_LEASES),
-                this::rereadQuietly, () -> reads.fresh().thenApply(EtcdRead::revision), scheduler, watchBackoff);
+                reads::rereadQuietly, () -> reads.fresh().thenApply(EtcdRead::revision), scheduler, watchBackoff);
     }
 
     /**
@@ -91,9 +82,9 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
      */
     @Override
     public CompletableFuture<TopologySnapshot> start() {
-        scheduler.scheduleWithFixedDelay(this::readQuietly, resyncInterval.toMillis(), resyncInterval.toMillis(),
+        scheduler.scheduleWithFixedDelay(reads::readQuietly, resyncInterval.toMillis(), resyncInterval.toMillis(),
                 TimeUnit.MILLISECONDS);
-        ConnectBackoff.cutShortWhile(() -> !closed && ttlGate.failingSinceHealthy(), etcd, scheduler);
+        ConnectBackoff.cutShortWhile(() -> !reads.closed() && ttlGate.failingSinceHealthy(), etcd, scheduler);
         CompletableFuture<EtcdRead> first = reads.current();
         return watches.start(first.thenApply(EtcdRead::revision)).thenCompose(watching -> first)
                 .thenApply(EtcdRead::snapshot);
@@ -101,7 +92,7 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
 
     @Override
     public TopologySnapshot snapshot() {
-        return last.snapshot();
+        return reads.last().snapshot();
     }
 
     @Override
@@ -150,7 +141,7 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
     @Override
     public void invalidatePartition(String topic, int partition) {
         if (snapshot().invalidate(topic, partition)) {
-            rereadQuietly();
+            reads.rereadQuietly();
         }
     }
 
@@ -158,7 +149,7 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
     @Override
     public void invalidateCoordinator(CoordinatorKind kind, String key) {
         if (coordinators.invalidate(kind, key)) {
-            rereadQuietly();
+            reads.rereadQuietly();
         }
     }
 
@@ -167,51 +158,14 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
         return reads.current().thenApply(EtcdRead::snapshot);
     }
 
-    private CompletableFuture<EtcdRead> readEtcd() {
-        return reader.read(() -> last).thenApply(this::apply).whenComplete((read, error) -> {
-            if (closed) {
-                // Failed by close (the client is gone) or timed out after it: nothing about
-                // etcd. Said, it was a "routing stops" line at every shutdown with a read out.
-                return;
-            }
-            if (error != null) {
-                ttlGate.failedRead(reader.failed(error));
-            }
-            ttlGate.report();
-        });
-    }
-
-    private EtcdRead apply(EtcdRead read) {
-        EtcdRead previous = last;
-        last = read;
-        coordinators.leased(read.groupLeases());
-        if (read.healthy()) {
-            ttlGate.healthyRead();
-            watches.healthyRead();
-        }
-        if (!previous.snapshot().brokers().equals(read.snapshot().brokers())) {
-            LOGGER.info("etcd lists brokers {}", read.snapshot().brokers().values());
-        }
-        return read;
-    }
-
-    /** The backstop: any read will do, a running one included. */
-    private void readQuietly() {
-        if (!closed) {
-            reads.current().exceptionally(e -> null);
-        }
-    }
-
-    /** After news that etcd changed: a read that starts after the news. */
-    private void rereadQuietly() {
-        if (!closed) {
-            reads.fresh().exceptionally(e -> null);
-        }
+    /** A read is healthy: the next broken watch waits the first backoff again. */
+    private void healthyRead() {
+        watches.healthyRead();
     }
 
     @Override
     public void close() {
-        closed = true;
+        reads.close();
         scheduler.shutdownNow();
         watches.close();
         etcd.close();
