@@ -25,7 +25,7 @@ import org.kafscale.proxy.app.health.Readiness;
 import org.kafscale.proxy.app.lfs.LfsRuntime;
 import org.kafscale.proxy.app.metrics.ProxyMetrics;
 import org.kafscale.proxy.core.apis.ApiCatalog;
-import org.kafscale.proxy.core.apis.ApiSpecs;
+import org.kafscale.proxy.routing.apis.Apis;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.BackendObserver;
 import org.kafscale.proxy.core.backend.BrokerApiVersionsProbe;
@@ -160,7 +160,7 @@ public final class ProxyRuntime implements AutoCloseable {
         Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> startSasl(settings, proxyMetrics, probeLogin));
         // Where each key is served and how it is checked: one catalog for the dispatcher, ApiVersions
         // and the authorizer.
-        ApiCatalog apis = ApiSpecs.catalog();
+        ApiCatalog apis = Apis.catalog();
         ApiVersionsResponder apiVersions = new ApiVersionsResponder(apis, brokerVersions,
                 sasl.isPresent() ? SaslAuthenticator.advertisedApis() : List.of());
         MetadataResponder metadata = new MetadataResponder(topology, advertised);

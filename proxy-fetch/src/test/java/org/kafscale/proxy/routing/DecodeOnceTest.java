@@ -24,7 +24,7 @@ import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.kafscale.proxy.core.apis.ApiSpecs;
+import org.kafscale.proxy.routing.apis.Apis;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.policy.PolicyChain;
 import org.kafscale.proxy.core.security.OwnConnections;
@@ -61,7 +61,7 @@ class DecodeOnceTest {
         AclAuthorizer authorizer = new AclAuthorizer(rules);
         proxy.aroundRouter(router -> {
             List<RequestFrame> routed = new CopyOnWriteArrayList<>();
-            RequestHandler authorizing = PolicyChain.of(new AuthorizationPolicy(ApiSpecs.catalog(), authorizer,
+            RequestHandler authorizing = PolicyChain.of(new AuthorizationPolicy(Apis.catalog(), authorizer,
                     topology, AuthorizationObserver.NONE, new OwnConnections())).around((context, request) -> {
                         routed.add(request);
                         return router.handle(context, request);

@@ -5,15 +5,17 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.kafscale.proxy.core.security.authz.Guard;
+import org.kafscale.proxy.core.security.authz.ServedGuards;
 
 /**
  * What the proxy does with each API key, as the dispatcher, the ApiVersions answer, the authorizer
  * and the docs need to know it: one {@link ApiSpec} per key. The dispatcher refuses, and
  * ApiVersions leaves out, every key not served on the connection; the authorizer checks only
  * served keys, with each key's guard. An instance is handed to each of them where the proxy is
- * composed, so the table behind it can live where the routes are.
+ * composed: the proxy's is proxy-fetch's {@code routing.apis.Apis}, where the routes are.
  */
-public interface ApiCatalog {
+public interface ApiCatalog extends ServedGuards {
 
     /** Every placed key with its spec, in id order. */
     Map<ApiKeys, ApiSpec> all();
@@ -29,6 +31,11 @@ public interface ApiCatalog {
      */
     default boolean servedOn(ApiKeys api, boolean addressesBroker) {
         return spec(api).map(spec -> spec.servedOn(addressesBroker)).orElse(false);
+    }
+
+    @Override
+    default Optional<Guard> guardOf(ApiKeys api) {
+        return spec(api).filter(ApiSpec::served).map(ApiSpec::guard);
     }
 
     /** Whether {@code api} is served on some connection. */

@@ -28,11 +28,11 @@ import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.codec.KafkaWire;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.apis.ApiCatalog;
-import org.kafscale.proxy.core.apis.ApiSpecs;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
+import org.kafscale.proxy.core.testing.TestApiCatalog;
 
 class ApiVersionsResponderTest {
-    private static final ApiCatalog APIS = ApiSpecs.catalog();
+    private static final ApiCatalog APIS = TestApiCatalog.catalog();
 
     private static final short VERSION = 3;
 

@@ -29,7 +29,6 @@ import org.apache.kafka.common.message.SaslAuthenticateRequestData;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.apis.ApiCatalog;
-import org.kafscale.proxy.core.apis.ApiSpecs;
 import org.kafscale.proxy.core.codec.KafkaWire;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.local.AdvertiseMode;
@@ -41,10 +40,11 @@ import org.kafscale.proxy.core.local.DescribeTopicPartitionsResponder;
 import org.kafscale.proxy.core.local.FindCoordinatorResponder;
 import org.kafscale.proxy.core.local.MetadataResponder;
 import org.kafscale.proxy.core.testing.StubTopology;
+import org.kafscale.proxy.core.testing.TestApiCatalog;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 
 class RequestDispatcherTest {
-    private static final ApiCatalog APIS = ApiSpecs.catalog();
+    private static final ApiCatalog APIS = TestApiCatalog.catalog();
     private final EventLoop loop = new DefaultEventLoop();
     private final ConnectionContext context = new ConnectionContext(loop, null, new InetSocketAddress("127.0.0.1", 50000));
     private final StubTopology topology = StubTopology.of(new BrokerEndpoint(1, "b1.internal", 9092, null));

@@ -19,14 +19,6 @@ import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsTopic;
 import org.apache.kafka.common.message.ListOffsetsResponseData;
 import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsPartitionResponse;
 import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsTopicResponse;
-import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
-import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderPartition;
-import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderTopic;
-import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderTopicCollection;
-import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData;
-import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.EpochEndOffset;
-import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult;
-import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResultCollection;
 import org.apache.kafka.common.message.WriteTxnMarkersResponseData;
 import org.apache.kafka.common.message.WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult;
 import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
@@ -60,26 +52,6 @@ public final class PartitionApis {
             .synthetic((ref, error) -> new ListOffsetsPartitionResponse().setPartitionIndex(ref.partition())
                     .setErrorCode(error.code()).setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1))
             .merged((topics, throttle) -> new ListOffsetsResponseData().setThrottleTimeMs(throttle).setTopics(topics));
-
-    public static final PartitionApi<OffsetForLeaderEpochRequestData, OffsetForLeaderPartition,
-            OffsetForLeaderEpochResponseData, EpochEndOffset> OFFSET_FOR_LEADER_EPOCH = PartitionShape
-            .of(ApiKeys.OFFSET_FOR_LEADER_EPOCH, OffsetForLeaderEpochRequestData.class,
-                    OffsetForLeaderEpochResponseData.class)
-            .parse(OffsetForLeaderEpochResponseData::new)
-            .requestTopics(OffsetForLeaderEpochRequestData::topics, Shape.byName(OffsetForLeaderTopic::topic,
-                    OffsetForLeaderTopic::partitions, OffsetForLeaderPartition::partition,
-                    name -> new OffsetForLeaderTopic().setTopic(name)))
-            .split((q, topics) -> new OffsetForLeaderEpochRequestData().setReplicaId(q.replicaId())
-                    .setTopics(new OffsetForLeaderTopicCollection(topics.iterator())))
-            .answerTopics(OffsetForLeaderEpochResponseData::topics, Shape.byName(OffsetForLeaderTopicResult::topic,
-                    OffsetForLeaderTopicResult::partitions, EpochEndOffset::partition,
-                    name -> new OffsetForLeaderTopicResult().setTopic(name)))
-            .errorCode(EpochEndOffset::errorCode)
-            .throttle(OffsetForLeaderEpochResponseData::throttleTimeMs)
-            .synthetic((ref, error) -> new EpochEndOffset().setPartition(ref.partition()).setErrorCode(error.code())
-                    .setLeaderEpoch(-1).setEndOffset(-1))
-            .merged((topics, throttle) -> new OffsetForLeaderEpochResponseData().setThrottleTimeMs(throttle)
-                    .setTopics(new OffsetForLeaderTopicResultCollection(topics.iterator())));
 
     /** A result belongs to its answer's keyed collection, so it joins the merged answer as a copy. */
     public static final PartitionApi<DeleteRecordsRequestData, DeleteRecordsPartition, DeleteRecordsResponseData,

@@ -1,6 +1,7 @@
 package org.kafscale.proxy.routing.apis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.EnumSet;
 import java.util.Set;
@@ -9,10 +10,10 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.apis.ApiCatalog;
 import org.kafscale.proxy.core.apis.ApiSpec;
-import org.kafscale.proxy.core.apis.ApiSpecs;
+import org.kafscale.proxy.core.security.authz.Guard;
 
 /**
- * The route registry and core's catalog ({@link ApiSpecs}' {@link ApiCatalog}) describe the same
+ * The routes and core's view of the registry ({@link Apis#catalog()}, an {@link ApiCatalog}) describe the same
  * APIs: every key the proxy forwards has exactly one route, and nothing it answers itself or
  * refuses has one (it would be dead, or worse, reachable).
  */
@@ -20,7 +21,7 @@ class ApisTest {
 
     @Test
     void everyForwardedKeyHasARouteAndNoOtherKeyDoes() {
-        Set<ApiKeys> forwarded = ApiSpecs.catalog().all().values().stream()
+        Set<ApiKeys> forwarded = Apis.catalog().all().values().stream()
                 .filter(ApiSpec::forwarded)
                 .map(ApiSpec::api)
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(ApiKeys.class)));
@@ -42,5 +43,18 @@ class ApisTest {
                 assertEquals(api.messageType.newRequest().getClass(), typed.body(), api + " body");
             }
         });
+    }
+
+    @Test
+    void anEntryThatMissesAStepOrRoutesAnotherKeyIsRefusedAsItIsFiled() {
+        // An entry without a guard: the registry would fail as it loads
+        assertThrows(IllegalStateException.class, () -> Apis.api(ApiKeys.DESCRIBE_ACLS)
+                .forwarded(Apis.route(ApiKeys.DESCRIBE_ACLS).orElseThrow()).doc("to any broker").spec());
+        // An entry handed another key's route (a copy-paste slip)
+        assertThrows(IllegalStateException.class, () -> Apis.api(ApiKeys.DESCRIBE_ACLS)
+                .forwarded(Apis.route(ApiKeys.CREATE_ACLS).orElseThrow())
+                .guard(Guard.unchecked()).doc("to any broker").spec());
+        // Two places to be served
+        assertThrows(IllegalStateException.class, () -> Apis.api(ApiKeys.METADATA).answeredHere().refused("no"));
     }
 }

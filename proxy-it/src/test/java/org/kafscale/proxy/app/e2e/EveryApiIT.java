@@ -37,7 +37,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.kafscale.proxy.core.apis.ApiSpec;
-import org.kafscale.proxy.core.apis.ApiSpecs;
+import org.kafscale.proxy.routing.apis.Apis;
 import org.kafscale.proxy.testkit.EtcdProcess;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaCluster;
@@ -99,7 +99,7 @@ class EveryApiIT {
     @Test
     void everyApiTheProxyRoutesHasARepresentativeRequest() {
         // Given the proxy's table of APIs; When it is compared with the representatives
-        Set<ApiKeys> missing = new TreeSet<>(ApiSpecs.catalog().all().values().stream().filter(ApiSpec::served)
+        Set<ApiKeys> missing = new TreeSet<>(Apis.catalog().all().values().stream().filter(ApiSpec::served)
                 .map(ApiSpec::api).toList());
         missing.removeAll(RepresentativeRequests.all().keySet());
         // Then each has one (EveryApiIT fails for an advertised key without one in any case)

@@ -4,8 +4,6 @@ import io.netty.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
-import org.kafscale.proxy.core.apis.ApiCatalog;
-import org.kafscale.proxy.core.apis.ApiSpec;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.policy.AnswerOutcome;
 import org.kafscale.proxy.core.policy.AnswerPolicy;
@@ -27,24 +25,24 @@ import org.slf4j.LoggerFactory;
  * <p>The proxy's own connections ({@link OwnConnections}: the readiness probe, which must read
  * whatever topic it proves) and the APIs Kafka checks no ACL for (ApiVersions, SASL, DescribeCluster)
  * are not checked; nor are keys the proxy does not serve, which the dispatcher refuses whoever asks.
- * Each key's check is the {@link Guard} of its spec in {@code ApiCatalog}.
+ * Each key's check is its {@link Guard}, as the API registry holds it ({@link ServedGuards}).
  * The rules are read once per request, so a reload never changes a decision half-way.
  */
 public final class AuthorizationPolicy implements RequestPolicy {
     private static final RateLimitedLog REFUSALS = RateLimitedLog.every10Seconds(
             LoggerFactory.getLogger(AuthorizationPolicy.class));
 
-    private final ApiCatalog apis;
+    private final ServedGuards apis;
     private final AclAuthorizer authorizer;
     private final Topology topology;
     private final AuthorizationObserver observer;
     private final OwnConnections own;
 
     /**
-     * @param apis each key's spec, whose guard checks its requests
+     * @param apis the guard of each served key, which checks its requests
      * @param own the proxy's own connections (its readiness probe), which are not checked
      */
-    public AuthorizationPolicy(ApiCatalog apis, AclAuthorizer authorizer, Topology topology,
+    public AuthorizationPolicy(ServedGuards apis, AclAuthorizer authorizer, Topology topology,
                                AuthorizationObserver observer, OwnConnections own) {
         this.apis = apis;
         this.authorizer = authorizer;
@@ -55,7 +53,7 @@ public final class AuthorizationPolicy implements RequestPolicy {
 
     @Override
     public boolean readsRequests(ApiKeys api) {
-        return apis.spec(api).filter(spec -> spec.served() && spec.guard().checks()).isPresent();
+        return apis.guardOf(api).filter(Guard::checks).isPresent();
     }
 
     @Override
@@ -89,9 +87,9 @@ public final class AuthorizationPolicy implements RequestPolicy {
         return context.forward();
     }
 
-    /** The guard of {@code api}'s spec; a key with none (never read: see {@link #readsRequests}) is refused whole. */
-    static Guard guardOf(ApiCatalog apis, ApiKeys api) {
-        return apis.spec(api).map(ApiSpec::guard).orElse(Guard.refusedWhole());
+    /** The guard of {@code api}; a key not served (never read: see {@link #readsRequests}) is refused whole. */
+    static Guard guardOf(ServedGuards apis, ApiKeys api) {
+        return apis.guardOf(api).orElse(Guard.refusedWhole());
     }
 
     /** One request's answer, edited to what its principal may see, and the request's refusals reported. */

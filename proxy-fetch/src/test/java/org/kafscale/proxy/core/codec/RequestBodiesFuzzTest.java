@@ -8,7 +8,7 @@ import java.util.List;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.kafscale.proxy.core.apis.ApiSpec;
-import org.kafscale.proxy.core.apis.ApiSpecs;
+import org.kafscale.proxy.routing.apis.Apis;
 import org.kafscale.proxy.core.testing.TestFrames;
 import org.kafscale.proxy.testkit.ThreadAllocation;
 
@@ -31,7 +31,7 @@ class RequestBodiesFuzzTest {
      * The APIs whose body the proxy may decode: every served key (routing decodes all but the opaque
      * forwards, the authorizer every checked one), in ApiKeys order.
      */
-    static final List<ApiKeys> DECODED = ApiSpecs.catalog().all().values().stream().filter(ApiSpec::served)
+    static final List<ApiKeys> DECODED = Apis.catalog().all().values().stream().filter(ApiSpec::served)
             .map(ApiSpec::api)
             .sorted()
             .toList();

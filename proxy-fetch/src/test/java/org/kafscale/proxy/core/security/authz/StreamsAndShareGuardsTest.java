@@ -40,7 +40,7 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.apis.ApiCatalog;
 import org.kafscale.proxy.core.apis.ApiSpec;
-import org.kafscale.proxy.core.apis.ApiSpecs;
+import org.kafscale.proxy.routing.apis.Apis;
 import org.kafscale.proxy.core.topology.TopicLayout;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
 
@@ -50,7 +50,7 @@ import org.kafscale.proxy.core.topology.TopologySnapshot;
  * topic, describe the other- topics, and create only topics of her own.
  */
 class StreamsAndShareGuardsTest {
-    private static final ApiCatalog APIS = ApiSpecs.catalog();
+    private static final ApiCatalog APIS = Apis.catalog();
     private static final KafkaPrincipal ALICE = new KafkaPrincipal(KafkaPrincipal.USER_TYPE, "alice");
     private static final Uuid ALICE_ORDERS = Uuid.randomUuid();
     private static final Uuid BOB_ORDERS = Uuid.randomUuid();

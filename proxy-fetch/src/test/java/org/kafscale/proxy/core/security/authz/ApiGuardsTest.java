@@ -36,7 +36,7 @@ import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.apis.ApiCatalog;
-import org.kafscale.proxy.core.apis.ApiSpecs;
+import org.kafscale.proxy.routing.apis.Apis;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
 
 /**
@@ -44,7 +44,7 @@ import org.kafscale.proxy.core.topology.TopologySnapshot;
  * answered here and with which of Kafka's errors.
  */
 class ApiGuardsTest {
-    private static final ApiCatalog APIS = ApiSpecs.catalog();
+    private static final ApiCatalog APIS = Apis.catalog();
     private static final KafkaPrincipal ALICE = new KafkaPrincipal(KafkaPrincipal.USER_TYPE, "alice");
     private static final AclRules RULES = new AclRules(List.of(
             allow(ResourceType.TOPIC, PatternType.PREFIXED, "alice-", AclOperation.ALL),
