@@ -158,9 +158,8 @@ public final class ProxyRuntime implements AutoCloseable {
         // accepted only on the connections the proxy opens to itself.
         Optional<ProbeLogin> probeLogin = config.sasl().map(settings -> ProbeLogin.mint(own::isOwn));
         Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> startSasl(settings, proxyMetrics, probeLogin));
-        // Where each key is served and how it is checked, read from the one entry per key in Apis: one
-        // catalog for the dispatcher, ApiVersions
-        // and the authorizer.
+        // Where each key is served and how it is checked, from its one entry in Apis: one catalog for
+        // the dispatcher, ApiVersions and the authorizer.
         ApiCatalog apis = Apis.catalog();
         ApiVersionsResponder apiVersions = new ApiVersionsResponder(apis, brokerVersions,
                 sasl.isPresent() ? SaslAuthenticator.advertisedApis() : List.of());
