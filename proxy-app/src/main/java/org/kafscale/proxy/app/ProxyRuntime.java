@@ -25,7 +25,6 @@ import org.kafscale.proxy.app.health.Readiness;
 import org.kafscale.proxy.app.lfs.LfsRuntime;
 import org.kafscale.proxy.app.metrics.ProxyMetrics;
 import org.kafscale.proxy.core.apis.ApiCatalog;
-import org.kafscale.proxy.routing.apis.Apis;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.BackendObserver;
 import org.kafscale.proxy.core.backend.BrokerApiVersionsProbe;
@@ -59,6 +58,7 @@ import org.kafscale.proxy.discovery.etcd.EtcdTopology;
 import org.kafscale.proxy.discovery.kafka.KafkaClusterTopology;
 import org.kafscale.proxy.core.hooks.ProduceRewriter;
 import org.kafscale.proxy.routing.Routing;
+import org.kafscale.proxy.routing.apis.Apis;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -158,8 +158,8 @@ public final class ProxyRuntime implements AutoCloseable {
         // accepted only on the connections the proxy opens to itself.
         Optional<ProbeLogin> probeLogin = config.sasl().map(settings -> ProbeLogin.mint(own::isOwn));
         Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> startSasl(settings, proxyMetrics, probeLogin));
-        // Where each key is served and how it is checked: one catalog for the dispatcher, ApiVersions
-        // and the authorizer.
+        // Where each key is served and how it is checked, from its one entry in Apis: one catalog for
+        // the dispatcher, ApiVersions and the authorizer.
         ApiCatalog apis = Apis.catalog();
         ApiVersionsResponder apiVersions = new ApiVersionsResponder(apis, brokerVersions,
                 sasl.isPresent() ? SaslAuthenticator.advertisedApis() : List.of());

@@ -24,7 +24,6 @@ import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.kafscale.proxy.routing.apis.Apis;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.policy.PolicyChain;
 import org.kafscale.proxy.core.security.OwnConnections;
@@ -37,6 +36,7 @@ import org.kafscale.proxy.core.server.RequestHandler;
 import org.kafscale.proxy.core.testing.ScriptedBroker;
 import org.kafscale.proxy.core.testing.StubTopology;
 import org.kafscale.proxy.core.testing.TestRecords;
+import org.kafscale.proxy.routing.apis.Apis;
 
 /**
  * With ACLs on, authorization and routing both read a request's body, and a narrowed request is

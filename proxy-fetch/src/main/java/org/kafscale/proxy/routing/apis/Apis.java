@@ -89,7 +89,7 @@ import org.kafscale.proxy.routing.partition.PartitionApis;
  * {@code docs/architecture.md}. Core reads the served-where, guard and doc parts through
  * {@link #catalog()}, which the composition hands to the dispatcher, ApiVersions and the
  * authorizer; the router reads the routes through {@link #routeOf}. A new API is one entry here
- * ({@code ApisTest} fails for a key without one).
+ * ({@code ApiCatalogTest} fails for a key without one).
  *
  * <p>Refused on purpose, each with its reason below: SASL (never forwarded; on a SASL listener the
  * listener's own gate answers it), inter-broker and controller APIs (but WriteTxnMarkers, which

@@ -28,11 +28,13 @@ import org.kafscale.proxy.routing.engine.PartitionShape;
 import org.kafscale.proxy.routing.engine.TopicGroups.Shape;
 
 /**
- * The partition APIs besides Produce and Fetch (ListOffsets, OffsetForLeaderEpoch, DeleteRecords,
- * DescribeProducers, WriteTxnMarkers), each split by owner through the partition engine
+ * The partition APIs besides Produce and Fetch whose shapes are kept apart from their entries (ListOffsets,
+ * DeleteRecords, DescribeProducers, WriteTxnMarkers; OffsetForLeaderEpoch's is written in its entry
+ * in {@code routing.apis.Apis}), each split by owner through the partition engine
  * with the defaults of a read that is safe to repeat (DeleteRecords too: moving a low watermark
- * to a given offset is idempotent). A new such API is one {@link PartitionShape} here and its entry in
- * {@code routing.apis.Apis}. Made-up results carry Kafka's defaults (-1), never 0.
+ * to a given offset is idempotent). A new such API may be written whole in its entry in
+ * {@code routing.apis.Apis}, or name a shape kept here. Made-up results carry Kafka's defaults
+ * (-1), never 0.
  */
 public final class PartitionApis {
     public static final PartitionApi<ListOffsetsRequestData, ListOffsetsPartition, ListOffsetsResponseData,

@@ -8,8 +8,8 @@ import java.util.List;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.kafscale.proxy.core.apis.ApiSpec;
-import org.kafscale.proxy.routing.apis.Apis;
 import org.kafscale.proxy.core.testing.TestFrames;
+import org.kafscale.proxy.routing.apis.Apis;
 import org.kafscale.proxy.testkit.ThreadAllocation;
 
 /**

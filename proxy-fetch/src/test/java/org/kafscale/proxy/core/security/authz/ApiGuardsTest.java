@@ -36,8 +36,8 @@ import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.apis.ApiCatalog;
-import org.kafscale.proxy.routing.apis.Apis;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.routing.apis.Apis;
 
 /**
  * What each API's check decides, on kafka-clients' decoded requests: which parts go on, which are

@@ -40,9 +40,9 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.apis.ApiCatalog;
 import org.kafscale.proxy.core.apis.ApiSpec;
-import org.kafscale.proxy.routing.apis.Apis;
 import org.kafscale.proxy.core.topology.TopicLayout;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
+import org.kafscale.proxy.routing.apis.Apis;
 
 /**
  * The streams-group and share-group checks, as Kafka's broker makes them (KIP-1071, KIP-932), on
