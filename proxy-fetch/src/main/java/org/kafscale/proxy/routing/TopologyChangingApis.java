@@ -72,7 +72,7 @@ final class TopologyChangingApis {
             }
             Reply reply = (Reply) f.getNow();
             Predicate<TopologySnapshot> shown = reply instanceof Reply.Send send
-                    ? changeDone(request, send) : null;
+                    ? changeDone(context, request, send) : null;
             if (shown == null) {
                 if (!held.trySuccess(reply)) {
                     reply.discard();
@@ -116,7 +116,8 @@ final class TopologyChangingApis {
             }
             topology.refresh().whenComplete((snapshot, error) -> context.loop().execute(() -> {
                 if (error != null) {
-                    LOGGER.debug("Reading the topology after a topic change failed; answering anyway", error);
+                    context.atDebug(LOGGER).setCause(error)
+                            .log("Reading the topology after a topic change failed; answering anyway");
                     answer();
                 } else if (shown.test(snapshot) || System.nanoTime() - deadlineNanos >= 0) {
                     answer();
@@ -162,7 +163,8 @@ final class TopologyChangingApis {
      * A test that the snapshot shows every change the broker's answer reports done, or null when
      * it reports none (every topic failed) or does not parse (then it is relayed as it is).
      */
-    private static Predicate<TopologySnapshot> changeDone(RequestFrame request, Reply.Send answer) {
+    private static Predicate<TopologySnapshot> changeDone(ConnectionContext context, RequestFrame request,
+                                                         Reply.Send answer) {
         ApiKeys api = ApiKeys.forId(request.apiKey());
         short version = request.apiVersion();
         List<Predicate<TopologySnapshot>> each = new ArrayList<>();
@@ -198,7 +200,8 @@ final class TopologyChangingApis {
                 }
             }
         } catch (RuntimeException e) {
-            LOGGER.debug("{}: answer does not parse; relaying it without waiting", request.describe(), e);
+            context.atDebug(LOGGER).setCause(e).log("{}: answer does not parse; relaying it without waiting",
+                    request.describe());
             return null;
         }
         if (each.isEmpty()) {

@@ -76,20 +76,25 @@ final class RequestPass {
         return forward();
     }
 
-    /** Stage {@code at} decides later: the chain goes on from its listener, on the loop. */
+    /**
+     * Stage {@code at} decides later: the chain goes on from its listener, on the loop, as part of
+     * the request's handling, so a hold the route names then still moves the request's deadline.
+     */
     private Future<Reply> later(int at, Future<RequestOutcome> decided) {
         Promise<Reply> reply = connection.newReply();
-        decided.addListener(done -> onLoop(() -> {
-            Future<Reply> rest;
-            try {
-                rest = decide(at, decided);
-            } catch (RuntimeException e) {
-                // Thrown past the policies (they are caught as theirs): by the handler after them.
-                rest = answered(close("handling " + request.describe() + " failed: " + e));
-            }
-            follow(rest, reply);
-        }));
+        ConnectionContext.Handling handling = connection.handling();
+        decided.addListener(done -> onLoop(() -> follow(handling.resume(() -> rest(at, decided)), reply)));
         return reply;
+    }
+
+    /** The chain from stage {@code at}, whose decision came later, on. */
+    private Future<Reply> rest(int at, Future<RequestOutcome> decided) {
+        try {
+            return decide(at, decided);
+        } catch (RuntimeException e) {
+            // Thrown past the policies (they are caught as theirs): by the handler after them.
+            return answered(close("handling " + request.describe() + " failed: " + e));
+        }
     }
 
     /** What stage {@code at} decided (its future is done): the chain stops there or goes on. */

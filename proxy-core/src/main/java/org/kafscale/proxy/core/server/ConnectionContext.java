@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
 import org.kafscale.proxy.core.logging.LogFields;
@@ -31,8 +32,6 @@ public final class ConnectionContext implements LogFields {
     public static final String PRINCIPAL = "principal";
 
     private static final Logger LOGGER = LoggerFactory.getLogger(ConnectionContext.class);
-    /** {@link #heldForMillis} while no {@link RequestHandler#handle} call is running. */
-    private static final long NOT_HANDLING = -1;
 
     private final EventLoop loop;
     private final BackendChannelPool backends;
@@ -41,7 +40,8 @@ public final class ConnectionContext implements LogFields {
     /** The client id of the client's latest request header; null until one names it. */
     private String clientId;
     private final OptionalInt addressedBroker;
-    private long heldForMillis = NOT_HANDLING;
+    /** The request being handled, which a hold named now is for; null while none is. */
+    private Hold holding;
     private final List<Runnable> onClose = new ArrayList<>(1);
     private boolean closed;
     /** Who the client proved to be; anonymous until a listener's authentication says otherwise. */
@@ -164,28 +164,62 @@ public final class ConnectionContext implements LogFields {
      * request only after the request timeout, this hold and a margin, so a legitimately long hold
      * is not answered REQUEST_TIMED_OUT. The longest hold named for a request counts.
      *
-     * <p>Valid only while {@link RequestHandler#handle} runs for that request, on the event loop;
-     * a call at any other time has no request to extend and is ignored.
+     * <p>Valid while {@link RequestHandler#handle} runs for that request, or a step of its handling
+     * resumed later through {@link #handling()}, on the event loop; a call at any other time has no
+     * request to extend and is ignored.
      */
     public void expectHeldFor(long extraMillis) {
-        if (heldForMillis == NOT_HANDLING) {
+        if (holding == null) {
             atDebug(LOGGER).log("Ignoring expectHeldFor({}) outside a request's handling (client {})", extraMillis,
                     clientAddress);
             return;
         }
-        heldForMillis = Math.max(heldForMillis, extraMillis);
+        holding.heldFor(extraMillis);
     }
 
-    /** The connection is about to call {@link RequestHandler#handle} for one request. */
-    void beginRequest() {
-        heldForMillis = 0;
+    /**
+     * The request being handled now, so that a handler that goes on with it after {@link
+     * RequestHandler#handle} returned (a policy that decides later, then the route) runs that step
+     * in {@link Handling#resume}: a hold the route names there still counts for the request.
+     * Outside a request's handling the handle resumes nothing, and holds named in it are ignored.
+     */
+    public Handling handling() {
+        return new Handling(holding);
     }
 
-    /** That call returned: how much longer than the request timeout its broker may hold the request. */
-    long endRequest() {
-        long held = heldForMillis;
-        heldForMillis = NOT_HANDLING;
-        return held;
+    /** One request's handling, to go on with later on the event loop ({@link #handling()}). */
+    public final class Handling {
+        private final Hold hold;
+
+        private Handling(Hold hold) {
+            this.hold = hold;
+        }
+
+        /** Runs {@code step} (on the event loop) as part of the request's handling. */
+        public <T> T resume(Supplier<T> step) {
+            Hold outer = holding;
+            holding = hold;
+            try {
+                return step.get();
+            } finally {
+                holding = outer;
+            }
+        }
+    }
+
+    /** How a hold named for one request reaches it: its deadline moves back. */
+    interface Hold {
+        void heldFor(long extraMillis);
+    }
+
+    /** The connection is about to call {@link RequestHandler#handle} for the request {@code hold} is for. */
+    void beginRequest(Hold hold) {
+        holding = hold;
+    }
+
+    /** That call returned. */
+    void endRequest() {
+        holding = null;
     }
 
     /**

@@ -5,6 +5,7 @@ import io.netty.util.concurrent.Future;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.slf4j.Logger;
@@ -57,6 +58,8 @@ final class ConnectionRequests {
     private final ConnectionListener listener;
     private final ConnectionLogs logs;
     private final AnswerWriter writer;
+    /** {@link #held}, made once: told by each request of a hold named after its handle call returned. */
+    private final Consumer<InFlight> heldLater = this::held;
     private final long requestTimeoutMillis;
     private final Connection connection;
     private final RequestDeadlines<InFlight> deadlines;
@@ -116,7 +119,7 @@ final class ConnectionRequests {
         try {
             while (connection.answering() && !queued.isEmpty() && connection.mayDispatch()) {
                 RequestFrame next = queued.pollFirst();
-                dispatch(new InFlight(writer.reserve(next.correlationId()), next));
+                dispatch(new InFlight(writer.reserve(next.correlationId()), next, heldLater));
             }
         } finally {
             dispatching = false;
@@ -140,7 +143,7 @@ final class ConnectionRequests {
 
     /** Calls the dispatcher, noting how long the request's broker may hold it. */
     private Future<Reply> handle(InFlight request) {
-        context.beginRequest();
+        context.beginRequest(request);
         try {
             Future<Reply> reply = dispatcher.handle(context, request.request);
             return reply != null ? reply : loop.newSucceededFuture(
@@ -150,10 +153,26 @@ final class ConnectionRequests {
             return loop.newSucceededFuture(
                     new Reply.Close("handling " + request.request.describe() + " failed: " + e));
         } finally {
-            long held = context.endRequest();
-            long base = requestTimeoutMillis + DEADLINE_MARGIN.toMillis();
-            request.deadlineMillis = held > Long.MAX_VALUE - base ? Long.MAX_VALUE : base + held;
+            context.endRequest();
+            request.deadlineMillis = deadlineAfter(request.heldMillis);
         }
+    }
+
+    /**
+     * A hold named for {@code request} after its handle call returned (a step of its handling that
+     * resumed later): its deadline, already awaited, moves back to this hold from now.
+     */
+    private void held(InFlight request) {
+        if (request.answered || request.awaitingIndex < 0) {
+            return;
+        }
+        request.deadlineMillis = deadlineAfter(request.heldMillis);
+        deadlines.postpone(request, request.deadlineMillis);
+    }
+
+    private long deadlineAfter(long heldMillis) {
+        long base = requestTimeoutMillis + DEADLINE_MARGIN.toMillis();
+        return heldMillis > Long.MAX_VALUE - base ? Long.MAX_VALUE : base + heldMillis;
     }
 
     /** The handler's future completed, on whatever thread completed it. */
@@ -169,13 +188,13 @@ final class ConnectionRequests {
         } catch (RejectedExecutionException e) {
             // The loop has stopped: nothing can be written any more; only the buffers are left to free.
             request.request.frame().release();
-            request.replyOf(handled).discard();
+            request.replyOf(handled, context).discard();
         }
     }
 
     /** The handler is done with the request: answer it (unless its deadline already did), then free its frame. */
     private void settle(InFlight request, Future<?> handled) {
-        Reply reply = request.replyOf(handled);
+        Reply reply = request.replyOf(handled, context);
         if (request.answered) {
             context.atDebug(LOGGER).log("Discarding the reply to {} from client {}: its deadline had passed",
                     request.request.describe(), context.clientAddress());

@@ -40,6 +40,18 @@ final class RequestDeadlines<T extends RequestDeadlines.Awaiting> {
     }
 
     /**
+     * {@code request}, awaited, now waits at most {@code timeoutMillis} from now, if that is later
+     * than its deadline. The scheduled check stays: run before the new deadline, it finds the
+     * request not yet due and checks again by the earliest deadline left.
+     */
+    void postpone(T request, long timeoutMillis) {
+        long later = check.after(timeoutMillis);
+        if (request.awaitingIndex >= 0 && later - request.deadlineNanos > 0) {
+            request.deadlineNanos = later;
+        }
+    }
+
+    /**
      * The request has its answer: its deadline no longer counts. The scheduled check stays when
      * nothing is left: cancelling it here would bring back a schedule and a cancel per request for
      * a client with one request in flight; run on an empty list, it just ends.

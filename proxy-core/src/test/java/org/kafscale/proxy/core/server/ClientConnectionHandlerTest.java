@@ -48,6 +48,9 @@ import org.kafscale.proxy.core.codec.KafkaWire;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestHeaderDecoder;
 import org.kafscale.proxy.core.codec.ResponseFrames;
+import org.kafscale.proxy.core.policy.PolicyChain;
+import org.kafscale.proxy.core.policy.RequestOutcome;
+import org.kafscale.proxy.core.policy.RequestPolicy;
 
 /**
  * The client connection as a pipeline (frame decoder, size prepender, header decoder, connection
@@ -433,6 +436,38 @@ class ClientConnectionHandlerTest {
         sendMetadataRequests(1);
 
         // When the request timeout and the margin pass, and then the hold
+        advanceTime(DEADLINE);
+        List<Answer> beforeTheHoldEnds = answers();
+        advanceTime(hold);
+
+        // Then nothing was answered before the hold ran out, and REQUEST_TIMED_OUT once it had
+        assertEquals(List.of(), beforeTheHoldEnds);
+        assertEquals(List.of(new Answer(1, "REQUEST_TIMED_OUT")), answers());
+    }
+
+    @Test
+    void holdNamedByTheRouteAfterAPolicyDecidedLaterStillPushesTheDeadlineBack() {
+        // Given a policy that decides each request later, in front of a route saying its broker may
+        // hold the request a minute longer than the request timeout (as a Fetch's max wait does)
+        Duration hold = Duration.ofMinutes(1);
+        List<Promise<RequestOutcome>> undecided = new ArrayList<>();
+        RequestPolicy later = (body, context) -> {
+            Promise<RequestOutcome> outcome = context.newOutcome();
+            undecided.add(outcome);
+            return outcome;
+        };
+        RequestHandler route = (context, request) -> {
+            context.expectHeldFor(hold.toMillis());
+            return handler.handle(context, request);
+        };
+        channel.finishAndReleaseAll();
+        channel = connection(PolicyChain.of(later).around(route), 16, ConnectionListener.NONE);
+        sendMetadataRequests(1);
+
+        // When the policy lets the request on a second later, and the request timeout and the
+        // margin pass, and then the hold
+        advanceTime(Duration.ofSeconds(1));
+        undecided.get(0).setSuccess(RequestOutcome.forward());
         advanceTime(DEADLINE);
         List<Answer> beforeTheHoldEnds = answers();
         advanceTime(hold);

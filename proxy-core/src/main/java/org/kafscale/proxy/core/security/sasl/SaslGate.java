@@ -293,11 +293,11 @@ final class SaslGate implements RequestHandler {
         endExchange();
     }
 
-    private static void dispose(SaslServer server) {
+    private void dispose(SaslServer server) {
         try {
             server.dispose();
         } catch (SaslException e) {
-            LOGGER.debug("Disposing a SASL server failed: {}", e.toString());
+            connection.atDebug(LOGGER).log("Disposing a SASL server failed: {}", e.toString());
         }
     }
 }
