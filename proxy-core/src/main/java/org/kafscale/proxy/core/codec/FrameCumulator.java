@@ -19,6 +19,12 @@ import io.netty.handler.codec.ByteToMessageDecoder;
  * few bytes of it holds a few bytes. (A Kafka broker reserves a whole request's size once it has
  * read the size; at the edge, with no authentication, that lets 2 KB per connection pin a MiB.)
  *
+ * <p>A read that holds the end of one frame and the start of the next is split before it gets
+ * here ({@link KafkaFrameDecoder#channelRead}): the frame's own buffer takes its end, and the
+ * next frame starts in the read's buffer. Handed whole, it would not fit the frame's buffer, and
+ * the buffer would be copied into one twice the frame's size, which the frame then kept while it
+ * waited for its client.
+ *
  * <p>Like Netty's, it copies into the buffer in place only when nothing else holds it: frames
  * already handed on are retained slices of it, and kafka-clients reads them through
  * {@code ByteBuffer} views that must keep seeing the same memory.
@@ -36,6 +42,11 @@ final class FrameCumulator implements ByteToMessageDecoder.Cumulator {
     /** The frame being read has a body of {@code bodyBytes} (0: no frame under way). */
     void expect(int bodyBytes) {
         expectedBodyBytes = bodyBytes;
+    }
+
+    /** Body bytes of the frame being read; 0 when no frame is under way. */
+    int expectedBodyBytes() {
+        return expectedBodyBytes;
     }
 
     @Override

@@ -92,6 +92,43 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
         return rejected ? 0 : buffered.readableBytes();
     }
 
+    /**
+     * A read that ends one frame and starts the next is handed on in two: the end of the frame,
+     * then the rest. The frame under way then fills the buffer set aside for it, and the next
+     * frame starts in the read's own buffer ({@link FrameCumulator}); a frame is never copied
+     * into a larger buffer for the sake of the bytes that follow it. (Costs a retained slice of
+     * the read's buffer per such read, no copy.)
+     */
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        int missing = missingFrameBytes();
+        if (missing <= 0 || !(msg instanceof ByteBuf in) || in.readableBytes() <= missing) {
+            super.channelRead(ctx, msg);
+            return;
+        }
+        ByteBuf end = in.readRetainedSlice(missing);
+        try {
+            super.channelRead(ctx, end);
+        } catch (Exception | Error e) {
+            in.release();
+            throw e;
+        }
+        if (ctx.isRemoved()) {
+            ctx.fireChannelRead(in);
+        } else {
+            super.channelRead(ctx, in);
+        }
+    }
+
+    /** Bytes the frame under way still needs (0 when none is under way or its size is not known yet). */
+    private int missingFrameBytes() {
+        int expected = cumulator.expectedBodyBytes();
+        if (expected == 0 || rejected) {
+            return 0;
+        }
+        return (int) Math.min(Integer.MAX_VALUE, SIZE_FIELD_BYTES + (long) expected - internalBuffer().readableBytes());
+    }
+
     private String sizeProblem(int size) {
         if (size < 0) {
             return "frame size " + size + " is negative";

@@ -45,6 +45,25 @@ class FrameCumulatorTest {
     }
 
     @Test
+    void brokerFrameWhoseLastReadStartsTheNextFrameIsNotCopiedIntoALargerBuffer() {
+        // Given a broker decoder and two pipelined frames of 1000 bytes
+        channel = decoder(new KafkaFrameDecoder(1 << 20, "broker 1", 1 << 20));
+        byte[] one = bytes(1000);
+        byte[] two = bytes(1000);
+        byte[] wire = new byte[2008];
+        System.arraycopy(frame(one), 0, wire, 0, 1004);
+        System.arraycopy(frame(two), 0, wire, 1004, 1004);
+
+        // When they arrive in reads of 160 bytes, one of which ends the first and starts the second
+        feedInPieces(wire, 104, 160);
+
+        // Then each frame got one buffer of its own size, none twice the frame for the bytes after it
+        assertEquals(List.of(1004, 1004), allocator.requested);
+        assertArrayEquals(one, readFrame());
+        assertArrayEquals(two, readFrame());
+    }
+
+    @Test
     void clientClaimingMoreThanTheLimitDoesNotMakeTheProxyReserveIt() {
         // Given a client decoder that accepts frames up to 64 MiB
         channel = decoder(new KafkaFrameDecoder(64 << 20, "client"));
