@@ -1,11 +1,8 @@
 package org.kafscale.proxy.app;
 
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
-import io.netty.handler.ssl.SslHandler;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,52 +10,36 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.kafscale.proxy.app.config.ConfigException;
-import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import org.kafscale.proxy.app.config.ConfigException;
 import org.kafscale.proxy.app.authz.AclFileWatcher;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
 import org.kafscale.proxy.app.health.MetricsPage;
-import org.kafscale.proxy.app.health.ReadPathProbe;
 import org.kafscale.proxy.app.health.Readiness;
 import org.kafscale.proxy.app.lfs.LfsRuntime;
 import org.kafscale.proxy.app.metrics.ProxyMetrics;
-import org.kafscale.proxy.core.apis.ApiCatalog;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.BackendObserver;
 import org.kafscale.proxy.core.backend.BrokerApiVersionsProbe;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
 import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.AdvertisedListener;
-import org.kafscale.proxy.core.local.ApiVersionsResponder;
 import org.kafscale.proxy.core.local.BrokerApiVersions;
-import org.kafscale.proxy.core.local.DescribeClusterResponder;
-import org.kafscale.proxy.core.local.DescribeTopicPartitionsResponder;
-import org.kafscale.proxy.core.local.FindCoordinatorResponder;
-import org.kafscale.proxy.core.local.MetadataResponder;
-import org.kafscale.proxy.core.policy.Policy;
-import org.kafscale.proxy.core.policy.PolicyChain;
 import org.kafscale.proxy.core.security.sasl.ProbeLogin;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 import org.kafscale.proxy.core.security.sasl.SaslSettings;
 import org.kafscale.proxy.core.security.OwnConnections;
-import org.kafscale.proxy.core.security.authz.AuthorizationPolicy;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.NettyTransport;
-import org.kafscale.proxy.core.server.RequestDispatcher;
 import org.kafscale.proxy.core.server.RequestHandlers;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
-import org.kafscale.proxy.core.topology.RoutingGate;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.kafscale.proxy.discovery.TopologySource;
 import org.kafscale.proxy.discovery.etcd.EtcdTopology;
 import org.kafscale.proxy.discovery.kafka.KafkaClusterTopology;
-import org.kafscale.proxy.core.hooks.ProduceRewriter;
-import org.kafscale.proxy.routing.Routing;
-import org.kafscale.proxy.routing.apis.Apis;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,35 +55,26 @@ public final class ProxyRuntime implements AutoCloseable {
     private static final Duration BROKER_PORTS_INTERVAL = Duration.ofSeconds(1);
     private static final Duration ETCD_READ_TIMEOUT = Duration.ofSeconds(5);
 
-    private final EventLoopGroup workers;
-    private final KafkaRequestClient kafkaClient;
-    /** The readiness probe's client of the proxy's own listener (with its TLS, never the backend security). */
-    private final KafkaRequestClient probeClient;
+    /** Everything the proxy started, closed in the reverse order. */
+    private final OwnedResources resources;
     private final TopologySource topology;
-    private final ScheduledExecutorService housekeeping;
     private final KafkaProxyServer kafkaServer;
     private final Readiness readiness;
-    private final HealthServer healthServer;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private final LfsRuntime lfs;
-    private final Optional<SaslAuthenticator> sasl;
+    private final Optional<HealthServer> healthServer;
+    private final Optional<LfsRuntime> lfs;
     private final Optional<ProbeLogin> probeLogin;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
-    private ProxyRuntime(EventLoopGroup workers, KafkaRequestClient kafkaClient, KafkaRequestClient probeClient,
-                         TopologySource topology, ScheduledExecutorService housekeeping, KafkaProxyServer kafkaServer,
-                         Readiness readiness, HealthServer healthServer, LfsRuntime lfs, Optional<SaslAuthenticator> sasl,
+    private ProxyRuntime(OwnedResources resources, TopologySource topology, KafkaProxyServer kafkaServer,
+                         Readiness readiness, Optional<HealthServer> healthServer, Optional<LfsRuntime> lfs,
                          Optional<ProbeLogin> probeLogin) {
-        this.sasl = sasl;
-        this.probeLogin = probeLogin;
-        this.workers = workers;
-        this.kafkaClient = kafkaClient;
-        this.probeClient = probeClient;
+        this.resources = resources;
         this.topology = topology;
-        this.housekeeping = housekeeping;
         this.kafkaServer = kafkaServer;
         this.readiness = readiness;
         this.healthServer = healthServer;
         this.lfs = lfs;
+        this.probeLogin = probeLogin;
     }
 
     public static ProxyRuntime start(ProxyConfig config) throws InterruptedException {
@@ -112,25 +84,41 @@ public final class ProxyRuntime implements AutoCloseable {
     /**
      * A proxy whose per-connection request handlers are wrapped by {@code aroundHandlers} before
      * the listener takes them: for tests that stand in for a part the proxy does not have yet,
-     * such as establishing a connection's principal without authentication.
+     * such as establishing a connection's principal without authentication. A start-up that
+     * fails closes what it had started before it throws.
      */
     public static ProxyRuntime start(ProxyConfig config, UnaryOperator<RequestHandlers> aroundHandlers)
             throws InterruptedException {
         // A bad ACL file stops start-up before anything is started.
         Optional<AclFileWatcher> acls = config.acl().map(AclFileWatcher::load);
+        OwnedResources resources = new OwnedResources();
+        try {
+            return start(config, aroundHandlers, acls, resources);
+        } catch (RuntimeException | InterruptedException | Error e) {
+            resources.close();
+            throw e;
+        }
+    }
+
+    private static ProxyRuntime start(ProxyConfig config, UnaryOperator<RequestHandlers> aroundHandlers,
+                                      Optional<AclFileWatcher> acls, OwnedResources resources)
+            throws InterruptedException {
         EventLoopGroup workers = NettyTransport.newEventLoopGroup(config.ioThreads(), "kafka-io");
+        resources.own("the Kafka event loops", () -> workers.shutdownGracefully(0, 2, TimeUnit.SECONDS)
+                .syncUninterruptibly());
         // The proxy's own requests (discovery, probes) use their own connector, so the backend
         // channel metric counts only channels that carry clients' requests. Its connections to its
-        // own listener (the readiness probe's, below) are recorded, so authorization can tell the
-        // proxy from its clients.
+        // own listener (the readiness probe's) are recorded, so authorization can tell the proxy
+        // from its clients.
         OwnConnections own = new OwnConnections();
         KafkaRequestClient kafkaClient = new KafkaRequestClient(workers,
                 new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), BackendObserver.NONE,
-                        config.backendSecurity()), "kafscale-proxy",
-                config.requestTimeout());
+                        config.backendSecurity()), "kafscale-proxy", config.requestTimeout());
+        resources.own("the proxy's broker client", kafkaClient::close);
 
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         TopologySource topology = topologySource(config, kafkaClient, metrics);
+        resources.own("the topology source", topology::close);
         awaitFirstRead(topology);
 
         BrokerApiVersions brokerVersions = new BrokerApiVersions();
@@ -140,49 +128,30 @@ public final class ProxyRuntime implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        resources.own("the housekeeping thread", housekeeping::shutdownNow);
         housekeeping.scheduleWithFixedDelay(probe::probeBrokers, 0, PROBE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         acls.ifPresent(watcher -> watcher.follow(housekeeping));
 
         AdvertisedListener advertised = new AdvertisedListener(config.advertisedHost(), config.advertisedPort(),
                 config.advertiseMode(), config.brokerPorts());
-        LfsRuntime lfs = null;
+        // LFS and the health listener run on event loops of their own, not the Kafka workers.
+        Optional<LfsRuntime> lfs = Optional.empty();
         if (config.lfs().isPresent()) {
-            // LFS and the health listener run on event loops of their own, not the Kafka workers.
-            lfs = LfsRuntime.start(config, config.lfs().get(), topology, metrics);
+            lfs = Optional.of(resources.own("the LFS listener",
+                    LfsRuntime.start(config, config.lfs().get(), topology, metrics)));
         }
-        RoutingGate gate = topology.gate();
-        ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, gate);
+        ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, topology.gate());
         BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), proxyMetrics,
                 config.backendSecurity());
         // With SASL, the readiness probe logs in to the listener with a login minted for this process,
         // accepted only on the connections the proxy opens to itself.
         Optional<ProbeLogin> probeLogin = config.sasl().map(settings -> ProbeLogin.mint(own::isOwn));
-        Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> startSasl(settings, proxyMetrics, probeLogin));
-        // Where each key is served and how it is checked, from its one entry in Apis: one catalog for
-        // the dispatcher, ApiVersions and the authorizer.
-        ApiCatalog apis = Apis.catalog();
-        ApiVersionsResponder apiVersions = new ApiVersionsResponder(apis, brokerVersions,
-                sasl.isPresent() ? SaslAuthenticator.advertisedApis() : List.of());
-        MetadataResponder metadata = new MetadataResponder(topology, advertised);
-        FindCoordinatorResponder findCoordinator = new FindCoordinatorResponder(topology, advertised);
-        DescribeClusterResponder describeCluster = new DescribeClusterResponder(topology, advertised);
-        DescribeTopicPartitionsResponder describeTopicPartitions = new DescribeTopicPartitionsResponder(topology,
-                advertised);
-        Routing routing = new Routing(topology, advertised, config.requestTimeout().toMillis(), config.anyBrokerConnect(),
-                proxyMetrics, lfs == null ? ProduceRewriter.NONE : lfs.produceRewriter(), config.fetchReadAhead());
-        // Each connection gets its own router (for what it keeps per connection) behind the shared answers.
-        RequestHandlers dispatchers = connection -> new RequestDispatcher(apis, apiVersions, metadata,
-                findCoordinator, describeCluster, describeTopicPartitions, gate, routing.newRouter(connection));
-        // The policy chain reads every request before the dispatcher answers or routes it, and every
-        // answer before it is written: with ACLs, authorization is its first policy. With SASL, every
-        // connection (bootstrap and broker ports) authenticates before the chain sees a request.
-        List<Policy> policies = new ArrayList<>();
-        acls.ifPresent(watcher -> policies.add(new AuthorizationPolicy(apis, watcher.authorizer(), topology,
-                proxyMetrics, own)));
-        RequestHandlers authorized = new PolicyChain(policies).around(dispatchers);
-        RequestHandlers handlers = aroundHandlers.apply(sasl.map(s -> s.guard(authorized)).orElse(authorized));
-        KafkaProxyServer kafkaServer = KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector,
-                proxyMetrics);
+        Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> resources.own("SASL on the listener",
+                startSasl(settings, proxyMetrics, probeLogin)));
+        RequestHandlers handlers = aroundHandlers.apply(new KafkaPathAssembly(config, topology, advertised,
+                brokerVersions, proxyMetrics, lfs, sasl, acls, own).handlers());
+        KafkaProxyServer kafkaServer = resources.own("the Kafka listener", bound(ProxyConfig.ADDR,
+                () -> KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector, proxyMetrics)));
         if (config.advertiseMode() == AdvertiseMode.PORTS) {
             // Ports of the brokers known now before the first client; then the topology is followed.
             kafkaServer.followBrokers(topology.snapshot().brokerIds());
@@ -191,35 +160,45 @@ public final class ProxyRuntime implements AutoCloseable {
         }
 
         own.listenerAt(kafkaServer.localAddress());
-        // The probe is a client of the proxy's own listener, so it proves the path clients take.
-        // Its client speaks to the proxy's own listener with that listener's TLS (see
-        // ListenerTls#newSelfClientHandler) and its SASL (the probe's login), never with the backend
-        // security; its round trip to a broker, when no topic proves the read path, goes through kafkaClient.
-        BackendConnector listenerConnector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), own,
-                kafkaServer.tls().<Function<ByteBufAllocator, SslHandler>>map(tls -> tls::newSelfClientHandler)
-                        .orElse(null),
-                probeLogin.map(ProbeLogin::clientSettings));
-        probeLogin.ifPresent(login -> LOGGER.info("The readiness probe logs in to the Kafka listener with {} "
-                + "(minted for this process, accepted only on its own connections)", login));
-        KafkaRequestClient probeClient = new KafkaRequestClient(workers, listenerConnector, "kafscale-proxy-probe",
-                config.requestTimeout());
-        ReadPathProbe readProbe = new ReadPathProbe(probeClient, kafkaClient, kafkaServer.localAddress(), topology,
-                config.readProbe());
-        readProbe.start(housekeeping);
-        Readiness readiness = new Readiness(gate, topology, readProbe);
+        Readiness readiness = ProbeAssembly.start(config, workers, kafkaServer, kafkaClient, topology, own,
+                probeLogin, housekeeping, resources);
         proxyMetrics.watch(readiness, kafkaServer);
-        HealthServer health = null;
+        // The probes and the broker ports stop before the listener and their clients close, so no
+        // probe starts a request through a listener that is closing (shutdownNow twice is harmless).
+        resources.own("the housekeeping tasks", housekeeping::shutdownNow);
+        Optional<HealthServer> health = Optional.empty();
         if (config.health().isPresent()) {
-            health = HealthServer.start(config.health().get().toBindAddress(), readiness::status,
-                    MetricsPage.of(metrics));
+            health = Optional.of(resources.own("the health listener", bound(ProxyConfig.HEALTH_ADDR,
+                    () -> HealthServer.start(config.health().get().toBindAddress(), readiness::status,
+                            MetricsPage.of(metrics)))));
         }
         LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {}{}); brokers over {}{}", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode(),
                 config.advertiseMode() == AdvertiseMode.PORTS ? ", broker ports " + config.brokerPorts() : "",
                 config.backendSecurity().protocol(),
                 config.backendSecurity().sasl().map(s -> " (" + s + ")").orElse(""));
-        return new ProxyRuntime(workers, kafkaClient, probeClient, topology, housekeeping, kafkaServer, readiness, health,
-                lfs, sasl, probeLogin);
+        return new ProxyRuntime(resources, topology, kafkaServer, readiness, health, lfs, probeLogin);
+    }
+
+    /**
+     * {@code listener} started, or a configuration error naming {@code setting} when its address
+     * cannot be bound: Netty's bind throws the socket's IOException (address in use, not this
+     * host's) undeclared, which would otherwise reach the operator as a bare stack trace.
+     */
+    private static <T> T bound(String setting, Listener<T> listener) throws InterruptedException {
+        try {
+            return listener.start();
+        } catch (InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new ConfigException(setting + ": the address cannot be bound (" + e.getMessage() + ")");
+        }
+    }
+
+    /** A listener's start, which may throw what Netty's bind throws. */
+    @FunctionalInterface
+    private interface Listener<T> {
+        T start() throws Exception;
     }
 
     /**
@@ -273,12 +252,12 @@ public final class ProxyRuntime implements AutoCloseable {
     }
 
     public Optional<InetSocketAddress> healthAddress() {
-        return Optional.ofNullable(healthServer).map(HealthServer::localAddress);
+        return healthServer.map(HealthServer::localAddress);
     }
 
     /** Where the LFS HTTP API listens, when it is on. */
     public Optional<InetSocketAddress> lfsAddress() {
-        return Optional.ofNullable(lfs).map(LfsRuntime::httpAddress);
+        return lfs.map(LfsRuntime::httpAddress);
     }
 
     /** With SASL on the listener: the user name the readiness probe logs in as (never its secret). */
@@ -313,25 +292,11 @@ public final class ProxyRuntime implements AutoCloseable {
         }
     }
 
-    /** Closes at once (no drain); the second and later calls do nothing. */
+    /** Closes at once (no drain), the last started first; the second and later calls do nothing. */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
+        if (closed.compareAndSet(false, true)) {
+            resources.close();
         }
-        if (lfs != null) {
-            lfs.close();
-        }
-        if (healthServer != null) {
-            healthServer.close();
-        }
-        // The probe first, so it starts no request through a listener that is closing.
-        housekeeping.shutdownNow();
-        kafkaServer.close();
-        sasl.ifPresent(SaslAuthenticator::close);
-        topology.close();
-        kafkaClient.close();
-        probeClient.close();
-        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

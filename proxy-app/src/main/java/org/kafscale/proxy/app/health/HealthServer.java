@@ -76,7 +76,9 @@ public final class HealthServer implements AutoCloseable {
                     .bind(bind).sync().channel();
             LOGGER.info("Health listener bound to {}", channel.localAddress());
             return new HealthServer(channel, loop);
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (Exception e) {
+            // Exception, not RuntimeException: a bind that fails throws the socket's IOException
+            // undeclared, and the loop must not outlive it.
             loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
         }

@@ -85,7 +85,9 @@ public final class KafkaProxyServer implements AutoCloseable {
                     new KafkaProxyInitializer(settings, handlers, connector, listener, clients, budgets, broker, accepted,
                             listenerTls));
             return new KafkaProxyServer(boss, channel, clients, budgets, brokerPorts, tls);
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (Exception e) {
+            // Exception, not RuntimeException: a bind that fails throws the socket's IOException
+            // undeclared, and the accept thread must not outlive it.
             if (tls != null) {
                 tls.close();
             }
