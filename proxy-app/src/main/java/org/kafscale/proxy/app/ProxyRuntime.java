@@ -1,5 +1,8 @@
 package org.kafscale.proxy.app;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -11,8 +14,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
-import org.kafscale.proxy.app.config.ConfigException;
 import org.kafscale.proxy.app.authz.AclFileWatcher;
+import org.kafscale.proxy.app.config.ConfigException;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
 import org.kafscale.proxy.app.health.MetricsPage;
@@ -26,20 +29,14 @@ import org.kafscale.proxy.core.backend.KafkaRequestClient;
 import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.AdvertisedListener;
 import org.kafscale.proxy.core.local.BrokerApiVersions;
+import org.kafscale.proxy.core.security.OwnConnections;
 import org.kafscale.proxy.core.security.sasl.ProbeLogin;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 import org.kafscale.proxy.core.security.sasl.SaslSettings;
-import org.kafscale.proxy.core.security.OwnConnections;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.server.RequestHandlers;
-import org.kafscale.proxy.core.topology.BrokerEndpoint;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.kafscale.proxy.discovery.TopologySource;
-import org.kafscale.proxy.discovery.etcd.EtcdTopology;
-import org.kafscale.proxy.discovery.kafka.KafkaClusterTopology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,11 +46,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProxyRuntime implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyRuntime.class);
-    private static final Duration FIRST_READ_WAIT = Duration.ofSeconds(10);
     private static final Duration PROBE_INTERVAL = Duration.ofSeconds(2);
     /** How often the broker ports follow the topology: a new broker's port opens within this. */
     private static final Duration BROKER_PORTS_INTERVAL = Duration.ofSeconds(1);
-    private static final Duration ETCD_READ_TIMEOUT = Duration.ofSeconds(5);
 
     /** Everything the proxy started, closed in the reverse order. */
     private final OwnedResources resources;
@@ -117,9 +112,9 @@ public final class ProxyRuntime implements AutoCloseable {
         resources.own("the proxy's broker client", kafkaClient::close);
 
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        TopologySource topology = topologySource(config, kafkaClient, metrics);
+        TopologySource topology = TopologyAssembly.source(config, kafkaClient, metrics);
         resources.own("the topology source", topology::close);
-        awaitFirstRead(topology);
+        TopologyAssembly.awaitFirstRead(topology);
 
         BrokerApiVersions brokerVersions = new BrokerApiVersions();
         BrokerApiVersionsProbe probe = new BrokerApiVersionsProbe(topology, kafkaClient, brokerVersions);
@@ -202,24 +197,6 @@ public final class ProxyRuntime implements AutoCloseable {
     }
 
     /**
-     * KafScale's etcd when it is configured (KAFSCALE_PROXY_BACKENDS then only overrides the broker
-     * list), otherwise the plain Kafka cluster that KAFSCALE_PROXY_BACKENDS names.
-     */
-    private static TopologySource topologySource(ProxyConfig config, KafkaRequestClient kafkaClient,
-                                                 MeterRegistry metrics) {
-        List<BrokerEndpoint> backends = config.backends().stream()
-                .map(a -> new BrokerEndpoint(-1, a.host(), a.port(), null)).toList();
-        if (config.etcd().isPresent()) {
-            LOGGER.info("Topology from etcd {} (cache TTL {} s)", config.etcd().get().endpoints(),
-                    config.backendCacheTtl().toSeconds());
-            return new EtcdTopology(config.etcd().get().connect(), kafkaClient, backends, config.backendCacheTtl(),
-                    config.etcdResync(), ETCD_READ_TIMEOUT, metrics);
-        }
-        LOGGER.info("Topology from the Kafka cluster at {}", config.backends());
-        return new KafkaClusterTopology(backends, kafkaClient, config.metadataRefresh(), metrics);
-    }
-
-    /**
      * SASL on the listener: reads the credentials and fetches the JWKS. A failure stops start-up,
      * naming the settings, rather than leave a listener that lets no one in (or anyone).
      */
@@ -229,16 +206,6 @@ public final class ProxyRuntime implements AutoCloseable {
             return SaslAuthenticator.start(settings, metrics, probeLogin);
         } catch (RuntimeException e) {
             throw new ConfigException("SASL on the Kafka listener (KAFSCALE_PROXY_SASL_*) could not start: " + e);
-        }
-    }
-
-    /** Waits a bounded time for the first read so the listener starts with routes; serves not-ready otherwise. */
-    private static void awaitFirstRead(TopologySource topology) {
-        try {
-            topology.start().get(FIRST_READ_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            LOGGER.warn("First read of the Kafka cluster did not succeed ({}); serving not-ready until it does",
-                    e.toString());
         }
     }
 
