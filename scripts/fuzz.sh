@@ -27,6 +27,7 @@ TARGETS=(
   "proxy-lfs:org.kafscale.proxy.lfs.http.LfsHttpFuzzTest#requestBytesGetAnAnswerOrACloseNeverAServerError"
   "proxy-fetch:org.kafscale.proxy.routing.RoutedRequestsFuzzTest#routedRequestsGetAnAnswerOrADocumentedClose"
   "proxy-fetch:org.kafscale.proxy.routing.BrokerAnswersFuzzTest#aBrokerAnsweringAnyBytesLeavesTheClientAParsedAnswerOrAClose"
+  "proxy-fetch:org.kafscale.proxy.routing.produce.ProduceOutlineFuzzTest#whatTheOutlineReadsTheDecodeReadsAlike"
 )
 
 minutes=2

@@ -44,6 +44,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 public final class BenchMain {
     private static final long RETAINED_BYTES_PER_PARTITION = 256L * 1024 * 1024;
+    private static final Duration LATENCY_RETENTION = Duration.ofSeconds(30);
+    private static final Duration LATENCY_SEGMENT = Duration.ofSeconds(30);
     private static final Duration CLUSTER_START = Duration.ofMinutes(3);
     private static final String BUCKET = "bench-lfs";
 
@@ -200,9 +202,10 @@ public final class BenchMain {
     }
 
     /**
-     * Every topic keeps at most {@link #RETAINED_BYTES_PER_PARTITION} per partition: the rounds
-     * produce tens of GiB (five routes, seven rounds), which filled the disk of a machine here,
-     * while a consume round reads at most 400,000 KiB records, under 40 MiB per partition.
+     * Every topic but the latency workload's keeps at most {@link #RETAINED_BYTES_PER_PARTITION}
+     * per partition: the rounds produce tens of GiB (five routes, seven rounds), which filled the
+     * disk of a machine here, while a consume round reads at most 400,000 KiB records, under 40 MiB
+     * per partition. The latency topic is bounded by time instead ({@link #boundedInTime}).
      */
     private static void createTopics(String bootstrap, Map<String, Object> clientSecurity, int partitions)
             throws Exception {
@@ -211,7 +214,7 @@ public final class BenchMain {
         try (Admin admin = Admin.create(config)) {
             admin.createTopics(List.of(
                     bounded(new NewTopic(Suite.THROUGHPUT_TOPIC, partitions, (short) 3)),
-                    bounded(new NewTopic(Suite.LATENCY_TOPIC, partitions, (short) 3)),
+                    boundedInTime(new NewTopic(Suite.LATENCY_TOPIC, partitions, (short) 3)),
                     bounded(new NewTopic(Suite.E2E_TOPIC, partitions, (short) 3)),
                     bounded(new NewTopic(Suite.LFS_TOPIC, 1, (short) 3)))).all().get();
         }
@@ -220,6 +223,23 @@ public final class BenchMain {
     private static NewTopic bounded(NewTopic topic) {
         return topic.configs(Map.of("retention.bytes", String.valueOf(RETAINED_BYTES_PER_PARTITION),
                 "segment.bytes", String.valueOf(32 * 1024 * 1024)));
+    }
+
+    /**
+     * The latency topic: no byte bound; its segments roll and go by time. Under the byte bound
+     * (32 MiB segments) each partition, written at half load here (about 4 MiB/s each, the routes'
+     * runs back to back), rolled a segment every 8 s and, once full, the brokers deleted the oldest
+     * as often, during the measured runs; direct's own p99 moved by 25 ms between rounds
+     * (docs/benchmarks.md, "Produce latency at half load"). Rolled every {@link #LATENCY_SEGMENT},
+     * a partition rolls about four times less often. What is kept stays bounded: a segment past
+     * {@link #LATENCY_RETENTION} goes at the next retention check (10 s) and its file a second
+     * later ({@code file.delete.delay.ms}, a minute by default), so at most about 70 s of the runs'
+     * records are kept, some 10 GiB with the replicas.
+     */
+    private static NewTopic boundedInTime(NewTopic topic) {
+        return topic.configs(Map.of("retention.ms", String.valueOf(LATENCY_RETENTION.toMillis()),
+                "segment.ms", String.valueOf(LATENCY_SEGMENT.toMillis()),
+                "file.delete.delay.ms", String.valueOf(Duration.ofSeconds(1).toMillis())));
     }
 
     private static void write(BenchReport report, BenchSettings settings, Timeline timeline) throws Exception {

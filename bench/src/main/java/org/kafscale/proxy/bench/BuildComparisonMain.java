@@ -37,7 +37,9 @@ import org.kafscale.proxy.bench.workload.ProduceThroughput;
  * <p>Settings (system properties): {@code compare.baselineClasspath} (required: the baseline's
  * bench classpath, whose proxy jars it runs), {@code compare.baseline} (its name in the output),
  * {@code compare.mode} ({@code single}), {@code compare.rounds} (9), {@code compare.warmupRounds}
- * (2), {@code compare.records} (200,000 records of 1 KiB per run), {@code compare.dir} (logs).
+ * (2), {@code compare.records} (200,000 records of 1 KiB per run), {@code compare.lfs} ({@code true}:
+ * both proxies run the LFS rewrite, which reads every Produce; {@code false} turns it off),
+ * {@code compare.dir} (logs).
  */
 public final class BuildComparisonMain {
     private static final String TOPIC = "compare";
@@ -58,6 +60,9 @@ public final class BuildComparisonMain {
         int rounds = Integer.getInteger("compare.rounds", 9);
         int warmupRounds = Integer.getInteger("compare.warmupRounds", 2);
         int records = Integer.getInteger("compare.records", 200_000);
+        // With LFS on (the bench's default) every Produce goes through its rewriter, decoded.
+        Map<String, String> proxySettings = Boolean.parseBoolean(System.getProperty("compare.lfs", "true"))
+                ? Map.of() : Map.of("KAFSCALE_PROXY_LFS_ENABLED", "false");
         Path dir = Path.of(System.getProperty("compare.dir", "bench/results/logs/compare")).toAbsolutePath();
         Files.createDirectories(dir);
         try (ChildJvm cluster = ChildJvm.start("cluster", List.of("-Xmx3g", "-XX:+UseG1GC"), ClusterMain.class.getName(),
@@ -66,9 +71,9 @@ public final class BuildComparisonMain {
             String bootstrap = ready[1];
             S3Target s3 = new S3Target(URI.create(ready[2]), ready[3], ready[4], "compare-lfs");
             createTopic(bootstrap, records);
-            try (ProxyProcess current = ProxyProcess.start(mode, bootstrap, s3, List.of(), Map.of(),
+            try (ProxyProcess current = ProxyProcess.start(mode, bootstrap, s3, List.of(), proxySettings,
                          ProxyProcess.Ports.free(), "proxy-current", dir);
-                 ProxyProcess baseline = ProxyProcess.start(mode, bootstrap, s3, List.of(), Map.of(),
+                 ProxyProcess baseline = ProxyProcess.start(mode, bootstrap, s3, List.of(), proxySettings,
                          ProxyProcess.Ports.free(), "proxy-baseline", dir, baselineClasspath);
                  ProxyCounters currentCounters = ProxyCounters.attach(current);
                  ProxyCounters baselineCounters = ProxyCounters.attach(baseline)) {

@@ -80,7 +80,7 @@ public final class Routing {
                 new LeaderHints(advertised), RateLimitedLog.every10Seconds(LoggerFactory.getLogger(PartitionExchange.class)),
                 new StaleRoutes(topology));
         this.anyBrokerConnect = anyBrokerConnect;
-        this.produce = new ProduceRoute(services, produceRewriter);
+        this.produce = new ProduceRoute(services, produceRewriter, advertised.mode());
         this.coordinators = new CoordinatorRouter(services);
         this.coordinatorFanOut = new CoordinatorFanOut(topology, coordinators);
         this.admin = new AdminApis(services, advertised, anyBrokerConnect);
@@ -129,6 +129,11 @@ public final class Routing {
         @Override
         public Future<Reply> produce(Call<ProduceRequestData> call) {
             return produce.handle(call.context(), call.request(), call.body());
+        }
+
+        @Override
+        public Optional<Future<Reply>> produceAsBytes(ConnectionContext context, RequestFrame request) {
+            return produce.asBytes(context, request);
         }
 
         @Override

@@ -92,8 +92,8 @@ public final class ProxyProcess implements AutoCloseable {
         int healthPort = ports.health();
         int lfsPort = ports.lfs();
         Map<String, String> env = settings(advertiseMode, backends, kafkaPort, healthPort);
-        env.putAll(moreSettings);
         env.putAll(s3.lfsSettings("127.0.0.1:" + lfsPort));
+        env.putAll(moreSettings); // last, so that a caller may turn LFS off
         List<String> options = new ArrayList<>();
         if (jvmOptions.stream().noneMatch(o -> o.startsWith("-Xmx"))) {
             options.add("-Xmx1g");

@@ -141,6 +141,15 @@ public final class RequestFrame {
     }
 
     /**
+     * Whether the body is parsed already: a policy read it, or the proxy encoded the frame from it.
+     * A route that could forward the client's bytes unread takes its decoded path then, since the
+     * parse is paid for and the body may be a policy's replacement.
+     */
+    public boolean bodyDecoded() {
+        return body != null;
+    }
+
+    /**
      * How many times this frame's body was parsed: at most once whatever asks for it (the
      * parse-count tests read it).
      */

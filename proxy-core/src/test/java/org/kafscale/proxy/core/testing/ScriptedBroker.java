@@ -58,8 +58,12 @@ public final class ScriptedBroker implements AutoCloseable {
     private static final int MAX_FRAME_BYTES = 16 * 1024 * 1024;
     private static final Duration WAIT = Duration.ofSeconds(20);
 
-    /** One request as the broker read it. */
-    public record Request(ApiKeys api, short version, int correlationId, AbstractRequest request) {
+    /**
+     * One request as the broker read it.
+     *
+     * @param frame the request's bytes as they arrived: header and body, the size prefix excluded
+     */
+    public record Request(ApiKeys api, short version, int correlationId, AbstractRequest request, byte[] frame) {
         /** The request's body, kafka-clients' generated class for its API. */
         public <T extends ApiMessage> T data(Class<T> type) {
             return type.cast(request.data());
@@ -222,11 +226,12 @@ public final class ScriptedBroker implements AutoCloseable {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
             // A copy, so the parsed request (whose records are views of its bytes) outlives the frame.
-            ByteBuffer bytes = ByteBuffer.wrap(ByteBufUtil.getBytes(frame));
+            byte[] arrived = ByteBufUtil.getBytes(frame);
+            ByteBuffer bytes = ByteBuffer.wrap(arrived);
             RequestHeader header = RequestHeader.parse(bytes);
             AbstractRequest body = AbstractRequest.parseRequest(header.apiKey(), header.apiVersion(),
                     new ByteBufferAccessor(bytes)).request;
-            Request request = new Request(header.apiKey(), header.apiVersion(), header.correlationId(), body);
+            Request request = new Request(header.apiKey(), header.apiVersion(), header.correlationId(), body, arrived);
             received.add(request);
             if (body.data() instanceof ProduceRequestData produce && produce.acks() == 0) {
                 return;

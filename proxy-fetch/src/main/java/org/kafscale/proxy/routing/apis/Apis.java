@@ -133,10 +133,12 @@ public final class Apis {
 
         // ---- split by partition owner ----
         place(api(ApiKeys.PRODUCE)
-                .forwarded(typed(ApiKeys.PRODUCE, ProduceRequestData.class, Routes::produce))
+                .forwarded(typed(ApiKeys.PRODUCE, ProduceRequestData.class, Routes::produce)
+                        .asBytesWhen(Routes::produceAsBytes))
                 .guard(Guard.of(ProduceRequestData.class, TopicGuards::produce))
                 .doc("split by partition owner and merged; acks=0 not awaited; batches with a "
-                        + "producer id sent once"));
+                        + "producer id sent once; led wholly by the connection's broker (ports, brokers modes), "
+                        + "forwarded undecoded"));
         place(api(ApiKeys.FETCH)
                 .forwarded(typed(ApiKeys.FETCH, FetchRequestData.class, Routes::fetch)
                         .heldFor((holds, q) -> Math.max(0, q.maxWaitMs())))
@@ -481,7 +483,7 @@ public final class Apis {
 
 
     private static <Q extends ApiMessage> RouteSpec.Typed<Q> typed(ApiKeys api, Class<Q> body, BodyRoute<Q> route) {
-        return new RouteSpec.Typed<>(api, body, Hold.none(), route);
+        return new RouteSpec.Typed<>(api, body, Hold.none(), route, null);
     }
 
     private static <Q extends ApiMessage> RouteSpec.Typed<Q> byPartition(Class<Q> body, PartitionApi<Q, ?, ?, ?> api) {

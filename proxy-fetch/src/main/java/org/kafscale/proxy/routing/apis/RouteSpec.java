@@ -1,6 +1,7 @@
 package org.kafscale.proxy.routing.apis;
 
 import io.netty.util.concurrent.Future;
+import java.util.Optional;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.kafscale.proxy.core.codec.RequestFrame;
@@ -39,13 +40,19 @@ public sealed interface RouteSpec permits RouteSpec.Opaque, RouteSpec.Typed {
 
     /**
      * Decoded, then routed on its typed body. A body that does not parse closes the connection, as
-     * a broker would.
+     * a broker would. With {@code bytesFirst}, a request whose body nothing has read yet is offered
+     * to it first, and decoded only when it declines.
      */
-    record Typed<Q extends ApiMessage>(ApiKeys api, Class<Q> body, Hold<Q> hold, BodyRoute<Q> route)
-            implements RouteSpec {
+    record Typed<Q extends ApiMessage>(ApiKeys api, Class<Q> body, Hold<Q> hold, BodyRoute<Q> route,
+                                       BytesFirst bytesFirst) implements RouteSpec {
         /** A broker may hold it as long as {@code hold} says. */
         public Typed<Q> heldFor(Hold<Q> hold) {
-            return new Typed<>(api, body, hold, route);
+            return new Typed<>(api, body, hold, route, bytesFirst);
+        }
+
+        /** Offered as the client's bytes to {@code bytesFirst} before it is decoded (no broker holds it then). */
+        public Typed<Q> asBytesWhen(BytesFirst bytesFirst) {
+            return new Typed<>(api, body, hold, route, bytesFirst);
         }
 
         @Override
@@ -55,6 +62,12 @@ public sealed interface RouteSpec permits RouteSpec.Opaque, RouteSpec.Typed {
 
         @Override
         public Future<Reply> handle(Routes routes, ConnectionContext context, RequestFrame request) {
+            if (bytesFirst != null && !request.bodyDecoded()) {
+                Optional<Future<Reply>> asBytes = bytesFirst.handle(routes, context, request);
+                if (asBytes.isPresent()) {
+                    return asBytes.get();
+                }
+            }
             Q data;
             try {
                 data = request.decodeBody(body);

@@ -26,6 +26,9 @@ public interface Routes {
 
     Future<Reply> produce(Call<ProduceRequestData> call);
 
+    /** The Produce as the client's bytes, when one broker it may go to whole leads every partition; else empty. */
+    Optional<Future<Reply>> produceAsBytes(ConnectionContext context, RequestFrame request);
+
     Future<Reply> fetch(Call<FetchRequestData> call);
 
     Future<Reply> shareFetch(Call<ShareFetchRequestData> call);

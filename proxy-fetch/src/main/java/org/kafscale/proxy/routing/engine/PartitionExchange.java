@@ -136,6 +136,24 @@ public final class PartitionExchange<Q extends ApiMessage, E, R extends ApiMessa
         return reply;
     }
 
+    /**
+     * Takes over a request whose first attempt went out before this exchange was made: the client's
+     * bytes, whole to {@code broker} (a Produce sent undecoded). {@code firstAnswer} is that
+     * attempt's answer (or failure), taken as if this exchange had sent it: every partition was in
+     * it, and what it leaves to retry is retried, once it is in, as {@link #start()} would have.
+     */
+    public Future<Reply> resume(BrokerEndpoint broker, Future<Answer<R>> firstAnswer) {
+        reply.addListener(f -> releaseAnswers());
+        guarded(() -> {
+            completion.started(context.loop(), reply, () -> guarded(this::finish));
+            Part<R> part = new Part<>(broker, List.copyOf(pending));
+            inFlight.add(part);
+            part.answer(firstAnswer);
+            firstAnswer.addListener(f -> guarded(() -> onPart(part, passThroughAllowed && api.mayPassThrough())));
+        });
+        return reply;
+    }
+
     private void send(List<PartitionRef> refs, boolean firstAttempt) {
         TopologySnapshot snapshot = services.topology().snapshot();
         Map<Integer, List<PartitionRef>> byOwner = OwnerGroups.of(refs, snapshot, refusals);

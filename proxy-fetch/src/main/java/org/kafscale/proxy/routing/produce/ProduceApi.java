@@ -1,5 +1,6 @@
 package org.kafscale.proxy.routing.produce;
 
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
+import org.kafscale.proxy.core.backend.BrokerErrors;
 import org.kafscale.proxy.core.codec.RecordSets;
 import org.kafscale.proxy.core.topology.PartitionRef;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
@@ -153,6 +155,31 @@ final class ProduceApi implements PartitionApi<ProduceRequestData, PartitionProd
     @Override
     public Errors connectionError() {
         return idempotent() ? Errors.NETWORK_EXCEPTION : Errors.REQUEST_TIMED_OUT;
+    }
+
+    /** An answer that names brokers' endpoints (KIP-951) is re-encoded: the client sees the proxy's address. */
+    @Override
+    public boolean passesThrough(ProduceResponseData response) {
+        return response.nodeEndpoints().isEmpty();
+    }
+
+    /**
+     * Whether a broker's answer to the whole request may go back as it came, as the engine would
+     * pass it through: every one of {@code partitions} has a result, none a leader-class error
+     * (retried or answered with a hint at the proxy's address), and it names no broker's endpoint.
+     */
+    static boolean settlesAsSent(ProduceResponseData response, Collection<PartitionRef> partitions) {
+        if (!response.nodeEndpoints().isEmpty()) {
+            return false;
+        }
+        Map<PartitionRef.AnswerKey, PartitionProduceResponse> byKey = TopicGroups.results(response.responses(), ANSWER);
+        for (PartitionRef ref : partitions) {
+            PartitionProduceResponse result = byKey.get(ref.answerKey());
+            if (result == null || BrokerErrors.isLeaderClass(result.errorCode())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The broker's hint is for the proxy; the client sees one only on a partition that fails. */

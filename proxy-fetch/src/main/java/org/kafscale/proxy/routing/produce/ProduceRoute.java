@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceRequestData.PartitionProduceData;
 import org.apache.kafka.common.message.ProduceResponseData;
@@ -14,6 +15,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.RequestFrames;
 import org.kafscale.proxy.core.hooks.ProduceRewriter;
+import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
@@ -26,8 +28,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Produce: with acks=0, every part is written and nothing is awaited (Kafka defines no answer);
- * otherwise the partition engine splits, retries ({@link ProduceApi} says what may be) and merges.
+ * A Produce: one broker leads wholly goes as the client's bytes, undecoded ({@link ProduceAsBytes});
+ * with acks=0, every part is written and nothing is awaited (Kafka defines no answer); otherwise
+ * the partition engine splits, retries ({@link ProduceApi} says what may be) and merges.
  *
  * <p>A {@link ProduceRewriter} (the LFS rewrite) sees each Produce first. When it changed records,
  * every part is re-encoded from the rewritten records (also with acks=0), the partitions it refused
@@ -38,11 +41,24 @@ public final class ProduceRoute {
 
     private final RoutingServices services;
     private final ProduceRewriter rewriter;
+    private final ProduceAsBytes asBytes;
 
-    /** @param rewriter consulted before each Produce is split; {@link ProduceRewriter#NONE} for none */
-    public ProduceRoute(RoutingServices services, ProduceRewriter rewriter) {
+    /**
+     * @param rewriter consulted before each Produce is split; {@link ProduceRewriter#NONE} for none
+     * @param mode how clients see the cluster: whether a Produce led by one broker may go as bytes
+     */
+    public ProduceRoute(RoutingServices services, ProduceRewriter rewriter, AdvertiseMode mode) {
         this.services = services;
         this.rewriter = rewriter;
+        this.asBytes = new ProduceAsBytes(services, mode);
+    }
+
+    /**
+     * The Produce forwarded undecoded ({@link ProduceAsBytes}) when one broker may take it whole;
+     * empty when it must be decoded, always with a rewriter, which reads every Produce's records.
+     */
+    public Optional<Future<Reply>> asBytes(ConnectionContext context, RequestFrame request) {
+        return rewriter == ProduceRewriter.NONE ? asBytes.route(context, request) : Optional.empty();
     }
 
     public Future<Reply> handle(ConnectionContext context, RequestFrame request, ProduceRequestData data) {

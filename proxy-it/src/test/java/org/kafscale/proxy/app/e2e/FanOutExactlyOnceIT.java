@@ -41,7 +41,7 @@ class FanOutExactlyOnceIT {
     }
 
     @ParameterizedTest(name = "topology from {0}, advertise mode {1}")
-    @CsvSource({"kafka, brokers", "kafka, single", "etcd, brokers", "etcd, single"})
+    @CsvSource({"kafka, brokers", "kafka, ports", "kafka, single", "etcd, brokers", "etcd, single"})
     void hundredThousandRecordsOverTwelvePartitionsOnThreeBrokersArriveExactlyOnceInOrder(String source, String mode)
             throws Exception {
         // Given: twelve single-replica partitions, four led by each broker

@@ -62,7 +62,7 @@ class LeaderMovesIT {
     }
 
     @ParameterizedTest(name = "advertise mode {0}")
-    @ValueSource(strings = {"brokers", "single"})
+    @ValueSource(strings = {"brokers", "ports", "single"})
     void stoppingTheBusiestLeaderMidRunLosesNoAcknowledgedRecordAndFailsNoSend(String mode) throws Exception {
         // Given: six partitions with three replicas each, and the broker leading most of them
         String topic = "leader-moves-" + mode;

@@ -46,7 +46,7 @@ class TransactionsIT {
     static final KafkaAndEtcdExtension BACKENDS = KafkaAndEtcdExtension.withBrokers(3);
 
     @ParameterizedTest(name = "{0} topology, advertise mode {1}")
-    @CsvSource({"kafka,single", "kafka,brokers", "etcd,single", "etcd,brokers"})
+    @CsvSource({"kafka,single", "kafka,brokers", "kafka,ports", "etcd,single", "etcd,brokers"})
     void transactionalProducersCommitAndAbortAndReadCommittedSeesOnlyTheCommitted(String source, String mode)
             throws Exception {
         // Given: three partitions, one led by each broker, and four transactional ids
