@@ -278,14 +278,24 @@ public final class EnvelopePublisher {
                                               int brokerNumber, Errors answer) {
         LOGGER.debug("lfs produce to {} for {}-{}: {}", broker, target.topic(), target.partition(), answer);
         topology.invalidatePartition(target.topic(), target.partition());
+        boolean idUnknown = answer == Errors.UNKNOWN_TOPIC_ID;
         if (brokerNumber >= settings.maxBrokers()) {
-            return CompletableFuture.failedFuture(new NotWritten(LfsException.backendUnavailable("no broker leads "
-                    + target.topic() + "-" + target.partition() + " (last answer " + answer.name() + ")")));
+            // The leader no longer knows the id the upload began with: the topic was
+            // deleted or recreated under the same name, whatever a lagging broker's metadata says.
+            return CompletableFuture.failedFuture(new NotWritten(idUnknown
+                    ? new LfsException(503, "metadata_unavailable", "topic " + target.topic()
+                            + " was deleted or recreated during the upload (its brokers no longer know id "
+                            + target.topicId() + ")")
+                    : LfsException.backendUnavailable("no broker leads " + target.topic() + "-"
+                            + target.partition() + " (last answer " + answer.name() + ")")));
         }
-        return ensureRoutable("the topology went stale while looking for the partition's leader")
-                .exceptionally(e -> {
-                    throw new NotWritten(LfsException.unwrap(e));
-                })
+        CompletableFuture<Void> stillValid = idUnknown
+                ? ensureStillValid(target) // a recreated topic is found by a fresh read, not by trying more brokers
+                : ensureRoutable("the topology went stale while looking for the partition's leader")
+                        .exceptionally(e -> {
+                            throw new NotWritten(LfsException.unwrap(e));
+                        });
+        return stillValid
                 .thenCompose(v -> topology.lookupTopics(List.of(target.topic()), false).toCompletableFuture()
                         .handle((s, e) -> null))
                 .thenCompose(v -> produce(target, key, value, brokerNumber + 1));
