@@ -6,6 +6,8 @@ import io.netty.handler.ssl.SslHandler;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
+import org.kafscale.proxy.core.local.SniHosts;
+import org.kafscale.proxy.core.security.tls.ListenerTls;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.ReadPathProbe;
 import org.kafscale.proxy.app.health.Readiness;
@@ -40,8 +42,7 @@ final class ProbeAssembly {
                            Optional<ProbeLogin> probeLogin, ScheduledExecutorService housekeeping,
                            OwnedResources resources) {
         BackendConnector listenerConnector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), own,
-                kafkaServer.tls().<Function<ByteBufAllocator, SslHandler>>map(tls -> tls::newSelfClientHandler)
-                        .orElse(null),
+                kafkaServer.tls().map(tls -> selfClientTls(tls, config)).orElse(null),
                 probeLogin.map(ProbeLogin::clientSettings));
         probeLogin.ifPresent(login -> LOGGER.info("The readiness probe logs in to the Kafka listener with {} "
                 + "(minted for this process, accepted only on its own connections)", login));
@@ -52,5 +53,12 @@ final class ProbeAssembly {
                 config.readProbe());
         readProbe.start(housekeeping);
         return new Readiness(topology.gate(), topology, readProbe);
+    }
+
+    /** The probe's TLS: in sni mode it names the bootstrap host, as a client must, to be let in. */
+    private static Function<ByteBufAllocator, SslHandler> selfClientTls(ListenerTls tls, ProxyConfig config) {
+        SniHosts sni = config.sniHosts();
+        return sni == SniHosts.NONE ? tls::newSelfClientHandler
+                : alloc -> tls.newSelfClientHandler(alloc, sni.bootstrapHost());
     }
 }

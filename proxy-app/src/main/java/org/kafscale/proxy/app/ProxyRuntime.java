@@ -128,7 +128,7 @@ public final class ProxyRuntime implements AutoCloseable {
         acls.ifPresent(watcher -> watcher.follow(housekeeping));
 
         AdvertisedListener advertised = new AdvertisedListener(config.advertisedHost(), config.advertisedPort(),
-                config.advertiseMode(), config.brokerPorts());
+                config.advertiseMode(), config.brokerPorts(), config.sniHosts());
         // LFS and the health listener run on event loops of their own, not the Kafka workers.
         Optional<LfsRuntime> lfs = Optional.empty();
         if (config.lfs().isPresent()) {
@@ -169,7 +169,9 @@ public final class ProxyRuntime implements AutoCloseable {
         }
         LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {}{}); brokers over {}{}", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode(),
-                config.advertiseMode() == AdvertiseMode.PORTS ? ", broker ports " + config.brokerPorts() : "",
+                config.advertiseMode() == AdvertiseMode.PORTS ? ", broker ports " + config.brokerPorts()
+                        : config.advertiseMode() == AdvertiseMode.SNI
+                        ? ", brokers by TLS server name " + config.sniHosts().brokerHostPattern() : "",
                 config.backendSecurity().protocol(),
                 config.backendSecurity().sasl().map(s -> " (" + s + ")").orElse(""));
         return new ProxyRuntime(resources, topology, kafkaServer, readiness, health, lfs, probeLogin);

@@ -31,13 +31,27 @@ public enum ConfigKey {
                     + "librdkafka-based clients merge brokers that share an address and stop fetching from the others. "
                     + "`ports`: every real broker id, each at the advertised host on a port of its own "
                     + "(`KAFSCALE_PROXY_BROKER_PORT_BASE` + id), the Kafka listener kept as the bootstrap port; "
-                    + "works with every client."),
+                    + "works with every client. "
+                    + "`sni`: every real broker id under a host name of its own "
+                    + "(`KAFSCALE_PROXY_SNI_BROKER_HOST_PATTERN`), all on the Kafka listener's one port: the TLS "
+                    + "server name (SNI) a client sends says which broker it connects to. TLS required; works with "
+                    + "every client, through one load-balancer port or an Ingress with TLS passthrough."),
     BROKER_PORT_BASE("KAFSCALE_PROXY_BROKER_PORT_BASE", null, "unset; required in `ports` mode", Range.of(1, 65535),
             "Advertise mode `ports`: broker id N is served and advertised on this port + N. The range must not "
                     + "include the Kafka, health or LFS listener's port, nor the advertised (bootstrap) port."),
     BROKER_PORT_COUNT("KAFSCALE_PROXY_BROKER_PORT_COUNT", "64", null, Range.of(1, 65535),
             "Advertise mode `ports`: how many broker ids (0 to count - 1) get a port; a broker with a higher id "
                     + "is logged and served through the bootstrap port, listed at it in Metadata."),
+    SNI_BOOTSTRAP_HOST("KAFSCALE_PROXY_SNI_BOOTSTRAP_HOST", null, "unset; required in `sni` mode", null,
+            "Advertise mode `sni`: the host name clients bootstrap to (their `bootstrap.servers`, sent as the TLS "
+                    + "server name); a connection by this name is served as the bootstrap port is in `ports` mode. "
+                    + "`KAFSCALE_PROXY_ADVERTISED_HOST`, when set, must be the same name."),
+    SNI_BROKER_HOST_PATTERN("KAFSCALE_PROXY_SNI_BROKER_HOST_PATTERN", null, "unset; required in `sni` mode", null,
+            "Advertise mode `sni`: each broker's host name, with `$(nodeId)` where its id goes "
+                    + "(`broker-$(nodeId).kafka.example.com`); Metadata advertises these names on the advertised "
+                    + "port. With the id in the first label, one wildcard certificate (`*.kafka.example.com`) "
+                    + "covers every broker. A connection whose server name is neither this nor the bootstrap host "
+                    + "is refused with a TLS `unrecognized_name` alert and one log line."),
     HEALTH_ADDR("KAFSCALE_PROXY_HEALTH_ADDR", null, "unset (off)", null,
             "Address of `/livez`, `/readyz` and `/metrics` (`host:port` or `:port`)."),
     TLS_ENABLED("KAFSCALE_PROXY_TLS_ENABLED", "false", null, null,

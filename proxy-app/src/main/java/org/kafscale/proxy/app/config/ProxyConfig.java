@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import org.kafscale.proxy.app.health.ReadProbeSettings;
 import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.BrokerPorts;
+import org.kafscale.proxy.core.local.SniHosts;
 import org.kafscale.proxy.core.backend.ConnectAttempts;
 import org.kafscale.proxy.core.backend.security.BackendSecurity;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
@@ -31,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * @param listen where the Kafka listener binds (KAFSCALE_PROXY_ADDR)
  * @param advertisedHost the host clients are told to use
  * @param advertisedPort the port clients are told to use
- * @param advertiseMode single (node 0), brokers (every broker id at the proxy's address) or ports
- *     (every broker id at a port of its own)
+ * @param advertiseMode single (node 0), brokers (every broker id at the proxy's address), ports
+ *     (every broker id at a port of its own) or sni (every broker id under a name of its own)
  * @param brokerPorts in ports mode, the port of each broker id (KAFSCALE_PROXY_BROKER_PORT_BASE and _COUNT)
  * @param health where /livez and /readyz are served, if anywhere
  * @param backends the static broker list, bootstrap of the plain-Kafka source
@@ -56,6 +57,8 @@ import org.slf4j.LoggerFactory;
  * @param sasl SASL on the Kafka listener, when {@code KAFSCALE_PROXY_SASL_MECHANISMS} is set ({@link SaslConfig})
  * @param backendSecurity TLS and SASL on every connection to a broker ({@link BackendSecurityConfig})
  * @param acl authorization at the proxy, when an ACL file is set (KAFSCALE_PROXY_ACL_*)
+ * @param sniHosts in sni mode, the bootstrap's and the brokers' host names (KAFSCALE_PROXY_SNI_*);
+ *     {@link SniHosts#NONE} otherwise
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           BrokerPorts brokerPorts,
@@ -66,7 +69,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           ListenerLimits listenerLimits, Optional<ListenerTlsSettings> listenerTls,
                           ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
                           ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
-                          Optional<SaslSettings> sasl, BackendSecurity backendSecurity, Optional<AclSettings> acl) {
+                          Optional<SaslSettings> sasl, BackendSecurity backendSecurity, Optional<AclSettings> acl,
+                          SniHosts sniHosts) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -76,6 +80,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String ADVERTISE_MODE = ConfigKey.ADVERTISE_MODE.envName();
     public static final String BROKER_PORT_BASE = ConfigKey.BROKER_PORT_BASE.envName();
     public static final String BROKER_PORT_COUNT = ConfigKey.BROKER_PORT_COUNT.envName();
+    public static final String SNI_BOOTSTRAP_HOST = ConfigKey.SNI_BOOTSTRAP_HOST.envName();
+    public static final String SNI_BROKER_HOST_PATTERN = ConfigKey.SNI_BROKER_HOST_PATTERN.envName();
     public static final String HEALTH_ADDR = ConfigKey.HEALTH_ADDR.envName();
     public static final String BACKENDS = ConfigKey.BACKENDS.envName();
     public static final String TLS_ENABLED = ConfigKey.TLS_ENABLED.envName();
@@ -168,7 +174,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         try {
             advertiseMode = AdvertiseMode.parse(mode);
         } catch (IllegalArgumentException e) {
-            throw ConfigException.invalid(ADVERTISE_MODE, mode, "expected single, brokers or ports");
+            throw ConfigException.invalid(ADVERTISE_MODE, mode, "expected single, brokers, ports or sni");
         }
         Optional<HostPort> health = s.string(ConfigKey.HEALTH_ADDR).map(v -> s.hostPort(HEALTH_ADDR, v));
         List<HostPort> backends = s.hostPorts(BACKENDS);
@@ -204,8 +210,10 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         Optional<AclSettings> acl = s.existingFile(ACL_FILE)
                 .map(file -> new AclSettings(file, Duration.ofMillis(s.longValue(ConfigKey.ACL_RELOAD_MS))));
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
+        SniHosts sniHosts = sniHosts(s, advertiseMode, listenerTls);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
-        String advertisedHost = s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
+        String advertisedHost = sniHosts != SniHosts.NONE ? sniHosts.bootstrapHost()
+                : s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
             String fallback = listen.host().isEmpty() ? "localhost" : listen.host();
             LOGGER.warn("{} is not set; advertising {} to clients", ADVERTISED_HOST, fallback);
             return fallback;
@@ -213,7 +221,49 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
                 metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
-                logging, lfs, sasl, backendSecurity, acl);
+                logging, lfs, sasl, backendSecurity, acl, sniHosts);
+    }
+
+    /**
+     * The host names of advertise mode sni, checked: both set, TLS on, and the advertised host, if
+     * set, the bootstrap's name. In any other mode the two settings are refused, since they would
+     * change nothing.
+     */
+    private static SniHosts sniHosts(Settings s, AdvertiseMode mode, Optional<ListenerTlsSettings> listenerTls) {
+        Optional<String> bootstrap = s.string(ConfigKey.SNI_BOOTSTRAP_HOST);
+        Optional<String> pattern = s.string(ConfigKey.SNI_BROKER_HOST_PATTERN);
+        if (mode != AdvertiseMode.SNI) {
+            bootstrap.or(() -> pattern).ifPresent(v -> {
+                throw new ConfigException((bootstrap.isPresent() ? SNI_BOOTSTRAP_HOST : SNI_BROKER_HOST_PATTERN)
+                        + " is set but " + ADVERTISE_MODE + "=" + mode.name().toLowerCase(java.util.Locale.ROOT)
+                        + ": the SNI host names are used only when " + ADVERTISE_MODE + "=sni");
+            });
+            return SniHosts.NONE;
+        }
+        if (listenerTls.isEmpty()) {
+            throw new ConfigException(ADVERTISE_MODE + "=sni needs TLS on the Kafka listener (" + TLS_ENABLED
+                    + "=true): the broker a client connects to is read from its TLS server name");
+        }
+        for (ConfigKey key : List.of(ConfigKey.SNI_BOOTSTRAP_HOST, ConfigKey.SNI_BROKER_HOST_PATTERN)) {
+            if (s.string(key).isEmpty()) {
+                throw new ConfigException(key.envName() + " is required when " + ADVERTISE_MODE + "=sni");
+            }
+        }
+        SniHosts hosts;
+        try {
+            hosts = SniHosts.of(bootstrap.get(), pattern.get());
+        } catch (SniHosts.InvalidName e) {
+            boolean ofBootstrap = e.part() == SniHosts.Part.BOOTSTRAP_HOST;
+            throw ConfigException.invalid(ofBootstrap ? SNI_BOOTSTRAP_HOST : SNI_BROKER_HOST_PATTERN,
+                    ofBootstrap ? bootstrap.get() : pattern.get(), e.getMessage());
+        }
+        s.string(ConfigKey.ADVERTISED_HOST).filter(host -> !host.equalsIgnoreCase(hosts.bootstrapHost()))
+                .ifPresent(host -> {
+                    throw new ConfigException(ADVERTISED_HOST + "=" + host + " differs from " + SNI_BOOTSTRAP_HOST
+                            + "=" + hosts.bootstrapHost() + ": in sni mode clients bootstrap to the SNI host; "
+                            + "unset " + ADVERTISED_HOST + " or make it the same name");
+                });
+        return hosts;
     }
 
     /**
@@ -296,6 +346,6 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
 
     public ListenerSettings listenerSettings() {
         return new ListenerSettings(listen.toBindAddress(), maxFrameBytes, maxInFlightPerConnection, requestTimeout,
-                connectTimeout, ioThreads, listenerLimits, brokerPorts, listenerTls);
+                connectTimeout, ioThreads, listenerLimits, brokerPorts, listenerTls, sniHosts);
     }
 }

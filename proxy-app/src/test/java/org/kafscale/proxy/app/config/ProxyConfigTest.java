@@ -108,7 +108,7 @@ class ProxyConfigTest {
         Map<String, String> env = minimal();
         env.put(ProxyConfig.ADVERTISE_MODE, "mirror");
         ConfigException e = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
-        assertEquals("KAFSCALE_PROXY_ADVERTISE_MODE=mirror is invalid: expected single, brokers or ports", e.getMessage());
+        assertEquals("KAFSCALE_PROXY_ADVERTISE_MODE=mirror is invalid: expected single, brokers, ports or sni", e.getMessage());
     }
 
     @Test

@@ -17,9 +17,21 @@ public enum AdvertiseMode {
      */
     PORTS,
     /** One node, id 0, that leads every partition and coordinates every group (the original's view). */
-    SINGLE;
+    SINGLE,
+    /**
+     * Every real broker id, each under a host name of its own ({@link SniHosts}), all on the
+     * listener's one port: the name the client sends in its TLS ClientHello says which broker it
+     * addresses. TLS only. One load-balancer port, or an Ingress with TLS passthrough, serves the
+     * bootstrap and every broker.
+     */
+    SNI;
 
-    /** Parses the configured value ("single", "brokers" or "ports", any case). */
+    /** Whether each connection addresses one broker (its own port, or its own name). */
+    public boolean addressPerBroker() {
+        return this == PORTS || this == SNI;
+    }
+
+    /** Parses the configured value ("single", "brokers", "ports" or "sni", any case). */
     public static AdvertiseMode parse(String value) {
         return valueOf(value.trim().toUpperCase(Locale.ROOT));
     }

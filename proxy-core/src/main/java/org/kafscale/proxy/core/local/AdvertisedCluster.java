@@ -57,7 +57,8 @@ public final class AdvertisedCluster {
             return nodes;
         }
         for (BrokerEndpoint broker : snapshot.brokers().values()) {
-            nodes.add(new Node(broker.id(), advertised.host(), advertised.portOf(broker.id()), broker.rack()));
+            nodes.add(new Node(broker.id(), advertised.hostOf(broker.id()), advertised.portOf(broker.id()),
+                    broker.rack()));
         }
         return nodes;
     }

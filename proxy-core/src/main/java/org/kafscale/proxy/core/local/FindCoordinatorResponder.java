@@ -62,7 +62,8 @@ public final class FindCoordinatorResponder {
     }
 
     private Coordinator at(String key, int nodeId) {
-        return new Coordinator().setKey(key).setNodeId(nodeId).setHost(advertised.host()).setPort(advertised.portOf(nodeId))
+        return new Coordinator().setKey(key).setNodeId(nodeId).setHost(advertised.hostOf(nodeId))
+                .setPort(advertised.portOf(nodeId))
                 .setErrorCode(Errors.NONE.code());
     }
 

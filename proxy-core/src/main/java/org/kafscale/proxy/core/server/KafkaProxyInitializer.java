@@ -1,5 +1,6 @@
 package org.kafscale.proxy.core.server;
 
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
@@ -9,18 +10,21 @@ import java.util.OptionalInt;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.codec.RequestHeaderDecoder;
+import org.kafscale.proxy.core.local.SniHosts;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.security.tls.ListenerTls;
 import org.kafscale.proxy.core.security.tls.TlsClientOnPlaintextPortHandler;
 import org.kafscale.proxy.core.security.tls.TlsLogs;
 import org.kafscale.proxy.core.security.tls.TlsSessionHandler;
+import org.kafscale.proxy.core.server.sni.SniRouter;
 
 /**
  * The client-side pipeline, top to bottom: flushes gathered into one per batch, frames in, size
  * prefix out (the only writer of sizes), request headers, then the connection handler that
  * dispatches and orders answers. On a TLS listener the pipeline starts with the TLS handler (made
  * from the certificate current when the connection is accepted, so a reloaded certificate serves
- * new connections only) and the handler that turns its handshake into the client's principal; on a
+ * new connections only; in advertise mode sni, made once the {@link SniRouter} has read the
+ * client's server name) and the handler that turns its handshake into the client's principal; on a
  * plaintext listener it starts with the check that turns a TLS client into one clear log line.
  *
  * <p>Answers written while the client's read batch is being handled are flushed once, when the
@@ -40,6 +44,7 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
     private final ChannelGroup accepted;
     private final RateLimitedLog badHeaders = RequestHeaderDecoder.rejectionLog();
     private final TlsLogs tlsLogs = new TlsLogs();
+    private final RateLimitedLog sniRefusals = SniRouter.refusalLog();
     /** The listener's TLS, or null on a plaintext listener. */
     private final ListenerTls tls;
 
@@ -72,7 +77,7 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
         }
         if (tls != null) {
             ch.pipeline()
-                    .addLast("tls", tls.newHandler(ch.alloc()))
+                    .addLast(SniRouter.TLS_HANDLER, tlsHandler(ch))
                     .addLast("tlsSession", new TlsSessionHandler(tls.principals(), tlsLogs,
                             tls.settings().handshakeTimeout().toMillis()));
         } else {
@@ -85,5 +90,18 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
                 .addLast("framePrepender", new LengthFieldPrepender(4))
                 .addLast("headerDecoder", new RequestHeaderDecoder(badHeaders))
                 .addLast("connection", new ClientConnectionHandler(parts));
+    }
+
+    /**
+     * The TLS handler, made now from the current certificate; in sni mode the router that reads
+     * the client's server name first and makes it then.
+     */
+    private ChannelHandler tlsHandler(SocketChannel ch) {
+        SniHosts sniHosts = settings.sniHosts();
+        if (sniHosts == SniHosts.NONE) {
+            return tls.newHandler(ch.alloc());
+        }
+        return new SniRouter(sniHosts, tls::newHandler, tls.settings().handshakeTimeout().toMillis(), sniRefusals,
+                parts.listener());
     }
 }

@@ -4,13 +4,15 @@ import io.netty.channel.Channel;
 import java.util.OptionalInt;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
 import org.kafscale.proxy.core.backend.BackendConnector;
+import org.kafscale.proxy.core.server.sni.SniRouter;
 
 /**
  * What one listener gives each of its connections: made once per listener, so its rate-limited
  * lines and byte budgets are shared by all of them.
  *
  * @param requestTimeoutMillis how long a broker has to answer; the base of each request's deadline
- * @param addressedBroker the broker id whose port the listener stands for; empty on the bootstrap listener
+ * @param addressedBroker the broker id whose port the listener stands for; empty on the bootstrap
+ *     listener (where in sni mode the connection's server name may still address one)
  */
 record ListenerParts(RequestHandlers handlers, BackendConnector connector, int maxInFlight, long requestTimeoutMillis,
                      ConnectionListener listener, ConnectionLogs logs, ConnectionBudgets budgets,
@@ -19,6 +21,6 @@ record ListenerParts(RequestHandlers handlers, BackendConnector connector, int m
     /** The context of a connection just opened on {@code client}, with no broker channel yet. */
     ConnectionContext newContext(Channel client) {
         return new ConnectionContext(client.eventLoop(), new BackendChannelPool(client.eventLoop(), connector),
-                client.remoteAddress(), addressedBroker);
+                client.remoteAddress(), addressedBroker.isPresent() ? addressedBroker : SniRouter.addressedBroker(client));
     }
 }

@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Optional;
 import org.kafscale.proxy.core.local.BrokerPorts;
+import org.kafscale.proxy.core.local.SniHosts;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
 
 /**
@@ -19,10 +20,26 @@ import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
  * @param brokerPorts advertise mode ports: a listener per broker id in range, at the bind host on
  *     the broker's port, beside the bootstrap listener; {@link BrokerPorts#NONE} otherwise
  * @param tls TLS on the bootstrap port and every per-broker port; empty: plaintext
+ * @param sniHosts advertise mode sni: the names a connection's TLS server name is routed by (TLS
+ *     required); {@link SniHosts#NONE} otherwise
  */
 public record ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
                                Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits,
-                               BrokerPorts brokerPorts, Optional<ListenerTlsSettings> tls) {
+                               BrokerPorts brokerPorts, Optional<ListenerTlsSettings> tls, SniHosts sniHosts) {
+
+    public ListenerSettings {
+        if (sniHosts != SniHosts.NONE && tls.isEmpty()) {
+            throw new IllegalArgumentException("routing by SNI name needs TLS on the listener");
+        }
+    }
+
+    /** Settings without SNI routing. */
+    public ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
+                            Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits,
+                            BrokerPorts brokerPorts, Optional<ListenerTlsSettings> tls) {
+        this(bindAddress, maxFrameBytes, maxInFlightPerConnection, requestTimeout, connectTimeout, ioThreads, limits,
+                brokerPorts, tls, SniHosts.NONE);
+    }
 
     public static final int DEFAULT_MAX_FRAME_BYTES = 100 * 1024 * 1024;
 

@@ -67,6 +67,23 @@ class FindCoordinatorResponderTest {
     }
 
     @Test
+    void sniModeNamesTheCoordinatorByItsOwnHostName() {
+        // Given sni mode, group-a at broker 2 and group-b at broker 3
+        AdvertisedListener sni = AdvertisedListener.sni(
+                SniHosts.of("kafka.example.com", "b$(nodeId).kafka.example.com"), PROXY_PORT);
+
+        // When a client looks both up
+        FindCoordinatorResponseData answer = ask(sni, batched(CoordinatorType.GROUP, "group-a", "group-b"), (short) 4);
+
+        // Then each coordinator is named as its broker is in Metadata, on the one port
+        assertEquals(List.of(
+                new Coordinator().setKey("group-a").setNodeId(2).setHost("b2.kafka.example.com").setPort(PROXY_PORT)
+                        .setErrorCode(Errors.NONE.code()),
+                new Coordinator().setKey("group-b").setNodeId(3).setHost("b3.kafka.example.com").setPort(PROXY_PORT)
+                        .setErrorCode(Errors.NONE.code())), answer.coordinators());
+    }
+
+    @Test
     void transactionalKeyIsLookedUpAsATransactionCoordinator() {
         // Given a transactional id coordinated by broker 1
 
@@ -157,8 +174,12 @@ class FindCoordinatorResponderTest {
     }
 
     private FindCoordinatorResponseData ask(AdvertiseMode mode, FindCoordinatorRequestData data, short version) {
-        FindCoordinatorResponder responder = new FindCoordinatorResponder(topology,
-                new AdvertisedListener(PROXY_HOST, PROXY_PORT, mode));
+        return ask(new AdvertisedListener(PROXY_HOST, PROXY_PORT, mode), data, version);
+    }
+
+    private FindCoordinatorResponseData ask(AdvertisedListener advertised, FindCoordinatorRequestData data,
+                                            short version) {
+        FindCoordinatorResponder responder = new FindCoordinatorResponder(topology, advertised);
         RequestFrame request = KafkaWire.requestFrame(new FindCoordinatorRequest.Builder(data).build(version), 90, "client");
         ByteBuf answer;
         try {

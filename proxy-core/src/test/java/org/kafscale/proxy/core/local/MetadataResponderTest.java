@@ -104,6 +104,31 @@ class MetadataResponderTest {
     }
 
     @Test
+    void sniModeAdvertisesEachBrokerUnderItsOwnNameOnTheOnePort() {
+        // Given sni mode: brokers as broker-<id>.kafka.example.com, all on the listener's port
+        AdvertisedListener sni = AdvertisedListener.sni(
+                SniHosts.of("bootstrap.kafka.example.com", "broker-$(nodeId).kafka.example.com"), PROXY_PORT);
+        RequestFrame request = KafkaWire.requestFrame(new MetadataRequest.Builder(topics("orders")).build(LATEST),
+                61, "client");
+
+        // When
+        MetadataResponseData answer = answer(sni, request, LATEST);
+
+        // Then every real id has a name of its own (so clients that key brokers by address see
+        // them all) and the one port; the real leaders as in brokers mode
+        assertEquals(List.of(
+                        new MetadataResponseBroker().setNodeId(1).setHost("broker-1.kafka.example.com")
+                                .setPort(PROXY_PORT).setRack("rack-1"),
+                        new MetadataResponseBroker().setNodeId(2).setHost("broker-2.kafka.example.com")
+                                .setPort(PROXY_PORT).setRack("rack-2"),
+                        new MetadataResponseBroker().setNodeId(3).setHost("broker-3.kafka.example.com")
+                                .setPort(PROXY_PORT)),
+                answer.brokers().stream().map(MetadataResponseBroker::duplicate).toList());
+        assertEquals(2, partition(answer.topics().find("orders"), 1).leaderId());
+        assertEquals(2, answer.controllerId());
+    }
+
+    @Test
     void brokersModeReportsTheRealLeaderReplicasAndIsrOfEachPartition() {
         // Given brokers mode
 

@@ -41,7 +41,7 @@ final class QuorumEndpoints {
                         ResponseFrames.body(ApiKeys.DESCRIBE_QUORUM, request.apiVersion(), send.frame()), request.apiVersion());
                 for (Node node : data.nodes()) {
                     for (Listener listener : node.listeners()) {
-                        listener.setHost(advertised.host()).setPort(advertised.portOf(node.nodeId()));
+                        listener.setHost(advertised.hostOf(node.nodeId())).setPort(advertised.portOf(node.nodeId()));
                     }
                 }
                 Replies.settle(reply, Reply.send(ResponseFrames.encode(ApiKeys.DESCRIBE_QUORUM, request.apiVersion(),

@@ -56,14 +56,14 @@ public final class LeaderHints {
     public void addEndpoints(ProduceResponseData response, Set<Integer> clientLeaderIds) {
         for (int id : new TreeSet<>(clientLeaderIds)) {
             response.nodeEndpoints().add(new ProduceResponseData.NodeEndpoint().setNodeId(id)
-                    .setHost(advertised.host()).setPort(advertised.portOf(id)));
+                    .setHost(advertised.hostOf(id)).setPort(advertised.portOf(id)));
         }
     }
 
     public void addEndpoints(FetchResponseData response, Set<Integer> clientLeaderIds) {
         for (int id : new TreeSet<>(clientLeaderIds)) {
             response.nodeEndpoints().add(new FetchResponseData.NodeEndpoint().setNodeId(id)
-                    .setHost(advertised.host()).setPort(advertised.portOf(id)));
+                    .setHost(advertised.hostOf(id)).setPort(advertised.portOf(id)));
         }
     }
 }

@@ -83,12 +83,12 @@ final class ProduceAsBytes {
 
     /**
      * The broker that leads every partition and may take the request whole: the connection's own
-     * broker when it addresses one (ports mode), else the one leader of all (brokers mode; on the
-     * ports-mode bootstrap listener, none).
+     * broker when it addresses one (ports and sni modes), else the one leader of all (brokers mode; on the
+     * ports- or sni-mode bootstrap, none).
      */
     private Optional<BrokerEndpoint> leader(List<PartitionRef> partitions, OptionalInt addressed,
                                             TopologySnapshot snapshot) {
-        if (partitions.isEmpty() || (mode == AdvertiseMode.PORTS && addressed.isEmpty())) {
+        if (partitions.isEmpty() || (mode.addressPerBroker() && addressed.isEmpty())) {
             return Optional.empty();
         }
         int leader = addressed.orElse(OwnerGroups.NO_OWNER);

@@ -79,7 +79,7 @@ public final class ShareAnswers {
             topic.partitions().add(result);
         });
         gathered.hinted.forEach(id -> merged.nodeEndpoints().add(new ShareFetchResponseData.NodeEndpoint().setNodeId(id)
-                .setHost(advertised.host()).setPort(advertised.portOf(id))));
+                .setHost(advertised.hostOf(id)).setPort(advertised.portOf(id))));
         return ResponseFrames.encode(ApiKeys.SHARE_FETCH, request.apiVersion(), request.correlationId(), merged,
                 framesOf(outcomes));
     }
@@ -106,7 +106,7 @@ public final class ShareAnswers {
             topic.partitions().add(result);
         });
         gathered.hinted.forEach(id -> merged.nodeEndpoints().add(new ShareAcknowledgeResponseData.NodeEndpoint().setNodeId(id)
-                .setHost(advertised.host()).setPort(advertised.portOf(id))));
+                .setHost(advertised.hostOf(id)).setPort(advertised.portOf(id))));
         return ResponseFrames.encode(ApiKeys.SHARE_ACKNOWLEDGE, request.apiVersion(), request.correlationId(), merged);
     }
 

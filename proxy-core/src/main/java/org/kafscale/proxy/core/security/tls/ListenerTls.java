@@ -79,7 +79,19 @@ public final class ListenerTls implements AutoCloseable {
      * client certificates, presents that certificate (so the client CA must trust it too).
      */
     public SslHandler newSelfClientHandler(ByteBufAllocator allocator) {
-        SslHandler handler = context.current().selfClient().newHandler(allocator, handshakeTasks);
+        return selfClient(context.current().selfClient().newHandler(allocator, handshakeTasks));
+    }
+
+    /**
+     * {@link #newSelfClientHandler(ByteBufAllocator)} that sends {@code serverName} as its SNI
+     * name: in advertise mode sni the listener routes a connection by it.
+     */
+    public SslHandler newSelfClientHandler(ByteBufAllocator allocator, String serverName) {
+        // The port is only a session-cache key for the engine; the name is what goes out.
+        return selfClient(context.current().selfClient().newHandler(allocator, serverName, -1, handshakeTasks));
+    }
+
+    private SslHandler selfClient(SslHandler handler) {
         handler.setHandshakeTimeoutMillis(settings.handshakeTimeout().toMillis());
         return handler;
     }
