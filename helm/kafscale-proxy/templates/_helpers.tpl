@@ -49,7 +49,9 @@ would print 5368709120 as 5.36870912e+09: whole numbers are printed as integers.
 {{- end -}}
 
 {{- define "kafscale-proxy.advertisedHost" -}}
-{{- if .Values.advertisedHost -}}
+{{- if and (eq .Values.advertiseMode "sni") .Values.sni.bootstrapHost -}}
+{{- .Values.sni.bootstrapHost -}}
+{{- else if .Values.advertisedHost -}}
 {{- .Values.advertisedHost -}}
 {{- else if .Values.service.externalHostname -}}
 {{- .Values.service.externalHostname -}}
@@ -84,6 +86,10 @@ addresses from the ports, so probes and Service agree), then the first-class val
 {{- if eq $v.advertiseMode "ports" -}}
 {{- $_ := set $s "KAFSCALE_PROXY_BROKER_PORT_BASE" (include "kafscale-proxy.envValue" $v.brokerPorts.base) -}}
 {{- $_ := set $s "KAFSCALE_PROXY_BROKER_PORT_COUNT" (include "kafscale-proxy.envValue" $v.brokerPorts.count) -}}
+{{- end -}}
+{{- if eq $v.advertiseMode "sni" -}}
+{{- $_ := set $s "KAFSCALE_PROXY_SNI_BOOTSTRAP_HOST" (include "kafscale-proxy.advertisedHost" .) -}}
+{{- $_ := set $s "KAFSCALE_PROXY_SNI_BROKER_HOST_PATTERN" $v.sni.brokerHostPattern -}}
 {{- end -}}
 {{- $_ := set $s "KAFSCALE_PROXY_BACKEND_CACHE_TTL_SEC" (include "kafscale-proxy.envValue" $v.backendCacheTTLSeconds) -}}
 {{- with $v.etcd.endpoints }}{{ $_ := set $s "KAFSCALE_PROXY_ETCD_ENDPOINTS" (join "," .) }}{{ end -}}
@@ -209,6 +215,14 @@ Secret, never to the ConfigMap.
 {{- fail "etcd.tls.enabled needs etcd.tls.secretName" -}}
 {{- end -}}
 {{- $tls := .Values.tls -}}
+{{- if eq .Values.advertiseMode "sni" -}}
+{{- if not $tls.enabled -}}
+{{- fail "advertiseMode sni needs tls.enabled: the proxy tells brokers apart by the TLS server name clients send" -}}
+{{- end -}}
+{{- if not (contains "$(nodeId)" .Values.sni.brokerHostPattern) -}}
+{{- fail "advertiseMode sni needs sni.brokerHostPattern, with $(nodeId) where each broker's id goes (broker-$(nodeId).kafka.example.com)" -}}
+{{- end -}}
+{{- end -}}
 {{- if and $tls.enabled (not $tls.secretName) (not $tls.certManager.enabled) -}}
 {{- fail "tls.enabled needs tls.secretName or tls.certManager.enabled" -}}
 {{- end -}}

@@ -114,7 +114,7 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
     @Override
     public void refused(String limit) {
         Counter.builder("kafscale_proxy_client_connections_refused").tag("limit", limit)
-                .description("Client connections closed at accept: past the total or the per-address limit")
+                .description("Client connections refused: past the total or the per-address limit, or (sni) an unknown TLS server name")
                 .register(registry).increment();
     }
 

@@ -157,6 +157,11 @@ final class ClientConnections {
             }
 
             @Override
+            public void refused(String limit) {
+                listener.refused(limit);
+            }
+
+            @Override
             public void requestStarted(short apiKey) {
                 requestsInFlight.incrementAndGet();
                 listener.requestStarted(apiKey);

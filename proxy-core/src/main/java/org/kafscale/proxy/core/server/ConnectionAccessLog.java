@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One line per client connection, written when it closes: who it was (address and principal),
- * which port it came in on, how it was secured, how long it stayed and how many requests it sent.
+ * which port it came in on and which broker that port or its TLS server name addressed (or
+ * {@code -}), how it was secured, how long it stayed and how many requests it sent.
  * Its own logger, {@value #LOGGER_NAME}, so operators can route it to an access log or turn it
  * off without touching the proxy's other lines. Not rate-limited: it is a record of every
  * connection, one line per connection, never one per request.
@@ -27,9 +28,15 @@ final class ConnectionAccessLog {
             return;
         }
         context.atInfo(LOGGER).log(
-                "Connection closed: client={} port={} principal={} security={} requests={} duration_ms={}",
-                context.clientAddress(), channel.localAddress(), context.principal(), security(channel), requests,
+                "Connection closed: client={} port={} broker={} principal={} security={} requests={} duration_ms={}",
+                context.clientAddress(), channel.localAddress(), addressed(context), context.principal(),
+                security(channel), requests,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - openedAtNanos));
+    }
+
+    /** The broker id the connection addressed (ports and sni modes), or {@code -}. */
+    private static String addressed(ConnectionContext context) {
+        return context.addressedBroker().isPresent() ? String.valueOf(context.addressedBroker().getAsInt()) : "-";
     }
 
     /** {@code plaintext}, or the TLS version and cipher suite the connection negotiated. */

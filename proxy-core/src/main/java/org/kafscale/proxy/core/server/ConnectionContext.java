@@ -76,7 +76,8 @@ public final class ConnectionContext implements LogFields {
 
     /**
      * The broker this connection addresses, when the listener it came in on stands for one broker
-     * (advertise mode ports: a port per broker id); empty on the bootstrap listener and in the
+     * (advertise mode ports: a port per broker id) or its TLS server name names one (mode sni);
+     * empty on the bootstrap listener or name and in the
      * modes where every broker shares the one advertised address. Routes whose answer depends on
      * which broker the client asked (per-broker listings, broker config resources, log dirs)
      * consult it first.

@@ -195,8 +195,8 @@ public final class Apis {
                         (routes, call) -> routes.toAddressedBroker(call.context(), call.request())
                                 .orElseGet(() -> routes.byPartition(call, PartitionApis.DESCRIBE_PRODUCERS))))
                 .guard(Guard.of(DescribeProducersRequestData.class, TopicGuards::describeProducers))
-                .doc("split by partition owner (the leader) and merged; on a broker's own "
-                        + "port (advertise mode ports) to that broker, so the Admin's brokerId option reaches a follower"));
+                .doc("split by partition owner (the leader) and merged; on a connection that addresses one broker "
+                        + "(advertise mode ports or sni) to that broker, so the Admin's brokerId option reaches a follower"));
         // Clients write one producer's marker; several markers (a transaction coordinator's batch)
         // would need a split per marker that no client needs.
         place(api(ApiKeys.WRITE_TXN_MARKERS)
@@ -371,12 +371,13 @@ public final class Apis {
         place(api(ApiKeys.DESCRIBE_LOG_DIRS)
                 .onAddressedBrokerOnly(toAddressedBroker(ApiKeys.DESCRIBE_LOG_DIRS))
                 .guard(Guard.cluster(AclOperation.DESCRIBE))
-                .doc("advertise mode ports only, on a broker's own port: to that broker "
-                        + "(about its disks); elsewhere not advertised and closed, since no connection names a broker"));
+                .doc("advertise modes ports and sni only, on a connection that addresses one broker (its port or "
+                        + "its name): to that broker (about its disks); elsewhere not advertised and closed, since no "
+                        + "connection names a broker"));
         place(api(ApiKeys.ALTER_REPLICA_LOG_DIRS)
                 .onAddressedBrokerOnly(toAddressedBroker(ApiKeys.ALTER_REPLICA_LOG_DIRS))
                 .guard(Guard.cluster(AclOperation.ALTER))
-                .doc("as DescribeLogDirs: on a broker's own port, to that broker"));
+                .doc("as DescribeLogDirs: on a connection that addresses one broker, to that broker"));
 
         // ---- any live broker answers them (writes are forwarded to the controller) ----
         place(api(ApiKeys.CREATE_TOPICS)

@@ -42,7 +42,14 @@ final class RecordRoundTrip {
      */
     static Map<Integer, List<String>> produce(String bootstrap, String topic, int partitions, int first, int count)
             throws Exception {
+        return produce(bootstrap, topic, partitions, first, count, Map.of());
+    }
+
+    /** Like {@link #produce(String, String, int, int, int)}, with these producer settings besides (TLS, say). */
+    static Map<Integer, List<String>> produce(String bootstrap, String topic, int partitions, int first, int count,
+                                              Map<String, Object> settings) throws Exception {
         Properties props = idempotentProducerProperties(bootstrap);
+        props.putAll(settings);
         Map<Integer, List<String>> sent = new HashMap<>();
         List<Future<RecordMetadata>> acks = new ArrayList<>();
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
