@@ -187,6 +187,11 @@ public enum ConfigKey {
             String.valueOf(ListenerLimits.DEFAULT_FRAME_READ_TIMEOUT.toMillis()), null, Range.of(100, 3_600_000),
             "Milliseconds a request may take to arrive whole once its first bytes have; past it the connection "
                     + "is closed. Time the proxy itself stops reading does not count."),
+    UNAUTHENTICATED_IDLE_TIMEOUT_MS("KAFSCALE_PROXY_UNAUTHENTICATED_IDLE_TIMEOUT_MS",
+            String.valueOf(ListenerLimits.DEFAULT_UNAUTHENTICATED_TIMEOUT.toMillis()), null, Range.of(100, 3_600_000),
+            "Milliseconds a new client connection has to send a whole first request (on a SASL listener: to "
+                    + "authenticate) before it is closed, so a socket that connects and never speaks holds "
+                    + "nothing for long. The TLS handshake counts in it."),
     IDLE_TIMEOUT_MS("KAFSCALE_PROXY_IDLE_TIMEOUT_MS", String.valueOf(ListenerLimits.DEFAULT_IDLE_TIMEOUT.toMillis()),
             null, Range.of(1000, 86_400_000),
             "Milliseconds a connection with no request in flight and none half-sent stays open (a broker's "

@@ -118,6 +118,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String MAX_PARTIAL_FRAME_BYTES = ConfigKey.MAX_PARTIAL_FRAME_BYTES.envName();
     public static final String FRAME_READ_TIMEOUT_MS = ConfigKey.FRAME_READ_TIMEOUT_MS.envName();
     public static final String IDLE_TIMEOUT_MS = ConfigKey.IDLE_TIMEOUT_MS.envName();
+    public static final String UNAUTHENTICATED_IDLE_TIMEOUT_MS = ConfigKey.UNAUTHENTICATED_IDLE_TIMEOUT_MS.envName();
     public static final String MAX_UNREAD_ANSWER_BYTES_PER_CONNECTION =
             ConfigKey.MAX_UNREAD_ANSWER_BYTES_PER_CONNECTION.envName();
     public static final String MAX_UNREAD_ANSWER_BYTES = ConfigKey.MAX_UNREAD_ANSWER_BYTES.envName();
@@ -309,7 +310,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                 Duration.ofMillis(s.longValue(ConfigKey.FRAME_READ_TIMEOUT_MS)),
                 Duration.ofMillis(s.longValue(ConfigKey.IDLE_TIMEOUT_MS)),
                 s.intValue(ConfigKey.MAX_UNREAD_ANSWER_BYTES_PER_CONNECTION),
-                s.longValue(ConfigKey.MAX_UNREAD_ANSWER_BYTES));
+                s.longValue(ConfigKey.MAX_UNREAD_ANSWER_BYTES),
+                Duration.ofMillis(s.longValue(ConfigKey.UNAUTHENTICATED_IDLE_TIMEOUT_MS)));
     }
 
     private static ReadProbeSettings readProbeSettings(Settings s) {

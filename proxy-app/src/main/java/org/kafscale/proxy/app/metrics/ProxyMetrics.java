@@ -23,6 +23,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.kafscale.proxy.core.backend.BackendObserver;
 import org.kafscale.proxy.core.hooks.RoutingObserver;
 import org.kafscale.proxy.core.server.ConnectionListener;
+import org.kafscale.proxy.core.server.ConnectionTimeout;
 import org.kafscale.proxy.core.server.FrameBuffers;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.ReadPause;
@@ -119,9 +120,9 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
     }
 
     @Override
-    public void timedOut() {
-        Counter.builder("kafscale_proxy_client_connections_timed_out")
-                .description("Client connections closed by the frame read timeout or the idle timeout")
+    public void timedOut(ConnectionTimeout timeout) {
+        Counter.builder("kafscale_proxy_client_connections_timed_out").tag("timeout", timeout.label())
+                .description("Client connections closed by a timeout: unauthenticated, frame read or idle")
                 .register(registry).increment();
     }
 

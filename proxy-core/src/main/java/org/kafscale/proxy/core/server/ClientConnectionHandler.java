@@ -62,8 +62,8 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         ctx.channel().attr(LogFields.OF_CHANNEL).set(context);
         this.decoder = ctx.pipeline().get(KafkaFrameDecoder.class);
         this.timeouts = new ConnectionTimeouts(ctx.executor(), parts.budgets().frameReadTimeout(),
-                parts.budgets().idleTimeout(),
-                this::expired);
+                parts.budgets().idleTimeout(), parts.budgets().unauthenticatedTimeout(), this::expired);
+        context.onAdmitted(timeouts::admitted);
         this.writer = new AnswerWriter(ctx, parts.logs(), context::describeClient, context, () -> phase.answers(),
                 this::answersTaken, this::beginClose);
         this.requests = new ConnectionRequests(ctx.executor(), context, parts.handlers().forConnection(context),
@@ -121,6 +121,10 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
             return;
         }
         frameReadThisBatch = true;
+        if (!context.admitsOnAuthentication()) {
+            // A whole request: the client speaks Kafka. How long its answer takes is not its doing.
+            timeouts.admitted();
+        }
         context.clientIdSeen(request.clientId());
         requests.add(request);
         updateReading();
@@ -205,10 +209,10 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     }
 
     /** A timeout ran out (see {@link ConnectionTimeouts}). */
-    private void expired(String reason) {
+    private void expired(ConnectionTimeout timeout, String reason) {
         if (phase.answers()) {
             parts.logs().timedOut(context, reason);
-            parts.listener().timedOut();
+            parts.listener().timedOut(timeout);
             ctx.close();
             beginClose();
         }

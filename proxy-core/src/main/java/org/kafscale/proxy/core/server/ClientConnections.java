@@ -152,8 +152,8 @@ final class ClientConnections {
             }
 
             @Override
-            public void timedOut() {
-                listener.timedOut();
+            public void timedOut(ConnectionTimeout timeout) {
+                listener.timedOut(timeout);
             }
 
             @Override

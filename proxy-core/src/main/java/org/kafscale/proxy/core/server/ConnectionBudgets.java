@@ -8,12 +8,14 @@ final class ConnectionBudgets {
     private final HeldBytes unreadAnswers;
     private final Duration frameReadTimeout;
     private final Duration idleTimeout;
+    private final Duration unauthenticatedTimeout;
 
     ConnectionBudgets(ListenerLimits limits) {
         this.partialFrames = new HeldBytes(limits.partialFrameBytes());
         this.unreadAnswers = new HeldBytes(limits.unreadAnswerBytes());
         this.frameReadTimeout = limits.frameReadTimeout();
         this.idleTimeout = limits.idleTimeout();
+        this.unauthenticatedTimeout = limits.unauthenticatedTimeout();
     }
 
     /** Bytes of request frames not yet complete. */
@@ -32,5 +34,9 @@ final class ConnectionBudgets {
 
     Duration idleTimeout() {
         return idleTimeout;
+    }
+
+    Duration unauthenticatedTimeout() {
+        return unauthenticatedTimeout;
     }
 }

@@ -42,6 +42,8 @@ public final class ConnectionContext implements LogFields {
     private final OptionalInt addressedBroker;
     /** The request being handled, which a hold named now is for; null while none is. */
     private Hold holding;
+    private boolean admitsOnAuthentication;
+    private Runnable onAdmitted = () -> { };
     private final List<Runnable> onClose = new ArrayList<>(1);
     private boolean closed;
     /** Who the client proved to be; anonymous until a listener's authentication says otherwise. */
@@ -92,6 +94,30 @@ public final class ConnectionContext implements LogFields {
      */
     public KafkaPrincipal principal() {
         return principal;
+    }
+
+    /**
+     * Called by a security layer that admits the connection only once the client has
+     * authenticated (SASL): until it calls {@link #admitted}, the connection's first requests do not
+     * stop its unauthenticated timeout.
+     */
+    public void admitOnAuthentication() {
+        admitsOnAuthentication = true;
+    }
+
+    /** Whether only {@link #admitted} (not a first request) stops the unauthenticated timeout. */
+    boolean admitsOnAuthentication() {
+        return admitsOnAuthentication;
+    }
+
+    /** The client authenticated: its unauthenticated timeout stops. Call on the connection's event loop. */
+    public void admitted() {
+        onAdmitted.run();
+    }
+
+    /** What {@link #admitted} does: set once, by the connection handler. */
+    void onAdmitted(Runnable action) {
+        this.onAdmitted = action;
     }
 
     /** The client proved it is {@code principal}. Call on the connection's event loop. */

@@ -14,13 +14,14 @@ public interface ConnectionListener {
     /**
      * A connection was refused as soon as it was accepted.
      *
-     * @param limit the limit it was past: {@code total} or {@code per_ip}
+     * @param limit the limit it was past: {@code total} or {@code per_ip}; {@code sni} for a TLS
+     *     server name that addresses nothing
      */
     default void refused(String limit) {
     }
 
-    /** A connection was closed by its frame read timeout or its idle timeout. */
-    default void timedOut() {
+    /** A connection was closed by one of its timeouts. */
+    default void timedOut(ConnectionTimeout timeout) {
     }
 
     /**

@@ -4,12 +4,13 @@ import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /**
- * The two clocks of a client connection: a request frame must arrive whole within the frame read
- * timeout of its first bytes, and a connection with nothing in flight and nothing half-sent is
- * closed after the idle timeout.
+ * The three clocks of a client connection: a new connection must be admitted (a whole first
+ * request read, or on a SASL listener its authentication done) within the unauthenticated timeout, a
+ * request frame must arrive whole within the frame read timeout of its first bytes, and a
+ * connection with nothing in flight and nothing half-sent is closed after the idle timeout. The
+ * first is what closes a socket that connects and never speaks, long before the idle timeout.
  *
  * <p>The connection reports its state after each read batch and each answer; one timer per
  * connection checks the clocks lazily (re-armed for the nearest deadline when it fires), so a
@@ -23,19 +24,36 @@ final class ConnectionTimeouts {
     private final EventExecutor loop;
     private final long frameReadNanos;
     private final long idleNanos;
-    private final Consumer<String> expire;
+    private final long unauthenticatedNanos;
+    private final Expiry expire;
+    private final long openedNanos;
+    private boolean admitted;
     private long frameStartedNanos = NONE;
     private long idleSinceNanos = NONE;
     private ScheduledFuture<?> check;
     private long checkDueNanos;
     private boolean stopped;
 
-    /** @param expire closes the connection, with the reason */
-    ConnectionTimeouts(EventExecutor loop, Duration frameRead, Duration idle, Consumer<String> expire) {
+    /** Closes the connection, with which clock ran out and why. */
+    @FunctionalInterface
+    interface Expiry {
+        void expired(ConnectionTimeout timeout, String reason);
+    }
+
+    /** Starts the unauthenticated clock now. */
+    ConnectionTimeouts(EventExecutor loop, Duration frameRead, Duration idle, Duration unauthenticated,
+                       Expiry expire) {
         this.loop = loop;
         this.frameReadNanos = frameRead.toNanos();
         this.idleNanos = idle.toNanos();
+        this.unauthenticatedNanos = unauthenticated.toNanos();
         this.expire = expire;
+        this.openedNanos = loop.ticker().nanoTime();
+    }
+
+    /** The connection sent a whole request (or, on a SASL listener, authenticated): the unauthenticated clock stops. */
+    void admitted() {
+        admitted = true;
     }
 
     /**
@@ -93,12 +111,16 @@ final class ConnectionTimeouts {
     }
 
     private long nextDeadline() {
-        long frameDue = frameStartedNanos == NONE ? NONE : frameStartedNanos + frameReadNanos;
-        long idleDue = idleSinceNanos == NONE ? NONE : idleSinceNanos + idleNanos;
-        if (frameDue == NONE) {
-            return idleDue;
+        long due = earliest(frameStartedNanos == NONE ? NONE : frameStartedNanos + frameReadNanos,
+                idleSinceNanos == NONE ? NONE : idleSinceNanos + idleNanos);
+        return admitted ? due : earliest(due, openedNanos + unauthenticatedNanos);
+    }
+
+    private static long earliest(long a, long b) {
+        if (a == NONE) {
+            return b;
         }
-        return idleDue == NONE ? frameDue : Math.min(frameDue, idleDue);
+        return b == NONE ? a : Math.min(a, b);
     }
 
     private void check() {
@@ -107,13 +129,17 @@ final class ConnectionTimeouts {
             return;
         }
         long now = loop.ticker().nanoTime();
-        if (frameStartedNanos != NONE && now - frameStartedNanos >= frameReadNanos) {
+        if (!admitted && now - openedNanos >= unauthenticatedNanos) {
             stop();
-            expire.accept("a request frame was not complete " + TimeUnit.NANOSECONDS.toMillis(frameReadNanos)
-                    + " ms after its first bytes");
+            expire.expired(ConnectionTimeout.UNAUTHENTICATED, "no whole request (nor, on a SASL listener, an "
+                    + "authentication) " + TimeUnit.NANOSECONDS.toMillis(unauthenticatedNanos) + " ms after it connected");
+        } else if (frameStartedNanos != NONE && now - frameStartedNanos >= frameReadNanos) {
+            stop();
+            expire.expired(ConnectionTimeout.FRAME_READ, "a request frame was not complete "
+                    + TimeUnit.NANOSECONDS.toMillis(frameReadNanos) + " ms after its first bytes");
         } else if (idleSinceNanos != NONE && now - idleSinceNanos >= idleNanos) {
             stop();
-            expire.accept("idle for " + TimeUnit.NANOSECONDS.toMillis(idleNanos) + " ms");
+            expire.expired(ConnectionTimeout.IDLE, "idle for " + TimeUnit.NANOSECONDS.toMillis(idleNanos) + " ms");
         } else {
             arm(now);
         }

@@ -393,6 +393,43 @@ class ClientConnectionHandlerTest {
     }
 
     @Test
+    void connectionThatNeverSendsAWholeRequestIsClosedAfterTheUnauthenticatedTimeoutAndCounted() {
+        // Given a connection with the default ten-second unauthenticated timeout that sends nothing
+        channel.finishAndReleaseAll();
+        List<ConnectionTimeout> timedOut = new ArrayList<>();
+        channel = connection(handler, 16, new ConnectionListener() {
+            @Override
+            public void timedOut(ConnectionTimeout timeout) {
+                timedOut.add(timeout);
+            }
+        }, ListenerLimits.DEFAULTS);
+        advanceTime(ListenerLimits.DEFAULT_UNAUTHENTICATED_TIMEOUT.minusSeconds(1));
+        boolean openBefore = channel.isOpen();
+
+        // When the timeout has passed
+        advanceTime(Duration.ofSeconds(2));
+
+        // Then it was open until then, and is closed now, counted as unauthenticated
+        assertTrue(openBefore);
+        assertFalse(channel.isOpen());
+        assertEquals(List.of(ConnectionTimeout.UNAUTHENTICATED), timedOut);
+    }
+
+    @Test
+    void aWholeFirstRequestStopsTheUnauthenticatedTimeoutEvenWhileItsAnswerIsAwaited() {
+        // Given a connection whose first request its broker has not answered yet
+        channel.finishAndReleaseAll();
+        channel = connection(handler, 16, ConnectionListener.NONE, ListenerLimits.DEFAULTS);
+        sendMetadataRequests(1);
+
+        // When a minute passes
+        advanceTime(Duration.ofMinutes(1));
+
+        // Then it is open: the client spoke, and the wait is not its doing
+        assertTrue(channel.isOpen());
+    }
+
+    @Test
     void connectionWaitingForAnAnswerIsNotClosedAsIdle() {
         // Given a connection with a one-minute idle timeout and a request its broker holds for ten
         channel.finishAndReleaseAll();

@@ -73,8 +73,10 @@ class ListenerLimitsIT {
     /** The security review's H1 probe (A29): a 1 MiB size and 2 KB of it, on many connections. */
     @Test
     void connectionsClaimingAMiBFrameHoldOnlyWhatTheySentAndAreClosedAtTheFrameReadTimeout() throws Exception {
-        // Given a proxy with a 10 s frame read timeout
-        proxy = start(Map.of(ProxyConfig.FRAME_READ_TIMEOUT_MS, "10000"));
+        // Given a proxy with a 10 s frame read timeout (and an unauthenticated timeout past it, so
+        // the frame clock is the one that runs out)
+        proxy = start(Map.of(ProxyConfig.FRAME_READ_TIMEOUT_MS, "10000",
+                ProxyConfig.UNAUTHENTICATED_IDLE_TIMEOUT_MS, "60000"));
         double directBefore = proxy.metric("kafscale_proxy_netty_direct_memory_bytes");
 
         // When 300 connections each claim a 1 MiB frame and send 2044 bytes of it, then 100 more
@@ -152,8 +154,9 @@ class ListenerLimitsIT {
 
     @Test
     void connectionsPastThePerAddressLimitAreRefusedWhileOtherAddressesProduceAndConsume() throws Exception {
-        // Given a proxy that takes 10 connections from one address
-        proxy = start(Map.of(ProxyConfig.MAX_CONNECTIONS_PER_IP, "10"));
+        // Given a proxy that takes 10 connections from one address (and keeps silent ones a minute)
+        proxy = start(Map.of(ProxyConfig.MAX_CONNECTIONS_PER_IP, "10",
+                ProxyConfig.UNAUTHENTICATED_IDLE_TIMEOUT_MS, "60000"));
 
         // When 30 connections arrive from 127.0.0.2
         for (int i = 0; i < 30; i++) {
@@ -170,6 +173,33 @@ class ListenerLimitsIT {
         }
         assertEquals(20, closed);
         assertRoundTrip(20);
+    }
+
+    /** Kroxylicious' unauthenticated idle timeout, and better bounded: sockets that never speak. */
+    @Test
+    void socketsThatNeverSendAByteAreAllClosedByTheUnauthenticatedTimeoutWhileOthersAreServed() throws Exception {
+        // Given a proxy with the default 10 s unauthenticated timeout, taking many connections per address
+        proxy = start(Map.of(ProxyConfig.MAX_CONNECTIONS_PER_IP, "5000"));
+        double before = proxy.metric("kafscale_proxy_client_connections ");
+
+        // When 3,000 sockets from 127.0.0.2 connect and never send a byte
+        for (int i = 0; i < 3000; i++) {
+            connect("127.0.0.2");
+        }
+        long lastConnected = System.nanoTime();
+        Eventually.await(DEADLINE, "all 3,000 accepted",
+                () -> proxy.metric("kafscale_proxy_client_connections ") >= before + 3000);
+
+        // Then a client on 127.0.0.1 is served meanwhile
+        assertRoundTrip(40);
+        // and every silent socket is gone within the timeout plus a second of the last one's connect
+        Duration left = Duration.ofSeconds(11).minusNanos(System.nanoTime() - lastConnected);
+        Eventually.await(left, "3,000 connections closed as unauthenticated", () -> proxy.metric(
+                "kafscale_proxy_client_connections_timed_out_total{timeout=\"unauthenticated\"") == 3000);
+        for (Socket socket : sockets) {
+            assertClosedByProxy(socket);
+        }
+        logs.awaitLine(DEADLINE, "no whole request (nor, on a SASL listener, an authentication) 10000 ms after it");
     }
 
     /** The security review's H2 probe (A25): 391 long-poll Fetches were in flight with the cap at 100. */

@@ -73,6 +73,8 @@ final class SaslGate implements RequestHandler {
         this.connection = connection;
         this.inner = inner;
         connection.onClose(this::dispose);
+        // On a SASL listener a client is admitted by logging in, not by its first (ApiVersions) answer.
+        connection.admitOnAuthentication();
     }
 
     @Override
@@ -188,6 +190,7 @@ final class SaslGate implements RequestHandler {
         session = new Session(principal, exchange.mechanism,
                 lifetimeMs > 0 ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lifetimeMs) : Long.MAX_VALUE);
         connection.authenticatedAs(principal);
+        connection.admitted();
         authenticator.observer().authentication(exchange.mechanism.kafkaName(),
                 reauthentication ? Outcome.REAUTHENTICATED : Outcome.SUCCEEDED);
         connection.atDebug(LOGGER).log("Client {} authenticated with {}{}", connection.describeClient(),
