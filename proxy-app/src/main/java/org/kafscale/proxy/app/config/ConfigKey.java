@@ -73,6 +73,12 @@ public enum ConfigKey {
     TLS_RELOAD_INTERVAL_MS("KAFSCALE_PROXY_TLS_RELOAD_INTERVAL_MS", "10000", null, Range.of(100, 3_600_000),
             "How often the TLS files are checked for a new certificate (by content, so Kubernetes secret updates "
                     + "are seen). New connections get the new certificate; open ones keep theirs."),
+    TLS_PROVIDER("KAFSCALE_PROXY_TLS_PROVIDER", "auto", null, null,
+            "TLS implementation of every TLS connection the proxy makes or accepts (Kafka listener and broker ports, "
+                    + "broker connections, LFS listener, etcd): `auto` uses OpenSSL (BoringSSL, bundled for Linux "
+                    + "x86_64 and aarch64) when it loads and the listener's protocols and cipher suites mean the same "
+                    + "on it, else the JDK; `openssl` stops start-up when that is not so; `jdk` always uses the JDK. "
+                    + "One start-up line says which and why."),
     ETCD_ENDPOINTS("KAFSCALE_PROXY_ETCD_ENDPOINTS", null, null, null,
             "KafScale's etcd (comma-separated URLs such as `http://etcd-0:2379`). When set, etcd is the topology. "
                     + "This or `KAFSCALE_PROXY_BACKENDS` is required."),

@@ -47,9 +47,8 @@ final class ListenerTlsConfig {
         KeyMaterial keyMaterial = keyMaterial(s);
         Optional<Path> clientCa = s.existingFile(ConfigKey.TLS_CLIENT_CA_FILE.envName());
         ClientCertificates clientCertificates = clientCertificates(s, clientCa);
-        List<String> protocols = supported(s, ConfigKey.TLS_PROTOCOLS, Set.of(defaults().getProtocols()), "protocols");
-        List<String> ciphers = supported(s, ConfigKey.TLS_CIPHERS, Set.of(defaults().getCipherSuites()),
-                "cipher suites");
+        List<String> protocols = protocols(s);
+        List<String> ciphers = ciphers(s);
         String rules = s.stringOrDefault(ConfigKey.TLS_PRINCIPAL_MAPPING_RULES);
         try {
             SslPrincipalMapper.fromRules(rules);
@@ -108,6 +107,16 @@ final class ListenerTlsConfig {
             return ClientCertificates.NONE;
         }
         return required ? ClientCertificates.REQUIRED : ClientCertificates.OPTIONAL;
+    }
+
+    /** {@code KAFSCALE_PROXY_TLS_PROTOCOLS}, each one the JVM has. */
+    static List<String> protocols(Settings s) {
+        return supported(s, ConfigKey.TLS_PROTOCOLS, Set.of(defaults().getProtocols()), "protocols");
+    }
+
+    /** {@code KAFSCALE_PROXY_TLS_CIPHERS}, each one the JVM has; empty: the provider's defaults. */
+    static List<String> ciphers(Settings s) {
+        return supported(s, ConfigKey.TLS_CIPHERS, Set.of(defaults().getCipherSuites()), "cipher suites");
     }
 
     /** The listed names, each checked against what the JVM supports; empty when the key is unset and has no default. */

@@ -19,6 +19,7 @@ import org.kafscale.proxy.core.security.authz.AclSettings;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
+import org.kafscale.proxy.core.security.tls.TlsProvider;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
 import org.slf4j.Logger;
@@ -56,6 +57,7 @@ import org.slf4j.LoggerFactory;
  * @param sasl SASL on the Kafka listener, when {@code KAFSCALE_PROXY_SASL_MECHANISMS} is set ({@link SaslConfig})
  * @param backendSecurity TLS and SASL on every connection to a broker ({@link BackendSecurityConfig})
  * @param acl authorization at the proxy, when an ACL file is set (KAFSCALE_PROXY_ACL_*)
+ * @param tlsProvider the TLS implementation of every TLS context, and why (KAFSCALE_PROXY_TLS_PROVIDER)
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           BrokerPorts brokerPorts,
@@ -66,7 +68,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           ListenerLimits listenerLimits, Optional<ListenerTlsSettings> listenerTls,
                           ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
                           ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
-                          Optional<SaslSettings> sasl, BackendSecurity backendSecurity, Optional<AclSettings> acl) {
+                          Optional<SaslSettings> sasl, BackendSecurity backendSecurity, Optional<AclSettings> acl,
+                          TlsProvider tlsProvider) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -92,6 +95,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String TLS_CIPHERS = ConfigKey.TLS_CIPHERS.envName();
     public static final String TLS_HANDSHAKE_TIMEOUT_MS = ConfigKey.TLS_HANDSHAKE_TIMEOUT_MS.envName();
     public static final String TLS_RELOAD_INTERVAL_MS = ConfigKey.TLS_RELOAD_INTERVAL_MS.envName();
+    public static final String TLS_PROVIDER = ConfigKey.TLS_PROVIDER.envName();
     public static final String ETCD_ENDPOINTS = ConfigKey.ETCD_ENDPOINTS.envName();
     public static final String ETCD_USERNAME = ConfigKey.ETCD_USERNAME.envName();
     public static final String ETCD_PASSWORD = ConfigKey.ETCD_PASSWORD.envName();
@@ -186,6 +190,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         Duration metadataRefresh = Duration.ofMillis(s.longValue(ConfigKey.METADATA_REFRESH_MS));
         int ioThreads = s.intValue(ConfigKey.IO_THREADS);
         ListenerLimits listenerLimits = listenerLimits(s);
+        TlsProvider tlsProvider = TlsProviderConfig.from(s);
         Optional<ListenerTlsSettings> listenerTls = ListenerTlsConfig.from(s);
         ConnectAttempts anyBrokerConnect = new ConnectAttempts(s.intValue(ConfigKey.BACKEND_RETRIES),
                 Duration.ofMillis(s.longValue(ConfigKey.BACKEND_BACKOFF_MS)));
@@ -213,7 +218,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
                 metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
-                logging, lfs, sasl, backendSecurity, acl);
+                logging, lfs, sasl, backendSecurity, acl, tlsProvider);
     }
 
     /**
