@@ -16,6 +16,7 @@ import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings.ClientCertificates;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings.KeyMaterial;
 import org.kafscale.proxy.core.security.tls.TlsMaterialException;
+import org.kafscale.proxy.core.security.tls.TlsProvider;
 
 /**
  * The Kafka listener's TLS settings ({@code KAFSCALE_PROXY_TLS_*}), checked the way a wrong
@@ -33,7 +34,7 @@ final class ListenerTlsConfig {
     private ListenerTlsConfig() {
     }
 
-    static Optional<ListenerTlsSettings> from(Settings s) {
+    static Optional<ListenerTlsSettings> from(Settings s, TlsProvider provider) {
         String enabled = ConfigKey.TLS_ENABLED.envName();
         if (!s.bool(enabled, false)) {
             for (ConfigKey key : NEED_TLS) {
@@ -58,7 +59,7 @@ final class ListenerTlsConfig {
         }
         ListenerTlsSettings settings = new ListenerTlsSettings(keyMaterial, clientCa, clientCertificates, protocols,
                 ciphers, rules, Duration.ofMillis(s.longValue(ConfigKey.TLS_HANDSHAKE_TIMEOUT_MS)),
-                Duration.ofMillis(s.longValue(ConfigKey.TLS_RELOAD_INTERVAL_MS)));
+                Duration.ofMillis(s.longValue(ConfigKey.TLS_RELOAD_INTERVAL_MS)), provider);
         try {
             ListenerTls.check(settings);
         } catch (TlsMaterialException e) {

@@ -176,7 +176,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         }
         Optional<HostPort> health = s.string(ConfigKey.HEALTH_ADDR).map(v -> s.hostPort(HEALTH_ADDR, v));
         List<HostPort> backends = s.hostPorts(BACKENDS);
-        Optional<EtcdSettings> etcd = etcdSettings(s);
+        TlsProvider tlsProvider = TlsProviderConfig.from(s);
+        Optional<EtcdSettings> etcd = etcdSettings(s, tlsProvider);
         if (backends.isEmpty() && etcd.isEmpty()) {
             throw new ConfigException(BACKENDS + " and " + ETCD_ENDPOINTS
                     + " are both unset: name KafScale's etcd, or at least one broker (host:port)");
@@ -190,8 +191,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         Duration metadataRefresh = Duration.ofMillis(s.longValue(ConfigKey.METADATA_REFRESH_MS));
         int ioThreads = s.intValue(ConfigKey.IO_THREADS);
         ListenerLimits listenerLimits = listenerLimits(s);
-        TlsProvider tlsProvider = TlsProviderConfig.from(s);
-        Optional<ListenerTlsSettings> listenerTls = ListenerTlsConfig.from(s);
+        Optional<ListenerTlsSettings> listenerTls = ListenerTlsConfig.from(s, tlsProvider);
         ConnectAttempts anyBrokerConnect = new ConnectAttempts(s.intValue(ConfigKey.BACKEND_RETRIES),
                 Duration.ofMillis(s.longValue(ConfigKey.BACKEND_BACKOFF_MS)));
         ReadProbeSettings readProbe = readProbeSettings(s);
@@ -203,9 +203,9 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                 LogSettings.Format.valueOf(s.oneOf(ConfigKey.LOG_FORMAT, List.of("plain", "json"))
                         .toUpperCase(java.util.Locale.ROOT)),
                 s.oneOf(ConfigKey.LOG_LEVEL, LogSettings.LEVELS));
-        Optional<LfsSettings> lfs = LfsConfig.from(s);
+        Optional<LfsSettings> lfs = LfsConfig.from(s, tlsProvider);
         Optional<SaslSettings> sasl = SaslConfig.from(s);
-        BackendSecurity backendSecurity = BackendSecurityConfig.from(s);
+        BackendSecurity backendSecurity = BackendSecurityConfig.from(s, tlsProvider);
         Optional<AclSettings> acl = s.existingFile(ACL_FILE)
                 .map(file -> new AclSettings(file, Duration.ofMillis(s.longValue(ConfigKey.ACL_RELOAD_MS))));
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
@@ -278,7 +278,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ReadProbeSettings(topic, partition, Duration.ofMillis(s.longValue(ConfigKey.READY_PROBE_INTERVAL_MS)));
     }
 
-    private static Optional<EtcdSettings> etcdSettings(Settings s) {
+    private static Optional<EtcdSettings> etcdSettings(Settings s, TlsProvider tlsProvider) {
         List<String> endpoints = s.list(ETCD_ENDPOINTS);
         if (endpoints.isEmpty()) {
             return Optional.empty();
@@ -296,7 +296,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         }
         List<String> urls = endpoints.stream()
                 .map(e -> e.contains("://") ? e : (ca.isPresent() ? "https://" : "http://") + e).toList();
-        return Optional.of(new EtcdSettings(urls, s.string(ETCD_USERNAME), s.string(ETCD_PASSWORD), ca, cert, key));
+        return Optional.of(new EtcdSettings(urls, s.string(ETCD_USERNAME), s.string(ETCD_PASSWORD), ca, cert, key,
+                tlsProvider));
     }
 
     public ListenerSettings listenerSettings() {

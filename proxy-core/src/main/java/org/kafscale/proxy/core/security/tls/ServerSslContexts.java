@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
+import io.netty.util.ReferenceCountUtil;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +38,7 @@ final class ServerSslContexts {
             case OPTIONAL -> ClientAuth.OPTIONAL;
             case REQUIRED -> ClientAuth.REQUIRE;
         });
-        builder.sslProvider(SslProvider.JDK).protocols(settings.protocols());
+        builder.sslProvider(settings.provider().sslProvider()).protocols(settings.protocols());
         if (!settings.ciphers().isEmpty()) {
             builder.ciphers(settings.ciphers());
         }
@@ -48,8 +48,9 @@ final class ServerSslContexts {
         } catch (Exception e) {
             throw new TlsMaterialException(blamed(settings), settings.keyMaterial().files().get(0), e);
         }
-        // An engine is made (and dropped) here so an unusable protocol or cipher fails now, not per client.
-        context.newEngine(ByteBufAllocator.DEFAULT);
+        // An engine is made (and released: OpenSSL's holds native memory) here so an unusable
+        // protocol or cipher fails now, not per client.
+        ReferenceCountUtil.release(context.newEngine(ByteBufAllocator.DEFAULT));
         return context;
     }
 
@@ -57,7 +58,7 @@ final class ServerSslContexts {
     static SslContext buildSelfClient(ListenerTlsSettings settings) {
         // No host name check: the probe dials the listener over loopback, whose address the
         // certificate need not name; trusting only the listener's own chain is what protects it.
-        SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(SslProvider.JDK)
+        SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(settings.provider().sslProvider())
                 .endpointIdentificationAlgorithm(null).protocols(settings.protocols());
         if (!settings.ciphers().isEmpty()) {
             builder.ciphers(settings.ciphers());
