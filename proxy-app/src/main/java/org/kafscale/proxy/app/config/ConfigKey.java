@@ -66,7 +66,7 @@ public enum ConfigKey {
                     + "`RULE:^CN=([^,]+),.*$/$1/L,DEFAULT`."),
     TLS_PROTOCOLS("KAFSCALE_PROXY_TLS_PROTOCOLS", "TLSv1.3,TLSv1.2", null, null,
             "TLS versions the listener accepts (comma-separated)."),
-    TLS_CIPHERS("KAFSCALE_PROXY_TLS_CIPHERS", null, "the JDK's defaults", null,
+    TLS_CIPHERS("KAFSCALE_PROXY_TLS_CIPHERS", null, "the TLS provider's defaults", null,
             "Cipher suites the listener accepts (comma-separated, JSSE names such as `TLS_AES_128_GCM_SHA256`)."),
     TLS_HANDSHAKE_TIMEOUT_MS("KAFSCALE_PROXY_TLS_HANDSHAKE_TIMEOUT_MS", "10000", null, Range.of(100, 600_000),
             "Milliseconds a client has to finish the TLS handshake; then the connection is closed."),

@@ -15,7 +15,7 @@ import java.util.Optional;
  * @param clientCaFile the CA that signs client certificates (mTLS); empty: none asked for
  * @param clientCertificates whether a client must, may or need not present a certificate
  * @param protocols the TLS versions offered (for example {@code TLSv1.3}, {@code TLSv1.2})
- * @param ciphers the cipher suites offered; empty: the JDK's defaults for those versions
+ * @param ciphers the cipher suites offered; empty: the provider's defaults for those versions
  * @param principalMappingRules how a certificate's subject becomes a user name, in Kafka's
  *     {@code ssl.principal.mapping.rules} syntax ({@code DEFAULT}: the subject as is)
  * @param handshakeTimeout a handshake not finished within this closes the connection

@@ -64,8 +64,7 @@ public final class TlsProviderChoice {
             }
             return new TlsProvider(SslProvider.JDK, why);
         }
-        return new TlsProvider(SslProvider.OPENSSL, (mode == Mode.AUTO ? "it loads" : "asked for")
-                + " (" + OpenSsl.versionString() + ")");
+        return new TlsProvider(SslProvider.OPENSSL, mode == Mode.AUTO ? "it loads" : "asked for, and it loads");
     }
 
     private static String describe(Throwable cause) {
