@@ -98,6 +98,7 @@ public final class ProxyRuntime implements AutoCloseable {
     private static ProxyRuntime start(ProxyConfig config, UnaryOperator<RequestHandlers> aroundHandlers,
                                       Optional<AclFileWatcher> acls, OwnedResources resources)
             throws InterruptedException {
+        LOGGER.info("TLS through {} ({})", config.tlsProvider().displayName(), config.tlsProvider().reason());
         EventLoopGroup workers = NettyTransport.newEventLoopGroup(config.ioThreads(), "kafka-io");
         resources.own("the Kafka event loops", () -> workers.shutdownGracefully(0, 2, TimeUnit.SECONDS)
                 .syncUninterruptibly());

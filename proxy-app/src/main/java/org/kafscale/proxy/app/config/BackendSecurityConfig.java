@@ -13,6 +13,7 @@ import org.kafscale.proxy.core.backend.security.BackendSaslSettings;
 import org.kafscale.proxy.core.backend.security.BackendSecurity;
 import org.kafscale.proxy.core.backend.security.BackendTls;
 import org.kafscale.proxy.core.backend.security.BackendTlsSettings;
+import org.kafscale.proxy.core.security.tls.TlsProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,8 +36,8 @@ final class BackendSecurityConfig {
     private BackendSecurityConfig() {
     }
 
-    static BackendSecurity from(Settings s) {
-        Optional<BackendTlsSettings> tls = tls(s);
+    static BackendSecurity from(Settings s, TlsProvider provider) {
+        Optional<BackendTlsSettings> tls = tls(s, provider);
         Optional<BackendSaslSettings> sasl = sasl(s);
         if (sasl.isPresent() && tls.isEmpty() && !sasl.get().isOAuthBearer()
                 && sasl.get().mechanism().equals("PLAIN")) {
@@ -46,7 +47,7 @@ final class BackendSecurityConfig {
         return new BackendSecurity(tls, sasl);
     }
 
-    private static Optional<BackendTlsSettings> tls(Settings s) {
+    private static Optional<BackendTlsSettings> tls(Settings s, TlsProvider provider) {
         if (!s.bool(ConfigKey.BACKEND_TLS_ENABLED.envName(), false)) {
             requireUnset(s, TLS_DETAILS, ConfigKey.BACKEND_TLS_ENABLED.envName() + "=true");
             return Optional.empty();
@@ -64,7 +65,7 @@ final class BackendSecurityConfig {
                     ConfigKey.BACKEND_TLS_INSECURE_SKIP_HOSTNAME_VERIFY.envName());
         }
         BackendTlsSettings settings = new BackendTlsSettings(ca, cert, key, !skipHostname,
-                Duration.ofMillis(s.longValue(ConfigKey.BACKEND_TLS_RELOAD_INTERVAL_MS)));
+                Duration.ofMillis(s.longValue(ConfigKey.BACKEND_TLS_RELOAD_INTERVAL_MS)), provider);
         try {
             BackendTls.create(settings, Duration.ofSeconds(1));
         } catch (SSLException | RuntimeException e) {

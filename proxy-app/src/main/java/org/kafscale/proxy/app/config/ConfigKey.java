@@ -80,13 +80,19 @@ public enum ConfigKey {
                     + "`RULE:^CN=([^,]+),.*$/$1/L,DEFAULT`."),
     TLS_PROTOCOLS("KAFSCALE_PROXY_TLS_PROTOCOLS", "TLSv1.3,TLSv1.2", null, null,
             "TLS versions the listener accepts (comma-separated)."),
-    TLS_CIPHERS("KAFSCALE_PROXY_TLS_CIPHERS", null, "the JDK's defaults", null,
+    TLS_CIPHERS("KAFSCALE_PROXY_TLS_CIPHERS", null, "the TLS provider's defaults", null,
             "Cipher suites the listener accepts (comma-separated, JSSE names such as `TLS_AES_128_GCM_SHA256`)."),
     TLS_HANDSHAKE_TIMEOUT_MS("KAFSCALE_PROXY_TLS_HANDSHAKE_TIMEOUT_MS", "10000", null, Range.of(100, 600_000),
             "Milliseconds a client has to finish the TLS handshake; then the connection is closed."),
     TLS_RELOAD_INTERVAL_MS("KAFSCALE_PROXY_TLS_RELOAD_INTERVAL_MS", "10000", null, Range.of(100, 3_600_000),
             "How often the TLS files are checked for a new certificate (by content, so Kubernetes secret updates "
                     + "are seen). New connections get the new certificate; open ones keep theirs."),
+    TLS_PROVIDER("KAFSCALE_PROXY_TLS_PROVIDER", "auto", null, null,
+            "TLS implementation of every TLS connection the proxy makes or accepts (Kafka listener and broker ports, "
+                    + "broker connections, LFS listener, etcd): `auto` uses OpenSSL (BoringSSL, bundled for Linux "
+                    + "x86_64 and aarch64) when it loads and the listener's protocols and cipher suites mean the same "
+                    + "on it, else the JDK; `openssl` stops start-up when that is not so; `jdk` always uses the JDK. "
+                    + "One start-up line says which and why."),
     ETCD_ENDPOINTS("KAFSCALE_PROXY_ETCD_ENDPOINTS", null, null, null,
             "KafScale's etcd (comma-separated URLs such as `http://etcd-0:2379`). When set, etcd is the topology. "
                     + "This or `KAFSCALE_PROXY_BACKENDS` is required."),

@@ -13,6 +13,7 @@ import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.http.HttpSettings;
 import org.kafscale.proxy.lfs.http.TlsSettings;
+import org.kafscale.proxy.core.security.tls.TlsProvider;
 import org.kafscale.proxy.lfs.limits.LfsLimits;
 import org.kafscale.proxy.lfs.publish.PublishSettings;
 import org.kafscale.proxy.lfs.s3.S3Settings;
@@ -91,7 +92,7 @@ public final class LfsConfig {
      * The LFS settings when LFS is enabled and its HTTP address is set; empty otherwise (enabled
      * without an address is validated, then logged: the HTTP API stays off).
      */
-    static Optional<LfsSettings> from(Settings s) {
+    static Optional<LfsSettings> from(Settings s, TlsProvider tlsProvider) {
         if (!s.bool(LFS_ENABLED, false)) {
             return Optional.empty();
         }
@@ -114,7 +115,7 @@ public final class LfsConfig {
             }
             return dir;
         }).orElse(Path.of(System.getProperty("java.io.tmpdir")));
-        Optional<HttpSettings> http = http(s);
+        Optional<HttpSettings> http = http(s, tlsProvider);
         long maxBlob = s.longValue(ConfigKey.LFS_MAX_BLOB_SIZE);
         LfsSettings settings = new LfsSettings(s3, http.orElse(HttpSettings.defaults(new InetSocketAddress(0))),
                 publish, tracker, s.stringOrDefault(ConfigKey.S3_NAMESPACE), s.string(PROXY_ID, ""),
@@ -177,7 +178,7 @@ public final class LfsConfig {
                 Duration.ofSeconds(s.longValue(ConfigKey.LFS_S3_HEALTH_INTERVAL_SEC)));
     }
 
-    private static Optional<HttpSettings> http(Settings s) {
+    private static Optional<HttpSettings> http(Settings s, TlsProvider tlsProvider) {
         Optional<HostPort> address = s.string(ConfigKey.LFS_HTTP_ADDR).map(v -> s.hostPort(HTTP_ADDR, v));
         Optional<TlsSettings> tls = Optional.empty();
         if (s.bool(HTTP_TLS_ENABLED, false)) {
@@ -186,7 +187,7 @@ public final class LfsConfig {
             Path key = s.existingFile(HTTP_TLS_KEY_FILE).orElseThrow(() ->
                     new ConfigException(HTTP_TLS_KEY_FILE + " is required when " + HTTP_TLS_ENABLED + " is true"));
             tls = Optional.of(new TlsSettings(cert, key, s.existingFile(HTTP_TLS_CLIENT_CA_FILE),
-                    s.bool(HTTP_TLS_REQUIRE_CLIENT_CERT, false)));
+                    s.bool(HTTP_TLS_REQUIRE_CLIENT_CERT, false), tlsProvider));
         }
         Duration read = Duration.ofSeconds(s.longValue(ConfigKey.LFS_HTTP_READ_TIMEOUT_SEC));
         Duration write = Duration.ofSeconds(s.longValue(ConfigKey.LFS_HTTP_WRITE_TIMEOUT_SEC));

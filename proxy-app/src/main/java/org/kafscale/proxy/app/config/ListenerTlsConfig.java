@@ -16,6 +16,7 @@ import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings.ClientCertificates;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings.KeyMaterial;
 import org.kafscale.proxy.core.security.tls.TlsMaterialException;
+import org.kafscale.proxy.core.security.tls.TlsProvider;
 
 /**
  * The Kafka listener's TLS settings ({@code KAFSCALE_PROXY_TLS_*}), checked the way a wrong
@@ -33,7 +34,7 @@ final class ListenerTlsConfig {
     private ListenerTlsConfig() {
     }
 
-    static Optional<ListenerTlsSettings> from(Settings s) {
+    static Optional<ListenerTlsSettings> from(Settings s, TlsProvider provider) {
         String enabled = ConfigKey.TLS_ENABLED.envName();
         if (!s.bool(enabled, false)) {
             for (ConfigKey key : NEED_TLS) {
@@ -47,9 +48,8 @@ final class ListenerTlsConfig {
         KeyMaterial keyMaterial = keyMaterial(s);
         Optional<Path> clientCa = s.existingFile(ConfigKey.TLS_CLIENT_CA_FILE.envName());
         ClientCertificates clientCertificates = clientCertificates(s, clientCa);
-        List<String> protocols = supported(s, ConfigKey.TLS_PROTOCOLS, Set.of(defaults().getProtocols()), "protocols");
-        List<String> ciphers = supported(s, ConfigKey.TLS_CIPHERS, Set.of(defaults().getCipherSuites()),
-                "cipher suites");
+        List<String> protocols = protocols(s);
+        List<String> ciphers = ciphers(s);
         String rules = s.stringOrDefault(ConfigKey.TLS_PRINCIPAL_MAPPING_RULES);
         try {
             SslPrincipalMapper.fromRules(rules);
@@ -59,7 +59,7 @@ final class ListenerTlsConfig {
         }
         ListenerTlsSettings settings = new ListenerTlsSettings(keyMaterial, clientCa, clientCertificates, protocols,
                 ciphers, rules, Duration.ofMillis(s.longValue(ConfigKey.TLS_HANDSHAKE_TIMEOUT_MS)),
-                Duration.ofMillis(s.longValue(ConfigKey.TLS_RELOAD_INTERVAL_MS)));
+                Duration.ofMillis(s.longValue(ConfigKey.TLS_RELOAD_INTERVAL_MS)), provider);
         try {
             ListenerTls.check(settings);
         } catch (TlsMaterialException e) {
@@ -108,6 +108,16 @@ final class ListenerTlsConfig {
             return ClientCertificates.NONE;
         }
         return required ? ClientCertificates.REQUIRED : ClientCertificates.OPTIONAL;
+    }
+
+    /** {@code KAFSCALE_PROXY_TLS_PROTOCOLS}, each one the JVM has. */
+    static List<String> protocols(Settings s) {
+        return supported(s, ConfigKey.TLS_PROTOCOLS, Set.of(defaults().getProtocols()), "protocols");
+    }
+
+    /** {@code KAFSCALE_PROXY_TLS_CIPHERS}, each one the JVM has; empty: the provider's defaults. */
+    static List<String> ciphers(Settings s) {
+        return supported(s, ConfigKey.TLS_CIPHERS, Set.of(defaults().getCipherSuites()), "cipher suites");
     }
 
     /** The listed names, each checked against what the JVM supports; empty when the key is unset and has no default. */

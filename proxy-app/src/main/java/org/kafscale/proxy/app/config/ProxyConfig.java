@@ -20,6 +20,7 @@ import org.kafscale.proxy.core.security.authz.AclSettings;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
+import org.kafscale.proxy.core.security.tls.TlsProvider;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
 import org.slf4j.Logger;
@@ -59,6 +60,7 @@ import org.slf4j.LoggerFactory;
  * @param acl authorization at the proxy, when an ACL file is set (KAFSCALE_PROXY_ACL_*)
  * @param sniHosts in sni mode, the bootstrap's and the brokers' host names (KAFSCALE_PROXY_SNI_*);
  *     {@link SniHosts#NONE} otherwise
+ * @param tlsProvider the TLS implementation of every TLS context, and why (KAFSCALE_PROXY_TLS_PROVIDER)
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           BrokerPorts brokerPorts,
@@ -70,7 +72,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
                           ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
                           Optional<SaslSettings> sasl, BackendSecurity backendSecurity, Optional<AclSettings> acl,
-                          SniHosts sniHosts) {
+                          SniHosts sniHosts, TlsProvider tlsProvider) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -98,6 +100,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String TLS_CIPHERS = ConfigKey.TLS_CIPHERS.envName();
     public static final String TLS_HANDSHAKE_TIMEOUT_MS = ConfigKey.TLS_HANDSHAKE_TIMEOUT_MS.envName();
     public static final String TLS_RELOAD_INTERVAL_MS = ConfigKey.TLS_RELOAD_INTERVAL_MS.envName();
+    public static final String TLS_PROVIDER = ConfigKey.TLS_PROVIDER.envName();
     public static final String ETCD_ENDPOINTS = ConfigKey.ETCD_ENDPOINTS.envName();
     public static final String ETCD_USERNAME = ConfigKey.ETCD_USERNAME.envName();
     public static final String ETCD_PASSWORD = ConfigKey.ETCD_PASSWORD.envName();
@@ -179,7 +182,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         }
         Optional<HostPort> health = s.string(ConfigKey.HEALTH_ADDR).map(v -> s.hostPort(HEALTH_ADDR, v));
         List<HostPort> backends = s.hostPorts(BACKENDS);
-        Optional<EtcdSettings> etcd = etcdSettings(s);
+        TlsProvider tlsProvider = TlsProviderConfig.from(s);
+        Optional<EtcdSettings> etcd = etcdSettings(s, tlsProvider);
         if (backends.isEmpty() && etcd.isEmpty()) {
             throw new ConfigException(BACKENDS + " and " + ETCD_ENDPOINTS
                     + " are both unset: name KafScale's etcd, or at least one broker (host:port)");
@@ -193,7 +197,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         Duration metadataRefresh = Duration.ofMillis(s.longValue(ConfigKey.METADATA_REFRESH_MS));
         int ioThreads = s.intValue(ConfigKey.IO_THREADS);
         ListenerLimits listenerLimits = listenerLimits(s);
-        Optional<ListenerTlsSettings> listenerTls = ListenerTlsConfig.from(s);
+        Optional<ListenerTlsSettings> listenerTls = ListenerTlsConfig.from(s, tlsProvider);
         ConnectAttempts anyBrokerConnect = new ConnectAttempts(s.intValue(ConfigKey.BACKEND_RETRIES),
                 Duration.ofMillis(s.longValue(ConfigKey.BACKEND_BACKOFF_MS)));
         ReadProbeSettings readProbe = readProbeSettings(s);
@@ -205,9 +209,9 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                 LogSettings.Format.valueOf(s.oneOf(ConfigKey.LOG_FORMAT, List.of("plain", "json"))
                         .toUpperCase(java.util.Locale.ROOT)),
                 s.oneOf(ConfigKey.LOG_LEVEL, LogSettings.LEVELS));
-        Optional<LfsSettings> lfs = LfsConfig.from(s);
+        Optional<LfsSettings> lfs = LfsConfig.from(s, tlsProvider);
         Optional<SaslSettings> sasl = SaslConfig.from(s);
-        BackendSecurity backendSecurity = BackendSecurityConfig.from(s);
+        BackendSecurity backendSecurity = BackendSecurityConfig.from(s, tlsProvider);
         Optional<AclSettings> acl = s.existingFile(ACL_FILE)
                 .map(file -> new AclSettings(file, Duration.ofMillis(s.longValue(ConfigKey.ACL_RELOAD_MS))));
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
@@ -222,7 +226,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
                 metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
-                logging, lfs, sasl, backendSecurity, acl, sniHosts);
+                logging, lfs, sasl, backendSecurity, acl, sniHosts, tlsProvider);
     }
 
     /**
@@ -325,7 +329,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ReadProbeSettings(topic, partition, Duration.ofMillis(s.longValue(ConfigKey.READY_PROBE_INTERVAL_MS)));
     }
 
-    private static Optional<EtcdSettings> etcdSettings(Settings s) {
+    private static Optional<EtcdSettings> etcdSettings(Settings s, TlsProvider tlsProvider) {
         List<String> endpoints = s.list(ETCD_ENDPOINTS);
         if (endpoints.isEmpty()) {
             return Optional.empty();
@@ -343,7 +347,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         }
         List<String> urls = endpoints.stream()
                 .map(e -> e.contains("://") ? e : (ca.isPresent() ? "https://" : "http://") + e).toList();
-        return Optional.of(new EtcdSettings(urls, s.string(ETCD_USERNAME), s.string(ETCD_PASSWORD), ca, cert, key));
+        return Optional.of(new EtcdSettings(urls, s.string(ETCD_USERNAME), s.string(ETCD_PASSWORD), ca, cert, key,
+                tlsProvider));
     }
 
     public ListenerSettings listenerSettings() {

@@ -46,10 +46,11 @@ class BackendSecurityConfigTest {
         env.put("KAFSCALE_PROXY_BACKEND_SASL_USERNAME", "proxy");
         env.put("KAFSCALE_PROXY_BACKEND_SASL_PASSWORD", "secret");
         // When
-        BackendSecurity security = ProxyConfig.from(env).backendSecurity();
-        // Then
-        assertEquals(new BackendTlsSettings(certificates.caFile(), client.certificateFile(), client.keyFile(), true),
-                security.tls().orElseThrow());
+        ProxyConfig config = ProxyConfig.from(env);
+        BackendSecurity security = config.backendSecurity();
+        // Then: built with the process's one TLS provider
+        assertEquals(new BackendTlsSettings(certificates.caFile(), client.certificateFile(), client.keyFile(), true,
+                BackendTlsSettings.DEFAULT_RELOAD_INTERVAL, config.tlsProvider()), security.tls().orElseThrow());
         assertEquals(BackendSaslSettings.password("SCRAM-SHA-512", "proxy", "secret"), security.sasl().orElseThrow());
         assertEquals("SASL_SSL", security.protocol());
         assertFalse(security.sasl().orElseThrow().toString().contains("secret"), "the password stays out of logs");

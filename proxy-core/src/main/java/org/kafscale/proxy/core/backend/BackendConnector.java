@@ -29,6 +29,7 @@ import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.server.FrameBuffers;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
+import org.kafscale.proxy.core.security.tls.TlsFailureText;
 
 /**
  * Opens {@link BackendChannel}s to brokers on a given event loop. Every connection the proxy makes
@@ -221,7 +222,8 @@ public final class BackendConnector implements AutoCloseable {
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return root == failure ? String.valueOf(failure) : failure.getClass().getSimpleName() + ": " + root.getMessage();
+        return TlsFailureText.withMeaning(root == failure ? String.valueOf(failure)
+                : failure.getClass().getSimpleName() + ": " + root.getMessage());
     }
 
     /** Stops what the security set-up runs on its own (the OAUTHBEARER token fetcher). */

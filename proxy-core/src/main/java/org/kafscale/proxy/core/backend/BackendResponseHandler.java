@@ -3,6 +3,7 @@ package org.kafscale.proxy.core.backend;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import org.kafscale.proxy.core.security.tls.TlsFailureText;
 
 /** Hands each answer frame from a broker, and each change of the channel's writability, to its {@link BackendChannel}. */
 final class BackendResponseHandler extends ChannelInboundHandlerAdapter {
@@ -31,6 +32,6 @@ final class BackendResponseHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        backend.fail("I/O error: " + cause, BackendException.Cause.CONNECTION_CLOSED);
+        backend.fail("I/O error: " + TlsFailureText.of(cause), BackendException.Cause.CONNECTION_CLOSED);
     }
 }

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.kafscale.proxy.core.security.tls.TlsProvider;
 import org.kafscale.proxy.testkit.KafscaleEtcdWriter;
 
 /** What the etcd tests of this package publish and how they build a topology on it. */
@@ -31,7 +32,7 @@ final class EtcdFixtures {
     /** A client configured as the proxy configures its own (connect and retry bounds included). */
     static Client client(String endpoint) {
         return new EtcdSettings(List.of(endpoint), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty()).connect();
+                Optional.empty(), Optional.empty(), TlsProvider.JDK).connect();
     }
 
     /**

@@ -20,6 +20,7 @@ import org.kafscale.proxy.testkit.KafkaClusterExtension;
 import org.kafscale.proxy.testkit.TempDirs;
 import org.kafscale.proxy.testkit.TestCertificates;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +33,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * broker certificate that does not name the dialled host is an error the operator sees once and
  * clients see at once.
  */
+@Tag(RunningProxy.TLS_TAG)
 class BackendSecurityIT {
     private static final Path CERTIFICATES = tempDir();
     private static final String SCRAM_USER = "proxy-scram";

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.kafscale.proxy.testkit.BrokerSecurity;
@@ -31,6 +32,7 @@ import org.kafscale.proxy.testkit.TestCertificates;
  * certificate, and retires each channel before the broker would cut it, so a producer that never
  * retries sees no error over several lifetimes.
  */
+@Tag(RunningProxy.TLS_TAG)
 class BackendSessionLifetimeIT {
     private static final Duration SESSION_LIFETIME = Duration.ofSeconds(2);
     private static final String USER = "proxy";

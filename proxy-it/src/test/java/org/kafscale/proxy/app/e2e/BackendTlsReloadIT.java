@@ -18,6 +18,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.kafscale.proxy.app.config.ProxyConfig;
@@ -33,6 +34,7 @@ import org.kafscale.proxy.testkit.TestCertificates;
  * while channels already open carry on with what they negotiated. Real SSL brokers that require
  * client certificates, certificates made by the test.
  */
+@Tag(RunningProxy.TLS_TAG)
 class BackendTlsReloadIT {
     private static final Path DIR = tempDir();
     private static final Duration DEADLINE = Duration.ofSeconds(30);

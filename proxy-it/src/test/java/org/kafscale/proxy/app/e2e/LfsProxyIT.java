@@ -23,6 +23,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.app.config.LfsConfig;
 import org.kafscale.proxy.app.config.ProxyConfig;
@@ -77,6 +78,7 @@ class LfsProxyIT {
         }
     }
 
+    @Tag(RunningProxy.TLS_TAG)
     @Test
     void envelopesReachSaslSslBrokersAsTheProxysOwnIdentity() throws Exception {
         // Given: SASL_SSL brokers, and a proxy whose broker connections (LFS's included) use TLS and SCRAM

@@ -46,6 +46,7 @@ import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,6 +67,7 @@ import org.kafscale.proxy.testkit.TestCertificates;
  * while a producer keeps producing, and the one clear line for a client speaking the wrong
  * protocol for the port.
  */
+@Tag(RunningProxy.TLS_TAG)
 class ListenerTlsIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     private static final int RECORDS = 20;
@@ -115,6 +117,21 @@ class ListenerTlsIT {
                         .anyMatch(m -> m.startsWith("Connection closed") && m.contains("security=TLS")
                                 && !m.contains(bootstrapPort)));
             }
+        }
+    }
+
+    @Test
+    void theProxyRunsOnTheTlsProviderTheRunAskedForAndSaysSoOnce() throws Exception {
+        // Given: this run's provider (openssl unless -Dkafscale.it.tlsProvider says otherwise)
+        String expected = RunningProxy.TLS_PROVIDER.equals("jdk") ? "TLS through JDK" : "TLS through OpenSSL (BoringSSL)";
+        // When
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "single", tlsOn(server))) {
+            // Then: one start-up line names it, and why
+            List<String> lines = logs.events().stream().map(ILoggingEvent::getFormattedMessage)
+                    .filter(m -> m.startsWith("TLS through ")).toList();
+            assertEquals(1, lines.size(), lines.toString());
+            assertTrue(lines.get(0).startsWith(expected + " (" + ConfigKey.TLS_PROVIDER.envName() + "="
+                    + RunningProxy.TLS_PROVIDER), lines.get(0));
         }
     }
 

@@ -25,6 +25,14 @@ import org.kafscale.proxy.testkit.S3Server;
 final class RunningProxy implements AutoCloseable {
     /** Advertise mode ports without a base given: this many broker ports, from a free block. */
     private static final int DEFAULT_BROKER_PORTS = 16;
+    /**
+     * The TLS provider every proxy of the run uses: {@code openssl} unless the run says otherwise,
+     * so a BoringSSL that stopped loading fails start-up instead of passing on the JDK; proxy-it's
+     * second surefire execution runs the tests tagged {@value #TLS_TAG} again with {@code jdk}.
+     */
+    static final String TLS_PROVIDER = System.getProperty("kafscale.it.tlsProvider", "openssl");
+    /** The tag of the tests that run on both TLS providers. */
+    static final String TLS_TAG = "tls";
     private final ProxyRuntime runtime;
 
     private RunningProxy(ProxyRuntime runtime) {
@@ -58,6 +66,7 @@ final class RunningProxy implements AutoCloseable {
         env.put(ProxyConfig.METADATA_REFRESH_MS, "1000");
         // Tests wait for /readyz; a short probe interval keeps them quick.
         env.put(ProxyConfig.READY_PROBE_INTERVAL_MS, "300");
+        env.put(ProxyConfig.TLS_PROVIDER, TLS_PROVIDER);
         if ("ports".equals(advertiseMode)) {
             // A port per broker id: ids below 16 (the test clusters' ids start at 0), on free ports.
             env.put(ProxyConfig.BROKER_PORT_BASE, String.valueOf(FreePorts.block(DEFAULT_BROKER_PORTS)));

@@ -73,6 +73,7 @@ import org.jose4j.jwt.JwtClaims;
 import org.jose4j.jwt.NumericDate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -266,6 +267,7 @@ class SaslListenerIT {
      * On a TLS listener that requires client certificates and SASL, the probe presents the
      * listener's own certificate (signed by the client CA here) and then logs in.
      */
+    @Tag(RunningProxy.TLS_TAG)
     @Test
     void readyzProvesTheReadPathThroughAListenerRequiringClientCertificatesAndSasl() throws Exception {
         // Given a probe topic with a record (written straight to the broker)

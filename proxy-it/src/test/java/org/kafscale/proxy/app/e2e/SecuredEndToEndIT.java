@@ -32,6 +32,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.kafscale.proxy.testkit.BrokerSecurity;
@@ -47,6 +48,7 @@ import org.kafscale.proxy.testkit.TestCertificates;
  * identity to three SASL_SSL brokers. Two principals: alice may write and read her topic, bob may
  * only read it; neither may see the other topic.
  */
+@Tag(RunningProxy.TLS_TAG)
 class SecuredEndToEndIT {
     private static final Path DIR = tempDir();
     private static final String TOPIC = "orders";

@@ -56,7 +56,7 @@ public final class LfsHttpServer implements AutoCloseable {
     private static SslContext sslContext(TlsSettings tls) {
         try {
             SslContextBuilder builder = SslContextBuilder.forServer(tls.certFile().toFile(), tls.keyFile().toFile())
-                    .protocols("TLSv1.3", "TLSv1.2");
+                    .sslProvider(tls.provider().sslProvider()).protocols("TLSv1.3", "TLSv1.2");
             if (tls.clientCaFile().isPresent()) {
                 builder.trustManager(tls.clientCaFile().get().toFile())
                         .clientAuth(tls.requireClientCert() ? ClientAuth.REQUIRE : ClientAuth.OPTIONAL);

@@ -61,7 +61,7 @@ public final class BackendTls {
     }
 
     private static SslContext build(BackendTlsSettings settings) {
-        SslContextBuilder builder = SslContextBuilder.forClient()
+        SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(settings.provider().sslProvider())
                 // Netty 4.2 verifies hostnames by default; say so either way, so the setting is what decides.
                 .endpointIdentificationAlgorithm(settings.verifyHostname() ? "HTTPS" : null);
         try {

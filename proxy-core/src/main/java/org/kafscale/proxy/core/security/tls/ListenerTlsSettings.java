@@ -15,15 +15,17 @@ import java.util.Optional;
  * @param clientCaFile the CA that signs client certificates (mTLS); empty: none asked for
  * @param clientCertificates whether a client must, may or need not present a certificate
  * @param protocols the TLS versions offered (for example {@code TLSv1.3}, {@code TLSv1.2})
- * @param ciphers the cipher suites offered; empty: the JDK's defaults for those versions
+ * @param ciphers the cipher suites offered; empty: the provider's defaults for those versions
  * @param principalMappingRules how a certificate's subject becomes a user name, in Kafka's
  *     {@code ssl.principal.mapping.rules} syntax ({@code DEFAULT}: the subject as is)
  * @param handshakeTimeout a handshake not finished within this closes the connection
  * @param reloadInterval how often the files are checked for a new certificate
+ * @param provider the TLS implementation the contexts are built with
  */
 public record ListenerTlsSettings(KeyMaterial keyMaterial, Optional<Path> clientCaFile,
                                   ClientCertificates clientCertificates, List<String> protocols, List<String> ciphers,
-                                  String principalMappingRules, Duration handshakeTimeout, Duration reloadInterval) {
+                                  String principalMappingRules, Duration handshakeTimeout, Duration reloadInterval,
+                                  TlsProvider provider) {
 
     public static final List<String> DEFAULT_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
     public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
@@ -31,6 +33,7 @@ public record ListenerTlsSettings(KeyMaterial keyMaterial, Optional<Path> client
 
     public ListenerTlsSettings {
         Objects.requireNonNull(keyMaterial, "keyMaterial");
+        Objects.requireNonNull(provider, "provider");
         protocols = List.copyOf(protocols);
         ciphers = List.copyOf(ciphers);
         if (clientCaFile.isEmpty() && clientCertificates != ClientCertificates.NONE) {
@@ -42,7 +45,13 @@ public record ListenerTlsSettings(KeyMaterial keyMaterial, Optional<Path> client
     public static ListenerTlsSettings pem(Path certFile, Path keyFile) {
         return new ListenerTlsSettings(new KeyMaterial.Pem(certFile, keyFile, Optional.empty()), Optional.empty(),
                 ClientCertificates.NONE, DEFAULT_PROTOCOLS, List.of(), "DEFAULT", DEFAULT_HANDSHAKE_TIMEOUT,
-                DEFAULT_RELOAD_INTERVAL);
+                DEFAULT_RELOAD_INTERVAL, TlsProvider.JDK);
+    }
+
+    /** The same settings, built with {@code other}. */
+    public ListenerTlsSettings withProvider(TlsProvider other) {
+        return new ListenerTlsSettings(keyMaterial, clientCaFile, clientCertificates, protocols, ciphers,
+                principalMappingRules, handshakeTimeout, reloadInterval, other);
     }
 
     /** Every file the context is built from: a change to any of them is a new certificate to load. */

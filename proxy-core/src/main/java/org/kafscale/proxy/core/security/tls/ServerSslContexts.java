@@ -2,9 +2,10 @@ package org.kafscale.proxy.core.security.tls;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSslContextOption;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
+import io.netty.util.ReferenceCountUtil;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +39,8 @@ final class ServerSslContexts {
             case OPTIONAL -> ClientAuth.OPTIONAL;
             case REQUIRED -> ClientAuth.REQUIRE;
         });
-        builder.sslProvider(SslProvider.JDK).protocols(settings.protocols());
+        builder.protocols(settings.protocols());
+        withProvider(builder, settings.provider());
         if (!settings.ciphers().isEmpty()) {
             builder.ciphers(settings.ciphers());
         }
@@ -48,8 +50,9 @@ final class ServerSslContexts {
         } catch (Exception e) {
             throw new TlsMaterialException(blamed(settings), settings.keyMaterial().files().get(0), e);
         }
-        // An engine is made (and dropped) here so an unusable protocol or cipher fails now, not per client.
-        context.newEngine(ByteBufAllocator.DEFAULT);
+        // An engine is made (and released: OpenSSL's holds native memory) here so an unusable
+        // protocol or cipher fails now, not per client.
+        ReferenceCountUtil.release(context.newEngine(ByteBufAllocator.DEFAULT));
         return context;
     }
 
@@ -57,7 +60,7 @@ final class ServerSslContexts {
     static SslContext buildSelfClient(ListenerTlsSettings settings) {
         // No host name check: the probe dials the listener over loopback, whose address the
         // certificate need not name; trusting only the listener's own chain is what protects it.
-        SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(SslProvider.JDK)
+        SslContextBuilder builder = withProvider(SslContextBuilder.forClient(), settings.provider())
                 .endpointIdentificationAlgorithm(null).protocols(settings.protocols());
         if (!settings.ciphers().isEmpty()) {
             builder.ciphers(settings.ciphers());
@@ -82,6 +85,19 @@ final class ServerSslContexts {
         } catch (Exception e) {
             throw new TlsMaterialException(blamed(settings), settings.keyMaterial().files().get(0), e);
         }
+    }
+
+    /**
+     * Sets the provider. On OpenSSL, also lets the engine hand certificate verification and
+     * certificate selection out as delegated tasks (Netty keeps them inline by default), so they
+     * run on {@link ListenerTls}'s handshake pool as the JDK engine's tasks do, not on an event loop.
+     */
+    private static SslContextBuilder withProvider(SslContextBuilder builder, TlsProvider provider) {
+        builder.sslProvider(provider.sslProvider());
+        if (provider.isOpenSsl()) {
+            builder.option(OpenSslContextOption.USE_TASKS, true);
+        }
+        return builder;
     }
 
     private static java.security.cert.X509Certificate[] chainOf(KeyStore store) throws Exception {

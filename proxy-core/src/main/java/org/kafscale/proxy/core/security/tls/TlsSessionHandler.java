@@ -70,7 +70,8 @@ public final class TlsSessionHandler extends ChannelInboundHandlerAdapter {
                     + "closing", ctx.channel().remoteAddress(), ctx.channel().localAddress(), handshakeTimeoutMillis);
         } else {
             logs.handshakeFailures.warn("TLS handshake with client {} on Kafka port {} failed: {}; closing",
-                    ctx.channel().remoteAddress(), ctx.channel().localAddress(), cause.getMessage());
+                    ctx.channel().remoteAddress(), ctx.channel().localAddress(),
+                    TlsFailureText.withMeaning(String.valueOf(cause.getMessage())));
         }
         ctx.close();
     }

@@ -10,11 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.kafscale.proxy.testkit.TestCertificates;
 
+/** On both TLS providers: a reload is a new context from the files, whichever builds it. */
 class ReloadingSslContextTest {
+    private static final String BOTH = "org.kafscale.proxy.core.testing.BothTlsProviders#both";
     @TempDir
     static Path dir;
     private static TestCertificates.Identity first;
@@ -28,27 +31,30 @@ class ReloadingSslContextTest {
     }
 
     /** Copies of the first certificate's files, which each test then changes. */
-    private static ListenerTlsSettings served(Path where) throws Exception {
+    private static ListenerTlsSettings served(Path where, TlsProvider provider) throws Exception {
         Files.createDirectories(where);
         Path cert = Files.copy(first.chainFile(), where.resolve("tls.crt"), StandardCopyOption.REPLACE_EXISTING);
         Path key = Files.copy(first.keyFile(), where.resolve("tls.key"), StandardCopyOption.REPLACE_EXISTING);
-        return ListenerTlsSettings.pem(cert, key);
+        return ListenerTlsSettings.pem(cert, key).withProvider(provider);
     }
 
-    @Test
-    void unchangedFilesKeepTheContext() throws Exception {
+    @ParameterizedTest
+    @MethodSource(BOTH)
+    void unchangedFilesKeepTheContext(TlsProvider provider) throws Exception {
         // Given
-        ReloadingSslContext<ReloadingSslContext.ListenerContexts> context = ReloadingSslContext.load(served(dir.resolve("unchanged")));
+        ReloadingSslContext<ReloadingSslContext.ListenerContexts> context = ReloadingSslContext.load(served(dir.resolve("unchanged-" + provider.sslProvider()), provider));
         SslContext before = context.current().server();
         // Then
         assertFalse(context.reloadIfChanged());
         assertSame(before, context.current().server());
     }
 
-    @Test
-    void aRenewalReplacingTheKeyBeforeTheCertificateKeepsTheOldContextUntilBothAreNew() throws Exception {
+    @ParameterizedTest
+    @MethodSource(BOTH)
+    void aRenewalReplacingTheKeyBeforeTheCertificateKeepsTheOldContextUntilBothAreNew(TlsProvider provider)
+            throws Exception {
         // Given
-        ListenerTlsSettings settings = served(dir.resolve("half"));
+        ListenerTlsSettings settings = served(dir.resolve("half-" + provider.sslProvider()), provider);
         ListenerTlsSettings.KeyMaterial.Pem pem = (ListenerTlsSettings.KeyMaterial.Pem) settings.keyMaterial();
         ReloadingSslContext<ReloadingSslContext.ListenerContexts> context = ReloadingSslContext.load(settings);
         SslContext before = context.current().server();
@@ -64,10 +70,11 @@ class ReloadingSslContextTest {
         assertNotSame(before, context.current().server());
     }
 
-    @Test
-    void aBrokenCertificateFileKeepsTheOldContext() throws Exception {
+    @ParameterizedTest
+    @MethodSource(BOTH)
+    void aBrokenCertificateFileKeepsTheOldContext(TlsProvider provider) throws Exception {
         // Given
-        ListenerTlsSettings settings = served(dir.resolve("broken"));
+        ListenerTlsSettings settings = served(dir.resolve("broken-" + provider.sslProvider()), provider);
         ReloadingSslContext<ReloadingSslContext.ListenerContexts> context = ReloadingSslContext.load(settings);
         SslContext before = context.current().server();
         // When
