@@ -13,6 +13,7 @@ import org.kafscale.proxy.core.policy.RequestOutcome;
 import org.kafscale.proxy.core.policy.RequestPolicy;
 import org.kafscale.proxy.core.security.OwnConnections;
 import org.kafscale.proxy.core.topology.Topology;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -30,8 +31,13 @@ import org.slf4j.LoggerFactory;
  * The rules are read once per request, so a reload never changes a decision half-way.
  */
 public final class AuthorizationPolicy implements RequestPolicy {
-    private static final RateLimitedLog REFUSALS = RateLimitedLog.every10Seconds(
-            LoggerFactory.getLogger(AuthorizationPolicy.class));
+    private static final Logger LOGGER = LoggerFactory.getLogger(AuthorizationPolicy.class);
+
+    /**
+     * This instance's refusal lines, at most one per interval: the limiter is the instance's, not
+     * the process's, so a policy made per connection (or a test's) is limited on its own.
+     */
+    private final RateLimitedLog refusals = RateLimitedLog.every10Seconds(LOGGER);
 
     private final ServedGuards apis;
     private final AclAuthorizer authorizer;
@@ -122,7 +128,7 @@ public final class AuthorizationPolicy implements RequestPolicy {
         }
         access.refused().forEach(type -> observer.refused(context.api(), type));
         PolicyConnection connection = context.connection();
-        REFUSALS.info(connection, "Refused {} for {} from {} (client id '{}'): not allowed on {}",
+        refusals.info(connection, "Refused {} for {} from {} (client id '{}'): not allowed on {}",
                 context.describeRequest(), connection.principal(), connection.clientAddress(), context.clientId(),
                 access.refused());
     }
