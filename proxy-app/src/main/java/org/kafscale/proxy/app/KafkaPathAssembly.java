@@ -16,8 +16,8 @@ import org.kafscale.proxy.core.local.DescribeClusterResponder;
 import org.kafscale.proxy.core.local.DescribeTopicPartitionsResponder;
 import org.kafscale.proxy.core.local.FindCoordinatorResponder;
 import org.kafscale.proxy.core.local.MetadataResponder;
-import org.kafscale.proxy.core.policy.Policy;
 import org.kafscale.proxy.core.policy.PolicyChain;
+import org.kafscale.proxy.core.policy.PolicyFactory;
 import org.kafscale.proxy.core.security.OwnConnections;
 import org.kafscale.proxy.core.security.authz.AuthorizationPolicy;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
@@ -76,10 +76,10 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
     }
 
     /** The chain's policies in the order they run: authorization first, so no later policy sees a refused request. */
-    private List<Policy> policies(ApiCatalog apis) {
-        List<Policy> policies = new ArrayList<>();
-        acls.ifPresent(watcher -> policies.add(new AuthorizationPolicy(apis, watcher.authorizer(), topology,
-                metrics, own)));
+    private List<PolicyFactory> policies(ApiCatalog apis) {
+        List<PolicyFactory> policies = new ArrayList<>();
+        acls.ifPresent(watcher -> policies.add(PolicyFactory.shared(new AuthorizationPolicy(apis,
+                watcher.authorizer(), topology, metrics, own))));
         return policies;
     }
 }

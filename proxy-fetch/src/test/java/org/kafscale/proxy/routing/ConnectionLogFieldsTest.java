@@ -2,6 +2,7 @@ package org.kafscale.proxy.routing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.kafscale.proxy.core.testing.LogLines.fields;
 import static org.kafscale.proxy.core.testing.ScriptedBroker.Response.answer;
 
 import ch.qos.logback.classic.Level;
@@ -9,7 +10,6 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import java.io.IOException;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.message.ProduceRequestData;
@@ -25,7 +25,6 @@ import org.kafscale.proxy.core.testing.StubTopology;
 import org.kafscale.proxy.core.testing.TestRecords;
 import org.kafscale.proxy.testkit.Eventually;
 import org.slf4j.LoggerFactory;
-import org.slf4j.event.KeyValuePair;
 
 /**
  * An operator follows one connection through the log by its id: every line about a fanned-out
@@ -98,15 +97,5 @@ class ConnectionLogFieldsTest {
         synchronized (lines) {
             return List.copyOf(lines.list);
         }
-    }
-
-    private static Map<String, Object> fields(ILoggingEvent line) {
-        Map<String, Object> fields = new HashMap<>();
-        if (line.getKeyValuePairs() != null) {
-            for (KeyValuePair pair : line.getKeyValuePairs()) {
-                fields.put(pair.key, pair.value);
-            }
-        }
-        return fields;
     }
 }

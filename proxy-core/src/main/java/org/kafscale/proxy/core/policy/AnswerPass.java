@@ -17,15 +17,18 @@ import org.kafscale.proxy.core.server.Reply;
  */
 final class AnswerPass {
     private final PolicyContext context;
-    private final List<AnswerPolicy> readers;
+    private final List<Stage> readers;
+    private final Stages chain;
     private final Promise<Reply> out;
     private ByteBuf frame;
     private ApiMessage answer;
     private boolean replaced;
 
-    AnswerPass(PolicyContext context, List<AnswerPolicy> readers, Promise<Reply> out) {
+    /** @param readers the stages that read the answer, in chain order */
+    AnswerPass(PolicyContext context, List<Stage> readers, Stages chain, Promise<Reply> out) {
         this.context = context;
         this.readers = readers;
+        this.chain = chain;
         this.out = out;
     }
 
@@ -33,7 +36,7 @@ final class AnswerPass {
     void read(Reply reply) {
         if (!(reply instanceof Reply.Send send)) {
             for (int i = readers.size() - 1; i >= 0; i--) {
-                readers.get(i).unanswered(context);
+                readers.get(i).answer().unanswered(context);
             }
             Replies.settle(out, reply);
             return;
@@ -41,6 +44,7 @@ final class AnswerPass {
         frame = send.frame();
         try {
             answer = ResponseFrames.decode(context.api(), context.apiVersion(), frame);
+            chain.answerDecoded();
         } catch (RuntimeException e) {
             close("reading the answer to " + context.describeRequest() + " for its policies failed: " + e);
             return;
@@ -53,7 +57,7 @@ final class AnswerPass {
         for (int i = at; i >= 0; i--) {
             Future<AnswerOutcome> decided;
             try {
-                decided = readers.get(i).onAnswer(answer, context);
+                decided = readers.get(i).answer().onAnswer(answer, context);
                 if (decided == null) {
                     throw new IllegalStateException("it returned no outcome");
                 }
@@ -127,7 +131,7 @@ final class AnswerPass {
     }
 
     private void failed(int reader, Throwable cause) {
-        close("answer policy " + TypedHooks.nameOf(readers.get(reader)) + " failed on the answer to "
+        close("answer policy " + readers.get(reader).name() + " failed on the answer to "
                 + context.describeRequest() + " for " + context.describeClient() + ": " + cause);
     }
 

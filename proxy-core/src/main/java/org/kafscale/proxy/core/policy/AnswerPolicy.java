@@ -14,13 +14,14 @@ import org.apache.kafka.common.protocol.ApiMessage;
  * the request. A policy that changes it in place says so with {@link AnswerOutcome#replace}: a kept
  * answer is written as the broker's own bytes.
  *
- * <p>Besides a chain's answer policies, a request policy can hand one back for a single request
+ * <p>The untyped hook, for a policy that reads (nearly) every API; one of a few APIs registers
+ * typed hooks instead ({@link Hooks#onAnswer}). Besides a chain's answer policies, a request policy can hand one back for a single request
  * ({@link RequestOutcome#forward(ApiMessage, AnswerPolicy)}): what it learnt from the request is
  * then at hand for its answer.
  */
 public interface AnswerPolicy extends Policy {
 
-    /** Whether this policy reads answers of {@code api}; asked once per API when the chain is built. */
+    /** Whether this policy reads answers of {@code api}; asked once per API, when the policy is registered. */
     default boolean readsAnswers(ApiKeys api) {
         return true;
     }

@@ -3,15 +3,11 @@ package org.kafscale.proxy.core.policy;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
-import java.net.SocketAddress;
-import java.util.OptionalInt;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.codec.ResponseFrames;
-import org.kafscale.proxy.core.logging.LogFields;
 import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
@@ -27,6 +23,8 @@ public final class PolicyContext {
     private final ConnectionContext connection;
     private final RequestFrame request;
     private final ApiKeys api;
+    /** The connection as policies see it, made when one asks. */
+    private PolicyConnection view;
 
     PolicyContext(ConnectionContext connection, RequestFrame request, ApiKeys api) {
         this.connection = connection;
@@ -51,35 +49,20 @@ public final class PolicyContext {
         return request.clientId();
     }
 
-    /** Who the client proved to be ({@link KafkaPrincipal#ANONYMOUS} without authentication). */
-    public KafkaPrincipal principal() {
-        return connection.principal();
-    }
-
-    public SocketAddress clientAddress() {
-        return connection.clientAddress();
-    }
-
-    /** The broker whose own port the connection came in on; empty on the bootstrap listener. */
-    public OptionalInt addressedBroker() {
-        return connection.addressedBroker();
-    }
-
-    /** The connection's short id, as its log lines carry it. */
-    public String connectionId() {
-        return connection.id();
-    }
-
     /**
-     * The connection's log fields (id, client address, client id, principal): a policy's log
-     * lines carry them, so an operator finds its decisions next to the rest of the connection's.
+     * The connection the request came on: its id, client address, principal, addressed broker and
+     * log fields (a policy's log lines carry them, so an operator finds its decisions next to the
+     * rest of the connection's).
      */
-    public LogFields logFields() {
-        return connection;
+    public PolicyConnection connection() {
+        if (view == null) {
+            view = new PolicyConnection(connection);
+        }
+        return view;
     }
 
-    // In the next issues the connection's virtual cluster is added here, read from the
-    // ConnectionContext as the ones above are.
+    // In the next issues the connection's virtual cluster is added to PolicyConnection, read from
+    // the ConnectionContext as the rest is.
 
     /** The client for log lines: its address, and its principal once it has authenticated. */
     public String describeClient() {

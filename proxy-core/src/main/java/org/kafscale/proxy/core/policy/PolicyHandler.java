@@ -8,16 +8,16 @@ import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.server.RequestHandler;
 
 /**
- * A {@link PolicyChain} in front of one handler: each request the chain reads takes a {@link
+ * A {@link PolicyChain}'s stages in front of one handler: each request they read takes a {@link
  * RequestPass}; the rest go to the handler as they came. A key kafka-clients does not know passes
  * unread: the dispatcher refuses it whoever asks.
  */
 final class PolicyHandler implements RequestHandler {
-    private final PolicyChain chain;
+    private final Stages stages;
     private final RequestHandler next;
 
-    PolicyHandler(PolicyChain chain, RequestHandler next) {
-        this.chain = chain;
+    PolicyHandler(Stages stages, RequestHandler next) {
+        this.stages = stages;
         this.next = next;
     }
 
@@ -27,10 +27,10 @@ final class PolicyHandler implements RequestHandler {
             return next.handle(connection, request);
         }
         ApiKeys api = ApiKeys.forId(request.apiKey());
-        Stage[] stages = chain.stages(api);
-        if (stages.length == 0) {
+        Stage[] of = stages.of(api);
+        if (of.length == 0) {
             return next.handle(connection, request);
         }
-        return new RequestPass(connection, request, api, stages, next).start();
+        return new RequestPass(connection, request, api, of, stages, next).start();
     }
 }

@@ -28,18 +28,22 @@ final class RequestPass {
     private final RequestFrame request;
     private final ApiKeys api;
     private final Stage[] stages;
+    private final Stages chain;
     private final RequestHandler next;
     private final PolicyContext context;
     private ApiMessage body;
     private boolean replaced;
-    /** The answer readers of the stages passed, in chain order (read back to front); null for none yet. */
-    private List<AnswerPolicy> readers;
+    /** The stages passed that read the answer, in chain order (read back to front); null for none yet. */
+    private List<Stage> readers;
 
-    RequestPass(ConnectionContext connection, RequestFrame request, ApiKeys api, Stage[] stages, RequestHandler next) {
+    /** @param stages {@code api}'s stages of {@code chain} */
+    RequestPass(ConnectionContext connection, RequestFrame request, ApiKeys api, Stage[] stages, Stages chain,
+                RequestHandler next) {
         this.connection = connection;
         this.request = request;
         this.api = api;
         this.stages = stages;
+        this.chain = chain;
         this.next = next;
         this.context = new PolicyContext(connection, request, api);
     }
@@ -53,7 +57,7 @@ final class RequestPass {
         for (int i = from; i < stages.length; i++) {
             Stage stage = stages[i];
             if (stage.request() == null) {
-                addReader(stage.answer());
+                addReader(stage);
                 continue;
             }
             Future<RequestOutcome> decided;
@@ -114,8 +118,10 @@ final class RequestPass {
             body = forward.replaced();
             replaced = true;
         }
-        addReader(stage.answer());
-        addReader(forward.answer());
+        addReader(stage);
+        if (forward.answer() != null) {
+            addReader(new Stage(stage.name(), null, forward.answer()));
+        }
         return walk(at + 1);
     }
 
@@ -153,7 +159,7 @@ final class RequestPass {
             return reply;
         }
         Promise<Reply> out = connection.newReply();
-        AnswerPass pass = new AnswerPass(context, readers, out);
+        AnswerPass pass = new AnswerPass(context, readers, chain, out);
         reply.addListener(done -> onLoop(() -> pass.read(done.isSuccess() ? (Reply) done.getNow()
                 : new Reply.Close("handling " + request.describe() + " failed: " + done.cause()))));
         return out;
@@ -168,14 +174,15 @@ final class RequestPass {
                 + connection.describeClient() + ": " + cause);
     }
 
-    private void addReader(AnswerPolicy reader) {
-        if (reader == null) {
+    /** {@code stage} reads the answer, if it has an answer hook. */
+    private void addReader(Stage stage) {
+        if (stage.answer() == null) {
             return;
         }
         if (readers == null) {
             readers = new ArrayList<>(2);
         }
-        readers.add(reader);
+        readers.add(stage);
     }
 
     private void release(RequestFrame sent) {

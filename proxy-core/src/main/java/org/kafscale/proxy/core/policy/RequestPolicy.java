@@ -14,12 +14,15 @@ import org.apache.kafka.common.protocol.ApiMessage;
  * Produce), parsed once for every policy and the route after them. A policy that changes it in
  * place must say so with {@link RequestOutcome#forward(ApiMessage)}: an unchanged outcome sends
  * the client's own bytes on.
+ *
+ * <p>The untyped hook, for a policy that reads (nearly) every API, as authorization does; one of a
+ * few APIs registers typed hooks instead ({@link Hooks#onRequest}).
  */
 public interface RequestPolicy extends Policy {
 
     /**
-     * Whether this policy reads requests of {@code api}. Asked once per API when the chain is
-     * built: a request no policy reads is not even parsed for the chain.
+     * Whether this policy reads requests of {@code api}. Asked once per API, when the policy is
+     * registered: a request no policy reads is not even parsed for the chain.
      */
     default boolean readsRequests(ApiKeys api) {
         return true;

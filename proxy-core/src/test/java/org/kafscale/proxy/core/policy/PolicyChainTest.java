@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -20,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopic;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
@@ -257,31 +259,82 @@ class PolicyChainTest {
 
     @Test
     void oneClassWithTypedHooksReadsEachOfItsApisAsItsOwnClass() throws Exception {
-        // Given a policy with typed hooks for Produce requests and answers, and for Fetch requests
-        final class Typed implements ProduceRequestPolicy, ProduceAnswerPolicy, FetchRequestPolicy {
-            @Override
-            public Future<RequestOutcome> onProduceRequest(ProduceRequestData request, PolicyContext context) {
-                events.add("produce to " + request.topicData().iterator().next().name());
-                return context.forward();
-            }
-
-            @Override
-            public Future<AnswerOutcome> onProduceAnswer(ProduceResponseData answer, PolicyContext context) {
-                events.add("answer at " + answer.responses().iterator().next().partitionResponses().get(0).baseOffset());
-                return context.keep();
-            }
-
-            @Override
-            public Future<RequestOutcome> onFetchRequest(FetchRequestData request, PolicyContext context) {
-                throw new AssertionError("no Fetch was sent");
-            }
-        }
+        // Given a policy that registers typed hooks for Produce requests and answers, and for Fetch requests
+        Policy typed = policy(hooks -> hooks
+                .onRequest(ProduceRequestData.class, (request, context) -> {
+                    events.add("produce to " + request.topicData().iterator().next().name());
+                    return context.forward();
+                })
+                .onAnswer(ProduceResponseData.class, (answer, context) -> {
+                    events.add("answer at " + answer.responses().iterator().next().partitionResponses().get(0)
+                            .baseOffset());
+                    return context.keep();
+                })
+                .onRequest(FetchRequestData.class, (request, context) -> {
+                    throw new AssertionError("no Fetch was sent");
+                }));
 
         // When a Produce goes through it
-        answerOf(handle(PolicyChain.of(new Typed()), produce("orders", "v")));
+        answerOf(handle(PolicyChain.of(typed), produce("orders", "v")));
 
         // Then its Produce hooks read the request and the answer, each as its generated class
         assertEquals(List.of("produce to orders", "route on loop true", "answer at 7"), events);
+    }
+
+    @Test
+    void aHookForAClassThatIsNoApisBodyIsRefusedAsItIsRegistered() {
+        // Given policies that register a hook for a class no ApiKeys makes, and one the wrong way round
+        Policy notABody = policy(hooks -> hooks.onRequest(ApiMessage.class, (request, context) -> context.forward()));
+        Policy wrongWay = policy(hooks -> hooks.onAnswer(ProduceRequestData.class, (answer, context) -> context.keep()));
+
+        // When chains are built of them
+        IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> PolicyChain.of(notABody));
+        IllegalArgumentException other = assertThrows(IllegalArgumentException.class, () -> PolicyChain.of(wrongWay));
+
+        // Then each is refused, saying why
+        assertTrue(none.getMessage().contains(ApiMessage.class.getName() + " is the body of none"), none.getMessage());
+        assertTrue(other.getMessage().contains("ProduceRequestData is the other body of PRODUCE: register it with "
+                + "onRequest"), other.getMessage());
+    }
+
+    @Test
+    void twoHooksForOneApiOrAPolicyThatReadsNothingAreRefused() {
+        // Given a policy with two Produce request hooks, one with a typed and an untyped hook for Produce,
+        // and one that registers nothing
+        Policy twice = policy(hooks -> hooks.onRequest(ProduceRequestData.class, (request, context) -> context.forward())
+                .onRequest(ProduceRequestData.class, (request, context) -> context.forward()));
+        RequestPolicy both = new RequestPolicy() {
+            @Override
+            public void register(Hooks hooks) {
+                hooks.onRequest(ProduceRequestData.class, (request, context) -> context.forward());
+            }
+
+            @Override
+            public Future<RequestOutcome> onRequest(ApiMessage body, PolicyContext context) {
+                return context.forward();
+            }
+        };
+        Policy nothing = new Policy() {
+        };
+
+        // When chains are built of them, then each is refused
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> PolicyChain.of(twice)).getMessage()
+                .contains("two hooks for the requests of PRODUCE"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> PolicyChain.of(both)).getMessage()
+                .contains("two hooks for the requests of PRODUCE"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> PolicyChain.of(nothing)).getMessage()
+                .contains("reads no request and no answer"));
+    }
+
+    @Test
+    void everyApisRequestAndResponseBodyRegistersForItsOwnKey() {
+        for (ApiKeys api : ApiKeys.values()) {
+            if (api.id >= 4 && api.id <= 7) {
+                continue; // removed from Kafka (LeaderAndIsr to ControlledShutdown): no body class is left
+            }
+            assertEquals(api, ApiBodies.ofRequest(api.messageType.newRequest().getClass()));
+            assertEquals(api, ApiBodies.ofAnswer(api.messageType.newResponse().getClass()));
+        }
     }
 
     @Test
@@ -307,20 +360,17 @@ class PolicyChainTest {
     }
 
     /** The example of docs/architecture.md, "The policy chain", as it is printed there. */
-    public static final class PartitionCap implements RequestPolicy {
+    public static final class PartitionCap implements Policy {
         @Override
-        public boolean readsRequests(ApiKeys api) {
-            return api == ApiKeys.CREATE_TOPICS;
-        }
-
-        @Override
-        public Future<RequestOutcome> onRequest(ApiMessage body, PolicyContext context) {
-            for (CreatableTopic topic : ((CreateTopicsRequestData) body).topics()) {
-                if (topic.numPartitions() > 100) {
-                    return context.now(context.error(Errors.POLICY_VIOLATION));
+        public void register(Hooks hooks) {
+            hooks.onRequest(CreateTopicsRequestData.class, (request, context) -> {
+                for (CreatableTopic topic : request.topics()) {
+                    if (topic.numPartitions() > 100) {
+                        return context.now(context.error(Errors.POLICY_VIOLATION));
+                    }
                 }
-            }
-            return context.forward();
+                return context.forward();
+            });
         }
     }
 
@@ -356,6 +406,16 @@ class PolicyChainTest {
         public Future<RequestOutcome> onRequest(ApiMessage body, PolicyContext context) {
             return decision.onRequest(body, context);
         }
+    }
+
+    /** A policy whose registration is {@code register}. */
+    private static Policy policy(Consumer<Hooks> register) {
+        return new Policy() {
+            @Override
+            public void register(Hooks hooks) {
+                register.accept(hooks);
+            }
+        };
     }
 
     private RequestFrame produce(String topic, String value) {

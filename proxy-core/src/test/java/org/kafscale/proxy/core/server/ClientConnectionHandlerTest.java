@@ -14,7 +14,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.netty.util.concurrent.Promise;
 import java.io.DataInputStream;
@@ -25,7 +24,6 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -43,10 +41,8 @@ import org.apache.kafka.common.requests.ProduceRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.backend.BackendConnector;
-import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.codec.KafkaWire;
 import org.kafscale.proxy.core.codec.RequestFrame;
-import org.kafscale.proxy.core.codec.RequestHeaderDecoder;
 import org.kafscale.proxy.core.codec.ResponseFrames;
 import org.kafscale.proxy.core.policy.PolicyChain;
 import org.kafscale.proxy.core.policy.RequestOutcome;
@@ -660,9 +656,7 @@ class ClientConnectionHandlerTest {
             }
         };
         channel.finishAndReleaseAll();
-        channel = new EmbeddedChannel(new KafkaFrameDecoder(KafkaWire.MAX_FRAME_BYTES, "client"),
-                new LengthFieldPrepender(4), new RequestHeaderDecoder(), closesFirst,
-                connectionHandler(handler, 16, ConnectionListener.NONE));
+        channel = TestConnections.channel(closesFirst, connectionHandler(handler, 16, ConnectionListener.NONE));
 
         // When a request arrives
         sendMetadataRequests(1);
@@ -731,13 +725,7 @@ class ClientConnectionHandlerTest {
     }
 
     private static EmbeddedChannel connection(ClientConnectionHandler connectionHandler) {
-        EmbeddedChannel channel = new EmbeddedChannel(
-                new KafkaFrameDecoder(KafkaWire.MAX_FRAME_BYTES, "client"),
-                new LengthFieldPrepender(4),
-                new RequestHeaderDecoder(),
-                connectionHandler);
-        channel.freezeTime();
-        return channel;
+        return TestConnections.channel(connectionHandler);
     }
 
     private static ClientConnectionHandler connectionHandler(RequestHandler requestHandler, int maxInFlight,
@@ -754,9 +742,8 @@ class ClientConnectionHandlerTest {
     private static ClientConnectionHandler connectionHandler(RequestHandler requestHandler, int maxInFlight,
                                                              ConnectionListener listener,
                                                              ConnectionBudgets budgets) {
-        return new ClientConnectionHandler(new ListenerParts(RequestHandlers.shared(requestHandler),
-                new BackendConnector(KafkaWire.MAX_FRAME_BYTES, Duration.ofSeconds(1)), maxInFlight,
-                REQUEST_TIMEOUT.toMillis(), listener, new ConnectionLogs(), budgets, OptionalInt.empty()));
+        return TestConnections.handler(RequestHandlers.shared(requestHandler), maxInFlight, REQUEST_TIMEOUT, listener,
+                budgets);
     }
 
     /** The default limits with these two timeouts. */

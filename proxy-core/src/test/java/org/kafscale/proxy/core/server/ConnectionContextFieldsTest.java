@@ -2,13 +2,13 @@ package org.kafscale.proxy.core.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.kafscale.proxy.core.testing.LogLines.fields;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.net.InetSocketAddress;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
@@ -77,11 +77,5 @@ class ConnectionContextFieldsTest {
     private Map<String, Object> fieldsOf(ConnectionContext connection) {
         connection.atInfo(logger).log("probe");
         return fields(lines.list.get(lines.list.size() - 1));
-    }
-
-    private static Map<String, Object> fields(ILoggingEvent line) {
-        Map<String, Object> fields = new LinkedHashMap<>();
-        line.getKeyValuePairs().forEach(pair -> fields.put(pair.key, pair.value));
-        return fields;
     }
 }

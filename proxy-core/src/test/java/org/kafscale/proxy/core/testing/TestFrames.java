@@ -1,5 +1,6 @@
 package org.kafscale.proxy.core.testing;
 
+import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -7,6 +8,7 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.ObjectSerializationCache;
 import org.apache.kafka.common.requests.RequestUtils;
+import org.kafscale.proxy.core.codec.RequestFrame;
 
 /** Request frames with a correct header and any body, for tests (fuzz targets) that send bytes no client would. */
 public final class TestFrames {
@@ -30,6 +32,18 @@ public final class TestFrames {
         ByteBuffer bytes = ByteBuffer.allocate(header.size(cache, headerVersion) + body.length);
         header.write(new ByteBufferAccessor(bytes), cache, headerVersion);
         return bytes.put(body).flip();
+    }
+
+    /**
+     * {@code body} at {@code version} as the proxy's header decoder hands it on: a {@link RequestFrame}
+     * whose frame (an unpooled buffer the caller releases) is the header and body as a client sends them.
+     */
+    public static RequestFrame requestFrame(ApiMessage body, short version, int correlationId) {
+        ApiKeys api = ApiKeys.forId(body.apiKey());
+        RequestHeaderData header = header(api, version, correlationId);
+        int headerLength = header.size(new ObjectSerializationCache(), api.requestHeaderVersion(version));
+        return new RequestFrame(api.id, version, correlationId, header.clientId(), headerLength,
+                Unpooled.wrappedBuffer(request(body, version, correlationId)));
     }
 
     private static RequestHeaderData header(ApiKeys api, short version, int correlationId) {

@@ -7,16 +7,18 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.policy.AnswerOutcome;
 import org.kafscale.proxy.core.policy.AnswerPolicy;
+import org.kafscale.proxy.core.policy.PolicyConnection;
 import org.kafscale.proxy.core.policy.PolicyContext;
 import org.kafscale.proxy.core.policy.RequestOutcome;
 import org.kafscale.proxy.core.policy.RequestPolicy;
 import org.kafscale.proxy.core.security.OwnConnections;
 import org.kafscale.proxy.core.topology.Topology;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Authorization, the first policy of the chain: each request is checked against the ACL rules for
- * the connection's principal ({@link PolicyContext#principal()}) before anything is answered or
+ * the connection's principal ({@link PolicyConnection#principal()}) before anything is answered or
  * routed. What is allowed goes on unchanged; what is refused is answered here with Kafka's own
  * error for the resource; a request partly allowed goes on narrowed to what is allowed, and the
  * refused parts are added to its answer (which the routes merged as usual). Listings (Metadata,
@@ -29,8 +31,13 @@ import org.slf4j.LoggerFactory;
  * The rules are read once per request, so a reload never changes a decision half-way.
  */
 public final class AuthorizationPolicy implements RequestPolicy {
-    private static final RateLimitedLog REFUSALS = RateLimitedLog.every10Seconds(
-            LoggerFactory.getLogger(AuthorizationPolicy.class));
+    private static final Logger LOGGER = LoggerFactory.getLogger(AuthorizationPolicy.class);
+
+    /**
+     * This instance's refusal lines, at most one per interval: the limiter is the instance's, not
+     * the process's, so a policy made per connection (or a test's) is limited on its own.
+     */
+    private final RateLimitedLog refusals = RateLimitedLog.every10Seconds(LOGGER);
 
     private final ServedGuards apis;
     private final AclAuthorizer authorizer;
@@ -58,11 +65,11 @@ public final class AuthorizationPolicy implements RequestPolicy {
 
     @Override
     public Future<RequestOutcome> onRequest(ApiMessage body, PolicyContext context) {
-        if (own.isOwn(context.clientAddress())) {
+        if (own.isOwn(context.connection().clientAddress())) {
             return context.forward();
         }
         ApiKeys api = context.api();
-        Access access = new Access(context.principal(), authorizer.rules(), topology.snapshot());
+        Access access = new Access(context.connection().principal(), authorizer.rules(), topology.snapshot());
         Verdict verdict;
         try {
             verdict = guardOf(apis, api).check(body, context.apiVersion(), access);
@@ -81,7 +88,7 @@ public final class AuthorizationPolicy implements RequestPolicy {
             return context.now(context.answer(answer.answer()));
         }
         if (verdict instanceof Verdict.Close close) {
-            return context.now(context.close(close.reason() + " for " + context.principal() + " ("
+            return context.now(context.close(close.reason() + " for " + context.connection().principal() + " ("
                     + context.describeRequest() + ")"));
         }
         return context.forward();
@@ -120,8 +127,9 @@ public final class AuthorizationPolicy implements RequestPolicy {
             return;
         }
         access.refused().forEach(type -> observer.refused(context.api(), type));
-        REFUSALS.info(context.logFields(), "Refused {} for {} from {} (client id '{}'): not allowed on {}",
-                context.describeRequest(),
-                context.principal(), context.clientAddress(), context.clientId(), access.refused());
+        PolicyConnection connection = context.connection();
+        refusals.info(connection, "Refused {} for {} from {} (client id '{}'): not allowed on {}",
+                context.describeRequest(), connection.principal(), connection.clientAddress(), context.clientId(),
+                access.refused());
     }
 }

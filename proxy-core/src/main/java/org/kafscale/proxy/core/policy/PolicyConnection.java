@@ -1,0 +1,58 @@
+package org.kafscale.proxy.core.policy;
+
+import io.netty.channel.EventLoop;
+import java.net.SocketAddress;
+import java.util.OptionalInt;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.kafscale.proxy.core.logging.LogFields;
+import org.kafscale.proxy.core.server.ConnectionContext;
+import org.slf4j.spi.LoggingEventBuilder;
+
+/**
+ * What a {@link PolicyFactory} sees of the client connection it makes a policy for. The principal
+ * and client id are read live: a connection opens anonymous and authenticates (SASL) later, so a
+ * policy made at the open reads them when a request comes, not when it is made. The broker
+ * channels are not here: a policy decides, the routes forward.
+ */
+public final class PolicyConnection implements LogFields {
+    private final ConnectionContext connection;
+
+    PolicyConnection(ConnectionContext connection) {
+        this.connection = connection;
+    }
+
+    /** The connection's short id, as its log lines carry it. */
+    public String id() {
+        return connection.id();
+    }
+
+    public SocketAddress clientAddress() {
+        return connection.clientAddress();
+    }
+
+    /** The broker whose own port the connection came in on; empty on the bootstrap listener. */
+    public OptionalInt addressedBroker() {
+        return connection.addressedBroker();
+    }
+
+    /** Who the client proved to be so far ({@link KafkaPrincipal#ANONYMOUS} until it authenticates). */
+    public KafkaPrincipal principal() {
+        return connection.principal();
+    }
+
+    /** The client id of the client's latest request header (null until one names it). */
+    public String clientId() {
+        return connection.clientId();
+    }
+
+    /** The connection's event loop: the policy's hooks and its close run there. */
+    public EventLoop loop() {
+        return connection.loop();
+    }
+
+    /** The connection's log fields (id, client address, client id, principal). */
+    @Override
+    public LoggingEventBuilder addTo(LoggingEventBuilder event) {
+        return connection.addTo(event);
+    }
+}
