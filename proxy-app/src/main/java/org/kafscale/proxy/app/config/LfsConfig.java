@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.http.HttpSettings;
@@ -197,8 +198,9 @@ public final class LfsConfig {
         String apiKey = s.string(HTTP_API_KEY, "");
         Optional<TlsSettings> chosenTls = tls;
         List<String> origins = s.list(HTTP_ALLOWED_ORIGINS);
+        ProxyProtocolMode proxyProtocol = s.proxyProtocol(ConfigKey.LFS_HTTP_ACCEPT_PROXY_PROTOCOL);
         return address.map(a -> new HttpSettings(a.toBindAddress(), apiKey, read, write, idle, header, maxHeader,
-                shutdown, chosenTls, origins));
+                shutdown, chosenTls, origins, proxyProtocol));
     }
 
     private static URI url(String key, String value) {

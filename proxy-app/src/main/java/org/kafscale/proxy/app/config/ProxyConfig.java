@@ -16,6 +16,7 @@ import org.kafscale.proxy.core.backend.security.BackendSecurity;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.security.sasl.SaslSettings;
 import org.kafscale.proxy.core.security.authz.AclSettings;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
@@ -56,6 +57,7 @@ import org.slf4j.LoggerFactory;
  * @param sasl SASL on the Kafka listener, when {@code KAFSCALE_PROXY_SASL_MECHANISMS} is set ({@link SaslConfig})
  * @param backendSecurity TLS and SASL on every connection to a broker ({@link BackendSecurityConfig})
  * @param acl authorization at the proxy, when an ACL file is set (KAFSCALE_PROXY_ACL_*)
+ * @param proxyProtocol PROXY protocol headers on the Kafka listener (KAFSCALE_PROXY_ACCEPT_PROXY_PROTOCOL)
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           BrokerPorts brokerPorts,
@@ -66,7 +68,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           ListenerLimits listenerLimits, Optional<ListenerTlsSettings> listenerTls,
                           ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
                           ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
-                          Optional<SaslSettings> sasl, BackendSecurity backendSecurity, Optional<AclSettings> acl) {
+                          Optional<SaslSettings> sasl, BackendSecurity backendSecurity, Optional<AclSettings> acl,
+                          ProxyProtocolMode proxyProtocol) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -154,6 +157,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String BACKEND_SASL_OAUTH_SCOPE = ConfigKey.BACKEND_SASL_OAUTH_SCOPE.envName();
     public static final String ACL_FILE = ConfigKey.ACL_FILE.envName();
     public static final String ACL_RELOAD_MS = ConfigKey.ACL_RELOAD_MS.envName();
+    public static final String ACCEPT_PROXY_PROTOCOL = ConfigKey.ACCEPT_PROXY_PROTOCOL.envName();
 
     /**
      * Builds the configuration from settings keyed by KafScale's environment variable names
@@ -204,6 +208,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         Optional<AclSettings> acl = s.existingFile(ACL_FILE)
                 .map(file -> new AclSettings(file, Duration.ofMillis(s.longValue(ConfigKey.ACL_RELOAD_MS))));
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
+        ProxyProtocolMode proxyProtocol = s.proxyProtocol(ConfigKey.ACCEPT_PROXY_PROTOCOL);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
             String fallback = listen.host().isEmpty() ? "localhost" : listen.host();
@@ -213,7 +218,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
                 metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
-                logging, lfs, sasl, backendSecurity, acl);
+                logging, lfs, sasl, backendSecurity, acl, proxyProtocol);
     }
 
     /**
@@ -296,6 +301,6 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
 
     public ListenerSettings listenerSettings() {
         return new ListenerSettings(listen.toBindAddress(), maxFrameBytes, maxInFlightPerConnection, requestTimeout,
-                connectTimeout, ioThreads, listenerLimits, brokerPorts, listenerTls);
+                connectTimeout, ioThreads, listenerLimits, brokerPorts, listenerTls, proxyProtocol);
     }
 }

@@ -19,13 +19,4 @@ public enum ProxyProtocolMode {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** @throws IllegalArgumentException for anything but off, optional or required (any case) */
-    public static ProxyProtocolMode parse(String value) {
-        for (ProxyProtocolMode mode : values()) {
-            if (mode.settingValue().equalsIgnoreCase(value.trim())) {
-                return mode;
-            }
-        }
-        throw new IllegalArgumentException("expected off, optional or required");
-    }
 }

@@ -12,9 +12,10 @@ public interface ConnectionListener {
     }
 
     /**
-     * A connection was refused as soon as it was accepted.
+     * A connection was refused before it was served: at accept, or at its PROXY protocol header.
      *
-     * @param limit the limit it was past: {@code total} or {@code per_ip}
+     * @param limit why: the limit it was past ({@code total} or {@code per_ip}), or
+     *     {@code proxy_header} (the header was missing where required, malformed, or late)
      */
     default void refused(String limit) {
     }

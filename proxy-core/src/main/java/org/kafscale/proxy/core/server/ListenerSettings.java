@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Optional;
 import org.kafscale.proxy.core.local.BrokerPorts;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
 
 /**
@@ -19,10 +20,12 @@ import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
  * @param brokerPorts advertise mode ports: a listener per broker id in range, at the bind host on
  *     the broker's port, beside the bootstrap listener; {@link BrokerPorts#NONE} otherwise
  * @param tls TLS on the bootstrap port and every per-broker port; empty: plaintext
+ * @param proxyProtocol whether connections on every port start with a PROXY protocol header
  */
 public record ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
                                Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits,
-                               BrokerPorts brokerPorts, Optional<ListenerTlsSettings> tls) {
+                               BrokerPorts brokerPorts, Optional<ListenerTlsSettings> tls,
+                               ProxyProtocolMode proxyProtocol) {
 
     public static final int DEFAULT_MAX_FRAME_BYTES = 100 * 1024 * 1024;
 
@@ -46,6 +49,14 @@ public record ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes,
                             BrokerPorts brokerPorts) {
         this(bindAddress, maxFrameBytes, maxInFlightPerConnection, requestTimeout, connectTimeout, ioThreads, limits,
                 brokerPorts, Optional.empty());
+    }
+
+    /** Settings without PROXY protocol headers. */
+    public ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
+                            Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits,
+                            BrokerPorts brokerPorts, Optional<ListenerTlsSettings> tls) {
+        this(bindAddress, maxFrameBytes, maxInFlightPerConnection, requestTimeout, connectTimeout, ioThreads, limits,
+                brokerPorts, tls, ProxyProtocolMode.OFF);
     }
 
     /** Where broker {@code brokerId}'s own listener binds: the bootstrap's host, the broker's port. */

@@ -103,6 +103,20 @@ class ProxyProtocolGateTest {
     }
 
     @Test
+    void theProxysOwnLocalHeaderKeepsTheSocketAddress() {
+        // Given a listener that requires the header
+        open(ProxyProtocolMode.REQUIRED);
+
+        // When the proxy's own probe connects with the header it sends, then a request
+        channel.writeInbound(Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(LocalProxyHeader.bytes()),
+                Unpooled.wrappedBuffer(KAFKA_BYTES)));
+
+        // Then it is admitted as itself, and its request goes on
+        assertEquals(List.of(channel.remoteAddress()), admitted);
+        assertEquals(new String(KAFKA_BYTES, StandardCharsets.ISO_8859_1), rest.text());
+    }
+
+    @Test
     void headerAndFirstFrameInOneBufferReachTheRestAsTheFrameOnlyAfterActive() {
         // Given a listener that requires the header
         open(ProxyProtocolMode.REQUIRED);
