@@ -26,7 +26,7 @@ import org.kafscale.proxy.core.backend.security.BackendSecurity;
 import org.kafscale.proxy.core.backend.security.BackendTls;
 import org.kafscale.proxy.core.backend.security.BackendSaslLogin;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
-import org.kafscale.proxy.core.proxyprotocol.LocalProxyHeader;
+import org.kafscale.proxy.core.proxyprotocol.ProxyHeaders;
 import org.kafscale.proxy.core.server.FrameBuffers;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
@@ -154,7 +154,7 @@ public final class BackendConnector implements AutoCloseable {
             }
             if (localProxyHeader) {
                 // Here, before the pipeline is told the channel is active: ahead of TLS and SASL.
-                LocalProxyHeader.sendFirst(channel);
+                ProxyHeaders.sendLocalFirst(channel);
             }
             observer.channelOpened(broker);
             // The addresses, for OwnConnections: the proxy's own connections to its listener.

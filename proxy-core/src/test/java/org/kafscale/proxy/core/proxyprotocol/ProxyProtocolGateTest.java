@@ -13,7 +13,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.haproxy.HAProxyCommand;
 import io.netty.handler.codec.haproxy.HAProxyMessage;
-import io.netty.handler.codec.haproxy.HAProxyMessageEncoder;
 import io.netty.handler.codec.haproxy.HAProxyProtocolVersion;
 import io.netty.handler.codec.haproxy.HAProxyProxiedProtocol;
 import java.io.IOException;
@@ -108,7 +107,7 @@ class ProxyProtocolGateTest {
         open(ProxyProtocolMode.REQUIRED);
 
         // When the proxy's own probe connects with the header it sends, then a request
-        channel.writeInbound(Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(LocalProxyHeader.bytes()),
+        channel.writeInbound(Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(ProxyHeaders.localBytes()),
                 Unpooled.wrappedBuffer(KAFKA_BYTES)));
 
         // Then it is admitted as itself, and its request goes on
@@ -313,11 +312,7 @@ class ProxyProtocolGateTest {
     }
 
     private static ByteBuf encode(HAProxyMessage header) {
-        EmbeddedChannel encoder = new EmbeddedChannel(HAProxyMessageEncoder.INSTANCE);
-        encoder.writeOutbound(header);
-        ByteBuf bytes = encoder.readOutbound();
-        encoder.finishAndReleaseAll();
-        return bytes;
+        return Unpooled.wrappedBuffer(ProxyHeaders.encode(header));
     }
 
     private static ByteBuf ascii(String text) {

@@ -12,37 +12,43 @@ import io.netty.handler.codec.haproxy.HAProxyProtocolVersion;
 import io.netty.handler.codec.haproxy.HAProxyProxiedProtocol;
 
 /**
- * The v2 {@code LOCAL} header the proxy's own connections to its listener start with when the
+ * PROXY protocol headers the proxy writes, with Netty's encoder. Above all the v2 {@code LOCAL}
+ * header the proxy's own connections to its listener start with when the
  * listener reads PROXY protocol (its readiness probe): a connection of the proxy's own, as a load
  * balancer's health check is, which keeps its socket's address. Without it a listener that
  * requires headers would close the probe, and readiness would fail.
  */
-public final class LocalProxyHeader {
-    /** The header's bytes, encoded once by Netty's encoder (a LOCAL header carries no address, so it never changes). */
-    private static final byte[] BYTES = encode();
+public final class ProxyHeaders {
+    /** The LOCAL header's bytes, encoded once (it carries no address, so it never changes). */
+    private static final byte[] LOCAL = encodeLocal();
 
-    private LocalProxyHeader() {
+    private ProxyHeaders() {
     }
 
     /**
-     * Writes the header on {@code channel}, just connected, ahead of everything else: from the
+     * Writes the LOCAL header on {@code channel}, just connected, ahead of everything else: from the
      * first handler's context, so no handler (TLS, the size prefixer) touches it, and before the
      * pipeline hears the channel is active, so it precedes a TLS ClientHello and any request.
      */
-    public static void sendFirst(Channel channel) {
-        channel.pipeline().firstContext().writeAndFlush(Unpooled.wrappedBuffer(BYTES));
+    public static void sendLocalFirst(Channel channel) {
+        channel.pipeline().firstContext().writeAndFlush(Unpooled.wrappedBuffer(LOCAL));
     }
 
-    /** A copy of the header's bytes. */
-    static byte[] bytes() {
-        return BYTES.clone();
+    /** A copy of the LOCAL header's bytes. */
+    static byte[] localBytes() {
+        return LOCAL.clone();
     }
 
-    private static byte[] encode() {
+    private static byte[] encodeLocal() {
+        return encode(new HAProxyMessage(HAProxyProtocolVersion.V2, HAProxyCommand.LOCAL,
+                HAProxyProxiedProtocol.UNKNOWN, null, null, 0, 0));
+    }
+
+    /** {@code header}'s bytes as Netty's encoder writes them (released once encoded). */
+    public static byte[] encode(HAProxyMessage header) {
         EmbeddedChannel encoder = new EmbeddedChannel(HAProxyMessageEncoder.INSTANCE);
         try {
-            encoder.writeOutbound(new HAProxyMessage(HAProxyProtocolVersion.V2, HAProxyCommand.LOCAL,
-                    HAProxyProxiedProtocol.UNKNOWN, null, null, 0, 0));
+            encoder.writeOutbound(header);
             ByteBuf encoded = encoder.readOutbound();
             try {
                 return ByteBufUtil.getBytes(encoded);
