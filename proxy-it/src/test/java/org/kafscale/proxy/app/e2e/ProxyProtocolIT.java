@@ -16,10 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
@@ -34,11 +36,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.kafscale.proxy.app.config.ConfigKey;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.core.testing.RawKafkaConnection;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.FreePorts;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
+import org.kafscale.proxy.testkit.TestCertificates;
 
 /**
  * The proxy behind a load balancer that sends PROXY protocol v2 headers ({@link ProxyHeaderRelay}:
@@ -161,6 +165,33 @@ class ProxyProtocolIT {
         // And the readiness probe, which sends a LOCAL header, still proves the read path
         Eventually.await(DEADLINE, "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
         served(behind.port());
+    }
+
+    @Test
+    void tlsPassesThroughAfterTheHeaderAndTheProbeSendsItsLocalHeaderBeforeItsHandshake() throws Exception {
+        // Given a TLS listener that requires headers
+        TestCertificates ca = TestCertificates.create(dir.resolve("tls"), "proxy-protocol");
+        TestCertificates.Identity leaf = ca.server("proxy");
+        startBehindRelays(Map.of(ConfigKey.TLS_ENABLED.envName(), "true",
+                ConfigKey.TLS_CERT_FILE.envName(), leaf.chainFile().toString(),
+                ConfigKey.TLS_KEY_FILE.envName(), leaf.keyFile().toString()));
+
+        // When a Java producer behind 203.0.113.7 writes over TLS, through the balancer that only adds the header
+        Properties props = RecordRoundTrip.idempotentProducerProperties(bootstrapBehind());
+        props.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL");
+        props.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, ca.trustStoreFile().toString());
+        props.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD);
+        props.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PKCS12");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+            producer.send(new ProducerRecord<>(OPEN, "k", "over tls")).get();
+        }
+
+        // Then it was written, the access line names the header's address over TLS, and the
+        // probe (its LOCAL header first, then its handshake) proves the read path
+        logs.awaitLine(DEADLINE, "client=/" + BEHIND);
+        assertTrue(logs.events().stream().map(e -> e.getFormattedMessage())
+                .anyMatch(line -> line.contains("client=/" + BEHIND) && line.contains("security=TLS")), logs.warnings());
+        Eventually.await(DEADLINE, "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
     }
 
     /** The proxy on a free port requiring headers, advertised at the 203.0.113.7 relay's port, and both relays. */

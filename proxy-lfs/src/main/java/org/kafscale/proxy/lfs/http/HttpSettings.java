@@ -61,6 +61,11 @@ public record HttpSettings(InetSocketAddress address, String apiKey, Duration re
                 maxHeaderBytes, shutdownTimeout, tls, allowedOrigins, proxyProtocol);
     }
 
+    public HttpSettings withProxyProtocol(ProxyProtocolMode mode) {
+        return new HttpSettings(address, apiKey, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout,
+                maxHeaderBytes, shutdownTimeout, tls, allowedOrigins, mode);
+    }
+
     public HttpSettings withTls(TlsSettings settings) {
         return new HttpSettings(address, apiKey, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout,
                 maxHeaderBytes, shutdownTimeout, Optional.of(settings), allowedOrigins, proxyProtocol);
