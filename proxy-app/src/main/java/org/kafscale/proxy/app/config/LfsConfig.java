@@ -51,6 +51,7 @@ public final class LfsConfig {
     public static final String PROXY_ID = ConfigKey.LFS_PROXY_ID.envName();
     public static final String HTTP_API_KEY = ConfigKey.LFS_HTTP_API_KEY.envName();
     public static final String HTTP_ALLOWED_ORIGINS = ConfigKey.LFS_HTTP_ALLOWED_ORIGINS.envName();
+    public static final String HTTP_ACCEPT_PROXY_PROTOCOL = ConfigKey.LFS_HTTP_ACCEPT_PROXY_PROTOCOL.envName();
     public static final String HTTP_READ_TIMEOUT_SEC = ConfigKey.LFS_HTTP_READ_TIMEOUT_SEC.envName();
     public static final String HTTP_WRITE_TIMEOUT_SEC = ConfigKey.LFS_HTTP_WRITE_TIMEOUT_SEC.envName();
     public static final String HTTP_IDLE_TIMEOUT_SEC = ConfigKey.LFS_HTTP_IDLE_TIMEOUT_SEC.envName();
