@@ -52,15 +52,6 @@ final class ClientConnections {
     }
 
     /**
-     * Tracks a new connection whose client is its socket's peer, and admits it by both limits.
-     * Once a drain has begun, or past a limit, the connection is closed instead, before it reads
-     * anything.
-     */
-    boolean admit(Channel channel) {
-        return accept(channel) && admitFrom(channel, channel.remoteAddress());
-    }
-
-    /**
      * Tracks a new connection and counts it against the listener's total (which guards the
      * process's file descriptors, so it is counted at accept whatever the client turns out to be).
      * Once a drain has begun, or past the total, the connection is closed instead. (Added first,
