@@ -13,6 +13,7 @@ import org.kafscale.proxy.app.health.ReadPathProbe;
 import org.kafscale.proxy.app.health.Readiness;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.backend.KafkaRequestClient;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.core.security.OwnConnections;
 import org.kafscale.proxy.core.security.sasl.ProbeLogin;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * Readiness and the read-path probe behind it. The probe is a client of the proxy's own
  * listener, so it proves the path clients take: it speaks to that listener with the listener's
  * TLS (see ListenerTls#newSelfClientHandler) and, with SASL, the probe's own login, never with the
- * backend security; its round trip to a broker, when no topic proves the read path, goes through
+ * backend security, and on a listener that reads PROXY protocol headers it starts with a v2
+ * {@code LOCAL} header (as a load balancer's health check does); its round trip to a broker, when no topic proves the read path, goes through
  * the proxy's own broker client.
  */
 final class ProbeAssembly {
@@ -43,7 +45,10 @@ final class ProbeAssembly {
                            OwnedResources resources) {
         BackendConnector listenerConnector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), own,
                 kafkaServer.tls().map(tls -> selfClientTls(tls, config)).orElse(null),
-                probeLogin.map(ProbeLogin::clientSettings));
+                probeLogin.map(ProbeLogin::clientSettings),
+                // On a listener that reads PROXY protocol, the probe says it is a local connection
+                // (required: without it the listener would close the probe).
+                config.proxyProtocol() != ProxyProtocolMode.OFF);
         probeLogin.ifPresent(login -> LOGGER.info("The readiness probe logs in to the Kafka listener with {} "
                 + "(minted for this process, accepted only on its own connections)", login));
         KafkaRequestClient probeClient = new KafkaRequestClient(workers, listenerConnector, "kafscale-proxy-probe",

@@ -53,6 +53,8 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * HTTP clients never take time from the Kafka listener's event loops.
  */
 public final class LfsModule implements AutoCloseable {
+    /** The refusal counter's label for connections closed for their PROXY protocol header. */
+    private static final String PROXY_HEADER_REFUSAL = "proxy_header";
     private static final Logger LOGGER = LoggerFactory.getLogger(LfsModule.class);
     /** An envelope request is tiny; this only bounds what a broker may answer. */
     private static final int MAX_BROKER_FRAME = 16 * 1024 * 1024;
@@ -139,7 +141,8 @@ public final class LfsModule implements AutoCloseable {
             extraRoutes.forEach(f -> routes.addAll(f.routes(context)));
             LfsRouter router = new LfsRouter(routes, new ApiKeyCheck(settings.http().apiKey()),
                     Cors.allowing(settings.http().allowedOrigins()), health::healthy);
-            LfsHttpServer server = LfsHttpServer.start(settings.http(), loops, router);
+            LfsHttpServer server = LfsHttpServer.start(settings.http(), loops, router,
+                    () -> metrics.connectionRefused(PROXY_HEADER_REFUSAL));
             ExposureWarnings.of(settings.http()).forEach(LOGGER::warn);
             return new LfsModule(context, kafka, housekeeping, loops, server);
         } catch (RuntimeException | InterruptedException e) {

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.netty.util.NetUtil;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -95,7 +97,8 @@ public final class AclFile {
                 @JsonProperty("patternType") String patternType,
                 @JsonProperty("name") String name,
                 @JsonProperty("operation") String operation,
-                @JsonProperty("permission") String permission) {
+                @JsonProperty("permission") String permission,
+                @JsonProperty("host") String host) {
         Rule {
             required("principal", principal);
             required("resourceType", resourceType);
@@ -137,6 +140,23 @@ public final class AclFile {
             if (perm != AclPermissionType.ALLOW && perm != AclPermissionType.DENY) {
                 throw new IllegalArgumentException("permission '" + permission + "' is not ALLOW or DENY");
             }
+            hostOf(host);
+        }
+
+        /**
+         * The rule's host as Kafka compares it: {@code *} (also when left out) or an IP address
+         * in {@link InetAddress#getHostAddress} form, so {@code 2001:db8::7} matches that client.
+         * A name is refused: it would need a DNS lookup, and Kafka does not resolve one either.
+         */
+        private static String hostOf(String host) {
+            if (host == null || host.equals(AclRules.WILDCARD_HOST)) {
+                return AclRules.WILDCARD_HOST;
+            }
+            InetAddress address = NetUtil.createInetAddressFromIpAddressString(host.trim());
+            if (address == null) {
+                throw new IllegalArgumentException("host '" + host + "' is not * or an IP address");
+            }
+            return address.getHostAddress();
         }
 
         AclBinding binding() {
@@ -144,7 +164,7 @@ public final class AclFile {
             String resource = type == ResourceType.CLUSTER ? CLUSTER_NAME : name;
             PatternType pattern = patternType == null ? PatternType.LITERAL : PatternType.fromString(patternType);
             return new AclBinding(new ResourcePattern(type, resource, pattern),
-                    new AccessControlEntry(AclNames.principal(principal).toString(), "*",
+                    new AccessControlEntry(AclNames.principal(principal).toString(), hostOf(host),
                             AclNames.operation(operation), AclNames.permission(permission)));
         }
 

@@ -179,7 +179,15 @@ public enum ConfigKey {
             String.valueOf(ListenerLimits.DEFAULT_MAX_CONNECTIONS_PER_IP), null, Range.of(1, 10_000_000),
             "Client connections open at once from one address; more are closed as soon as they are accepted. "
                     + "Behind a load balancer that hides client addresses (SNAT) every client shares one address: "
-                    + "raise it to `KAFSCALE_PROXY_MAX_CONNECTIONS` there."),
+                    + "raise it to `KAFSCALE_PROXY_MAX_CONNECTIONS` there, or have it send PROXY protocol headers "
+                    + "(`KAFSCALE_PROXY_ACCEPT_PROXY_PROTOCOL`)."),
+    ACCEPT_PROXY_PROTOCOL("KAFSCALE_PROXY_ACCEPT_PROXY_PROTOCOL", "off", null, null,
+            "PROXY protocol (v1 and v2) on the Kafka listener and every broker port: `off`; `optional` (a "
+                    + "connection that starts with a header is seen under the header's source address, one without "
+                    + "under its own); `required` (a connection without a valid header is closed and counted). The "
+                    + "header's address is the one connection limits, ACL `host` rules and log lines use; a v2 `LOCAL` "
+                    + "header (a load balancer's health check) keeps the connection's own. Only behind a load "
+                    + "balancer that sends it: anyone who can reach the port can name any address in a header."),
     FD_HEADROOM("KAFSCALE_PROXY_FD_HEADROOM", String.valueOf(ListenerLimits.DEFAULT_FD_HEADROOM), null,
             Range.of(0, 1_000_000),
             "File descriptors kept free for everything but clients (health and LFS listeners, S3, etcd). The "
@@ -344,6 +352,10 @@ public enum ConfigKey {
             "Largest request head in bytes."),
     LFS_HTTP_SHUTDOWN_TIMEOUT_SEC("KAFSCALE_LFS_PROXY_HTTP_SHUTDOWN_TIMEOUT_SEC", "10", null, Range.of(0, 3600),
             "Seconds open LFS requests get to finish at shutdown."),
+    LFS_HTTP_ACCEPT_PROXY_PROTOCOL("KAFSCALE_LFS_PROXY_HTTP_ACCEPT_PROXY_PROTOCOL", "off", null, null,
+            "PROXY protocol (v1 and v2) on the LFS listener: `off`, `optional` or `required`, as "
+                    + "`KAFSCALE_PROXY_ACCEPT_PROXY_PROTOCOL` for the Kafka listener. The header's source address is "
+                    + "the client address of ops events when the request has no `X-Forwarded-For` or `X-Real-IP`."),
     LFS_HTTP_TLS_ENABLED("KAFSCALE_LFS_PROXY_HTTP_TLS_ENABLED", "false", null, null, "HTTPS on the LFS listener."),
     LFS_HTTP_TLS_CERT_FILE("KAFSCALE_LFS_PROXY_HTTP_TLS_CERT_FILE", null, "required with TLS", null,
             "PEM certificate chain of the LFS listener."),

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.http.HttpSettings;
@@ -51,6 +52,7 @@ public final class LfsConfig {
     public static final String PROXY_ID = ConfigKey.LFS_PROXY_ID.envName();
     public static final String HTTP_API_KEY = ConfigKey.LFS_HTTP_API_KEY.envName();
     public static final String HTTP_ALLOWED_ORIGINS = ConfigKey.LFS_HTTP_ALLOWED_ORIGINS.envName();
+    public static final String HTTP_ACCEPT_PROXY_PROTOCOL = ConfigKey.LFS_HTTP_ACCEPT_PROXY_PROTOCOL.envName();
     public static final String HTTP_READ_TIMEOUT_SEC = ConfigKey.LFS_HTTP_READ_TIMEOUT_SEC.envName();
     public static final String HTTP_WRITE_TIMEOUT_SEC = ConfigKey.LFS_HTTP_WRITE_TIMEOUT_SEC.envName();
     public static final String HTTP_IDLE_TIMEOUT_SEC = ConfigKey.LFS_HTTP_IDLE_TIMEOUT_SEC.envName();
@@ -198,8 +200,9 @@ public final class LfsConfig {
         String apiKey = s.string(HTTP_API_KEY, "");
         Optional<TlsSettings> chosenTls = tls;
         List<String> origins = s.list(HTTP_ALLOWED_ORIGINS);
+        ProxyProtocolMode proxyProtocol = s.proxyProtocol(ConfigKey.LFS_HTTP_ACCEPT_PROXY_PROTOCOL);
         return address.map(a -> new HttpSettings(a.toBindAddress(), apiKey, read, write, idle, header, maxHeader,
-                shutdown, chosenTls, origins));
+                shutdown, chosenTls, origins, proxyProtocol));
     }
 
     private static URI url(String key, String value) {

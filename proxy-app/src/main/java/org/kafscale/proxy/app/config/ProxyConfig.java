@@ -17,6 +17,7 @@ import org.kafscale.proxy.core.backend.security.BackendSecurity;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.security.sasl.SaslSettings;
 import org.kafscale.proxy.core.security.authz.AclSettings;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
@@ -61,6 +62,7 @@ import org.slf4j.LoggerFactory;
  * @param sniHosts in sni mode, the bootstrap's and the brokers' host names (KAFSCALE_PROXY_SNI_*);
  *     {@link SniHosts#NONE} otherwise
  * @param tlsProvider the TLS implementation of every TLS context, and why (KAFSCALE_PROXY_TLS_PROVIDER)
+ * @param proxyProtocol PROXY protocol headers on the Kafka listener (KAFSCALE_PROXY_ACCEPT_PROXY_PROTOCOL)
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           BrokerPorts brokerPorts,
@@ -72,7 +74,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
                           ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
                           Optional<SaslSettings> sasl, BackendSecurity backendSecurity, Optional<AclSettings> acl,
-                          SniHosts sniHosts, TlsProvider tlsProvider) {
+                          SniHosts sniHosts, TlsProvider tlsProvider, ProxyProtocolMode proxyProtocol) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -164,6 +166,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String BACKEND_SASL_OAUTH_SCOPE = ConfigKey.BACKEND_SASL_OAUTH_SCOPE.envName();
     public static final String ACL_FILE = ConfigKey.ACL_FILE.envName();
     public static final String ACL_RELOAD_MS = ConfigKey.ACL_RELOAD_MS.envName();
+    public static final String ACCEPT_PROXY_PROTOCOL = ConfigKey.ACCEPT_PROXY_PROTOCOL.envName();
 
     /**
      * Builds the configuration from settings keyed by KafScale's environment variable names
@@ -216,6 +219,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                 .map(file -> new AclSettings(file, Duration.ofMillis(s.longValue(ConfigKey.ACL_RELOAD_MS))));
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
         SniHosts sniHosts = sniHosts(s, advertiseMode, listenerTls);
+        ProxyProtocolMode proxyProtocol = s.proxyProtocol(ConfigKey.ACCEPT_PROXY_PROTOCOL);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = sniHosts != SniHosts.NONE ? sniHosts.bootstrapHost()
                 : s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
@@ -226,7 +230,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
                 metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
-                logging, lfs, sasl, backendSecurity, acl, sniHosts, tlsProvider);
+                logging, lfs, sasl, backendSecurity, acl, sniHosts, tlsProvider, proxyProtocol);
     }
 
     /**
@@ -353,6 +357,6 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
 
     public ListenerSettings listenerSettings() {
         return new ListenerSettings(listen.toBindAddress(), maxFrameBytes, maxInFlightPerConnection, requestTimeout,
-                connectTimeout, ioThreads, listenerLimits, brokerPorts, listenerTls, sniHosts);
+                connectTimeout, ioThreads, listenerLimits, brokerPorts, listenerTls, sniHosts, proxyProtocol);
     }
 }

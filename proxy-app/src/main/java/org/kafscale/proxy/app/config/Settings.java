@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 
 /**
  * Reads typed values from raw settings (environment variable names as keys). Every parse error
@@ -46,6 +47,11 @@ final class Settings {
         String value = stringOrDefault(key);
         return allowed.stream().filter(a -> a.equalsIgnoreCase(value)).findFirst().orElseThrow(() ->
                 ConfigException.invalid(key.envName(), value, "expected one of " + String.join(", ", allowed)));
+    }
+
+    /** A PROXY protocol mode: off, optional or required. */
+    ProxyProtocolMode proxyProtocol(ConfigKey key) {
+        return ProxyProtocolMode.valueOf(oneOf(key, List.of("off", "optional", "required")).toUpperCase(Locale.ROOT));
     }
 
     /** A whole number within the key's range, else the key's default. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.resource.ResourceType;
@@ -100,7 +101,21 @@ class AclFileTest {
         assertTrue(error("acls:\n  - {principal: User:alice, resourceType: TOPIC, operation: Read, permission: ALLOW}\n")
                 .contains("`name` is missing"));
         assertTrue(error("acls:\n  - {principal: User:alice, resourceType: TOPIC, name: t, operation: Read, "
-                + "permission: ALLOW, host: 10.0.0.1}\n").contains("host"), "unknown fields are refused");
+                + "permission: ALLOW, host: kafka.example.com}\n").contains("host"), "a host is an IP address");
+        assertTrue(error("acls:\n  - {principal: User:alice, resourceType: TOPIC, name: t, operation: Read, "
+                + "permission: ALLOW, hosts: 10.0.0.1}\n").contains("hosts"), "unknown fields are refused");
+    }
+
+    @Test
+    void aHostLimitsTheRuleToClientsFromThatAddress() throws Exception {
+        // Given a rule for one IPv6 address, written short
+        AclRules rules = parse("acls:\n  - {principal: User:alice, resourceType: TOPIC, name: t, operation: Read, "
+                + "permission: ALLOW, host: \"2001:db8::7\"}\n");
+
+        // Then it matches that client, and no other
+        assertTrue(rules.allows(ALICE, InetAddress.getByName("2001:db8::7"), ResourceType.TOPIC, "t", AclOperation.READ));
+        assertFalse(rules.allows(ALICE, InetAddress.getByName("2001:db8::8"), ResourceType.TOPIC, "t", AclOperation.READ));
+        assertFalse(rules.allows(ALICE, ResourceType.TOPIC, "t", AclOperation.READ));
     }
 
     @Test

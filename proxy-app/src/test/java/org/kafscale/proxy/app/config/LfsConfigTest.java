@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 
@@ -64,6 +65,18 @@ class LfsConfigTest {
         // Then
         assertEquals(List.of("https://app.example.com", "https://ops.example.com"),
                 ProxyConfig.from(env).lfs().orElseThrow().http().allowedOrigins());
+    }
+
+    @Test
+    void proxyProtocolOnTheLfsListenerIsItsOwnSetting() {
+        // Given
+        Map<String, String> env = enabled();
+        env.put(ProxyConfig.ACCEPT_PROXY_PROTOCOL, "required");
+        assertEquals(ProxyProtocolMode.OFF, ProxyConfig.from(env).lfs().orElseThrow().http().proxyProtocol());
+        // When
+        env.put(LfsConfig.HTTP_ACCEPT_PROXY_PROTOCOL, "optional");
+        // Then
+        assertEquals(ProxyProtocolMode.OPTIONAL, ProxyConfig.from(env).lfs().orElseThrow().http().proxyProtocol());
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.BrokerPorts;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
 
 class ProxyConfigTest {
@@ -109,6 +110,27 @@ class ProxyConfigTest {
         env.put(ProxyConfig.ADVERTISE_MODE, "mirror");
         ConfigException e = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
         assertEquals("KAFSCALE_PROXY_ADVERTISE_MODE=mirror is invalid: expected single, brokers, ports or sni", e.getMessage());
+    }
+
+    @Test
+    void proxyProtocolIsOffByDefaultAndReachesTheListenerWhenSet() {
+        // Given
+        Map<String, String> env = minimal();
+        // Then
+        assertEquals(ProxyProtocolMode.OFF, ProxyConfig.from(env).listenerSettings().proxyProtocol());
+        // When
+        env.put(ProxyConfig.ACCEPT_PROXY_PROTOCOL, "Required");
+        // Then
+        assertEquals(ProxyProtocolMode.REQUIRED, ProxyConfig.from(env).listenerSettings().proxyProtocol());
+    }
+
+    @Test
+    void unknownProxyProtocolModeStopsStartUpNamingTheSetting() {
+        Map<String, String> env = minimal();
+        env.put(ProxyConfig.ACCEPT_PROXY_PROTOCOL, "v2");
+        ConfigException e = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+        assertEquals("KAFSCALE_PROXY_ACCEPT_PROXY_PROTOCOL=v2 is invalid: expected one of off, optional, required",
+                e.getMessage());
     }
 
     @Test

@@ -26,6 +26,7 @@ import org.kafscale.proxy.core.backend.security.BackendSecurity;
 import org.kafscale.proxy.core.backend.security.BackendTls;
 import org.kafscale.proxy.core.backend.security.BackendSaslLogin;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
+import org.kafscale.proxy.core.proxyprotocol.ProxyHeaders;
 import org.kafscale.proxy.core.server.FrameBuffers;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
@@ -67,6 +68,8 @@ public final class BackendConnector implements AutoCloseable {
     /** Makes each channel's TLS handler, first in its pipeline; null for plaintext. */
     private final BiFunction<ByteBufAllocator, BrokerEndpoint, SslHandler> tls;
     private final BackendSaslLogin sasl;
+    /** Whether each channel starts with a PROXY protocol v2 LOCAL header (the probe, on a listener that reads them). */
+    private final boolean localProxyHeader;
 
     public BackendConnector(int maxFrameBytes, Duration connectTimeout) {
         this(maxFrameBytes, connectTimeout, BackendObserver.NONE);
@@ -83,14 +86,18 @@ public final class BackendConnector implements AutoCloseable {
      *
      * @param selfTls makes the TLS handler of a channel to the listener; null for plaintext
      * @param login the probe's own SASL login to the listener; empty when it requires none
+     * @param localProxyHeader whether each channel starts with a PROXY protocol v2 LOCAL header,
+     *     for a listener that reads them
      */
     public BackendConnector(int maxFrameBytes, Duration connectTimeout, BackendObserver observer,
-                            Function<ByteBufAllocator, SslHandler> selfTls, Optional<BackendSaslSettings> login) {
+                            Function<ByteBufAllocator, SslHandler> selfTls, Optional<BackendSaslSettings> login,
+                            boolean localProxyHeader) {
         this.maxFrameBytes = maxFrameBytes;
         this.connectTimeout = connectTimeout;
         this.observer = observer;
         this.tls = selfTls == null ? null : (allocator, broker) -> selfTls.apply(allocator);
         this.sasl = login.map(s -> new BackendSaslLogin(s, CLIENT_ID)).orElse(null);
+        this.localProxyHeader = localProxyHeader;
     }
 
     /**
@@ -109,6 +116,7 @@ public final class BackendConnector implements AutoCloseable {
             throw new IllegalArgumentException("cannot load the backend TLS files: " + e.getMessage(), e);
         }
         this.sasl = security.sasl().map(s -> new BackendSaslLogin(s, CLIENT_ID)).orElse(null);
+        this.localProxyHeader = false;
     }
 
     /** Connects on {@code loop}, so the channel shares the caller's thread and needs no locks. */
@@ -144,6 +152,10 @@ public final class BackendConnector implements AutoCloseable {
             if (!f.isSuccess()) {
                 fail(promise, backend, BackendException.Cause.CONNECT_FAILED, "cannot connect to " + broker + ": " + f.cause());
                 return;
+            }
+            if (localProxyHeader) {
+                // Here, before the pipeline is told the channel is active: ahead of TLS and SASL.
+                ProxyHeaders.sendLocalFirst(channel);
             }
             observer.channelOpened(broker);
             // The addresses, for OwnConnections: the proxy's own connections to its listener.

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
 import org.kafscale.proxy.core.logging.LogFields;
+import org.kafscale.proxy.core.proxyprotocol.ClientAddress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,7 +70,7 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
             rejected = true;
             in.skipBytes(in.readableBytes());
             LogFields.of(ctx.channel()).addTo(LOGGER.atWarn()).log("Closing connection from {} {}: {}", peer,
-                    ctx.channel().remoteAddress(), problem);
+                    ClientAddress.of(ctx.channel()), problem);
             ctx.close();
             return;
         }

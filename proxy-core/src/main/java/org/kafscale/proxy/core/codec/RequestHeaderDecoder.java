@@ -10,6 +10,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.kafscale.proxy.core.logging.LogFields;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
+import org.kafscale.proxy.core.proxyprotocol.ClientAddress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,7 +58,7 @@ public final class RequestHeaderDecoder extends MessageToMessageDecoder<ByteBuf>
             rejected = true;
             rejections.warn(LogFields.of(ctx.channel()),
                     "Closing connection from client {}: request header does not parse ({} bytes): {}",
-                    ctx.channel().remoteAddress(), frame.readableBytes(), e.toString());
+                    ClientAddress.of(ctx.channel()), frame.readableBytes(), e.toString());
             ctx.close();
             return;
         }

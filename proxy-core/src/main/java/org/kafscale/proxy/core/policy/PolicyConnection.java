@@ -26,8 +26,14 @@ public final class PolicyConnection implements LogFields {
         return connection.id();
     }
 
+    /** Who the client is by address: a PROXY protocol header's source, else the socket's peer. */
     public SocketAddress clientAddress() {
         return connection.clientAddress();
+    }
+
+    /** The socket's remote address, which a PROXY protocol header cannot change (see ConnectionContext#peerAddress). */
+    public SocketAddress peerAddress() {
+        return connection.peerAddress();
     }
 
     /** The broker whose own port the connection came in on; empty on the bootstrap listener. */

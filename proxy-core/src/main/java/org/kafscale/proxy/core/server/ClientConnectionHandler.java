@@ -8,6 +8,7 @@ import io.netty.util.ReferenceCountUtil;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.logging.LogFields;
+import org.kafscale.proxy.core.proxyprotocol.ClientAddress;
 import org.kafscale.proxy.core.security.ClientAuthenticated;
 import org.slf4j.Logger;
 
@@ -182,7 +183,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         // Before the connection is active it has no id (nor log fields) yet.
-        parts.logs().caught(context != null ? context : LogFields.NONE, ctx.channel().remoteAddress(), cause);
+        parts.logs().caught(context != null ? context : LogFields.NONE, ClientAddress.of(ctx.channel()), cause);
         ctx.close();
     }
 

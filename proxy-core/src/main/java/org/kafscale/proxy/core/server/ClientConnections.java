@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Connections past the listener's limits (in total, and from one client address) are closed
  * as soon as they are accepted, before they read anything, so a flood of connections costs the
- * proxy no more than the descriptors it briefly holds.
+ * proxy no more than the descriptors it briefly holds. Behind a load balancer that sends PROXY
+ * protocol headers, the address a connection counts for is the header's, known once it is read.
  */
 final class ClientConnections {
     private static final Logger LOGGER = LoggerFactory.getLogger(ClientConnections.class);
@@ -51,48 +52,56 @@ final class ClientConnections {
     }
 
     /**
-     * Tracks a new connection. Once a drain has begun, or past a connection limit, the connection
-     * is closed instead, before it reads anything. (Added first, checked second: a drain that
-     * starts in between still sees it.)
+     * Tracks a new connection and counts it against the listener's total (which guards the
+     * process's file descriptors, so it is counted at accept whatever the client turns out to be).
+     * Once a drain has begun, or past the total, the connection is closed instead. (Added first,
+     * checked second: a drain that starts in between still sees it.)
      */
-    boolean admit(Channel channel) {
+    boolean accept(Channel channel) {
         channels.add(channel);
         if (draining) {
             channel.close();
             return false;
         }
-        Refusal refused = reserve(channel);
-        if (refused != null) {
-            refusals.warn("Refusing connection from client {}: {} (further refusals are counted in "
-                    + "kafscale_proxy_client_connections_refused_total)", channel.remoteAddress(), refused.reason());
-            listener.refused(refused.limit());
-            channel.close();
-            return false;
+        if (open.incrementAndGet() > maxConnections) {
+            open.decrementAndGet();
+            return refuse(channel, channel.remoteAddress(), new Refusal("total",
+                    "the listener's limit of " + maxConnections + " connections is reached"));
         }
+        channel.closeFuture().addListener(f -> open.decrementAndGet());
         return true;
     }
 
-    /** Counts the connection against both limits, or says which one it is past (and counts nothing). */
-    private Refusal reserve(Channel channel) {
-        if (open.incrementAndGet() > maxConnections) {
-            open.decrementAndGet();
-            return new Refusal("total", "the listener's limit of " + maxConnections + " connections is reached");
+    /**
+     * Counts an accepted connection against the limit of its client's address: at accept on a
+     * listener without PROXY protocol, once the header is read where the header names the client.
+     * A drain begun meanwhile closes it, as it would at accept.
+     */
+    boolean admitFrom(Channel channel, SocketAddress client) {
+        if (draining) {
+            channel.close();
+            return false;
         }
-        InetAddress address = addressOf(channel.remoteAddress());
-        if (address != null) {
-            if (openPerAddress.merge(address, 1, Integer::sum) > maxConnectionsPerIp) {
-                release(address);
-                open.decrementAndGet();
-                return new Refusal("per_ip", "the limit of " + maxConnectionsPerIp + " connections from one address is reached");
-            }
+        InetAddress address = addressOf(client);
+        if (address == null) {
+            return true;
         }
-        channel.closeFuture().addListener(f -> {
-            open.decrementAndGet();
-            if (address != null) {
-                release(address);
-            }
-        });
-        return null;
+        if (openPerAddress.merge(address, 1, Integer::sum) > maxConnectionsPerIp) {
+            release(address);
+            return refuse(channel, client, new Refusal("per_ip",
+                    "the limit of " + maxConnectionsPerIp + " connections from one address is reached"));
+        }
+        channel.closeFuture().addListener(f -> release(address));
+        return true;
+    }
+
+    /** Closes a connection past a limit, with a rate-limited line and the refusal counted; false. */
+    private boolean refuse(Channel channel, SocketAddress client, Refusal refused) {
+        refusals.warn("Refusing connection from client {}: {} (further refusals are counted in "
+                + "kafscale_proxy_client_connections_refused_total)", client, refused.reason());
+        listener.refused(refused.limit());
+        channel.close();
+        return false;
     }
 
     private void release(InetAddress address) {

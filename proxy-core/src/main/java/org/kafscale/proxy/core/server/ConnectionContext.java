@@ -37,6 +37,7 @@ public final class ConnectionContext implements LogFields {
     private final BackendChannelPool backends;
     private final String id = ConnectionIds.next();
     private final SocketAddress clientAddress;
+    private final SocketAddress peerAddress;
     /** The client id of the client's latest request header; null until one names it. */
     private String clientId;
     private final OptionalInt addressedBroker;
@@ -57,9 +58,20 @@ public final class ConnectionContext implements LogFields {
     /** @param addressedBroker the broker id whose port the connection came in on, if any */
     public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress,
                              OptionalInt addressedBroker) {
+        this(loop, backends, clientAddress, clientAddress, addressedBroker);
+    }
+
+    /**
+     * @param clientAddress who the client is: the source of its PROXY protocol header, else {@code peerAddress}
+     * @param peerAddress the socket's remote address
+     * @param addressedBroker the broker id whose port the connection came in on, if any
+     */
+    public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress,
+                             SocketAddress peerAddress, OptionalInt addressedBroker) {
         this.loop = loop;
         this.backends = backends;
         this.clientAddress = clientAddress;
+        this.peerAddress = peerAddress;
         this.addressedBroker = addressedBroker;
         if (backends != null) {
             backends.logAs(this);
@@ -125,9 +137,21 @@ public final class ConnectionContext implements LogFields {
         this.principal = Objects.requireNonNull(principal, "principal");
     }
 
-    /** The client's address, for log lines. */
+    /**
+     * The client's address: the source address of the connection's PROXY protocol header when the
+     * listener reads them and it had one, else the socket's peer. Log lines, connection caps and ACL
+     * host rules use it.
+     */
     public SocketAddress clientAddress() {
         return clientAddress;
+    }
+
+    /**
+     * The socket's remote address, whatever a PROXY protocol header said. The checks for the
+     * proxy's own connections (its readiness probe) use this one, which a client cannot forge.
+     */
+    public SocketAddress peerAddress() {
+        return peerAddress;
     }
 
     /** The connection's short id, given when it was accepted: the {@value #CONN} field of its log lines. */

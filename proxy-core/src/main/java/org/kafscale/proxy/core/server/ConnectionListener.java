@@ -12,10 +12,11 @@ public interface ConnectionListener {
     }
 
     /**
-     * A connection was refused as soon as it was accepted.
+     * A connection was refused before it was served: at accept, or at its PROXY protocol header.
      *
-     * @param limit the limit it was past: {@code total} or {@code per_ip}; {@code sni} for a TLS
-     *     server name that addresses nothing
+     * @param limit why: the limit it was past ({@code total} or {@code per_ip}), {@code sni} for a
+     *     TLS server name that addresses nothing, or {@code proxy_header} (the header was missing
+     *     where required, malformed, or late)
      */
     default void refused(String limit) {
     }

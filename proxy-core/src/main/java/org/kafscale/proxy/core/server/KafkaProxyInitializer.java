@@ -1,17 +1,22 @@
 package org.kafscale.proxy.core.server;
 
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import java.net.SocketAddress;
 import java.util.OptionalInt;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.codec.RequestHeaderDecoder;
 import org.kafscale.proxy.core.local.SniHosts;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
+import org.kafscale.proxy.core.proxyprotocol.ProxyHeaderDetector;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolGate;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.core.security.tls.ListenerTls;
 import org.kafscale.proxy.core.security.tls.TlsClientOnPlaintextPortHandler;
 import org.kafscale.proxy.core.security.tls.TlsLogs;
@@ -33,11 +38,20 @@ import org.kafscale.proxy.core.server.sni.SniRouter;
  * deferring it to a later event-loop round is the riskier setting (a deferred flush waits for the
  * end of whatever read the pipeline believes is under way), for a small saving.
  *
+ * <p>With PROXY protocol on, the pipeline starts before all that (before TLS, which the header
+ * precedes on the wire) with the header's detector and the gate that decides who the client is
+ * and admits it by that address; the rest sees the connection only once it is admitted.
+ *
  * <p>One per listener (the bootstrap listener, and in advertise mode ports each broker's port),
  * so the rate-limited lines of its connections are limited together (a thousand clients failing
  * at once log one line per interval, not a thousand).
  */
 public final class KafkaProxyInitializer extends ChannelInitializer<SocketChannel> {
+    /** The setting named in the lines of connections refused for their PROXY protocol header. */
+    static final String PROXY_PROTOCOL_SETTING = "KAFSCALE_PROXY_ACCEPT_PROXY_PROTOCOL";
+    /** The refusal counter's label for them. */
+    static final String PROXY_HEADER_REFUSAL = "proxy_header";
+
     private final ListenerSettings settings;
     private final ListenerParts parts;
     private final ClientConnections clients;
@@ -47,6 +61,8 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
     private final RateLimitedLog sniRefusals = SniRouter.refusalLog();
     /** The listener's TLS, or null on a plaintext listener. */
     private final ListenerTls tls;
+    private final RateLimitedLog proxyHeaderRefusals = RateLimitedLog.every10Seconds(ConnectionLogs.LOGGER);
+    private final ProxyProtocolGate.Admission proxyAdmission;
 
     /**
      * @param addressedBroker the broker id the listener's port stands for, if any
@@ -65,12 +81,35 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
                 settings.requestTimeout().toMillis(), clients.counting(listener), new ConnectionLogs(), budgets,
                 addressedBroker);
         this.clients = clients;
+        this.proxyAdmission = new ProxyProtocolGate.Admission() {
+            @Override
+            public boolean admit(Channel channel, SocketAddress client) {
+                return clients.admitFrom(channel, client);
+            }
+
+            @Override
+            public void refused() {
+                listener.refused(PROXY_HEADER_REFUSAL);
+            }
+        };
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
-        if (!clients.admit(ch)) {
+        if (!clients.accept(ch)) {
             return;
+        }
+        if (settings.proxyProtocol() == ProxyProtocolMode.OFF) {
+            if (!clients.admitFrom(ch, ch.remoteAddress())) {
+                return;
+            }
+        } else {
+            // The client's address is the header's: the gate admits it by that address once read.
+            ch.pipeline()
+                    .addLast("proxyHeader", new ProxyHeaderDetector())
+                    .addLast("proxyGate", new ProxyProtocolGate(settings.proxyProtocol(), PROXY_PROTOCOL_SETTING,
+                            settings.limits().frameReadTimeout().toMillis(), proxyAdmission,
+                            event -> event == ClientConnectionHandler.DRAIN, proxyHeaderRefusals));
         }
         if (accepted != null) {
             accepted.add(ch);

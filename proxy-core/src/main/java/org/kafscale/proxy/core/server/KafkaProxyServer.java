@@ -14,6 +14,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import org.kafscale.proxy.core.backend.BackendConnector;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.core.security.tls.ListenerTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,8 +80,9 @@ public final class KafkaProxyServer implements AutoCloseable {
                     .childHandler(new KafkaProxyInitializer(settings, handlers, connector, listener, clients, budgets,
                             OptionalInt.empty(), null, listenerTls))
                     .bind(settings.bindAddress()).sync().channel();
-            LOGGER.info("Kafka listener bound to {} ({}, {})", channel.localAddress(), NettyTransport.describe(boss),
-                    tls == null ? "plaintext" : "TLS");
+            LOGGER.info("Kafka listener bound to {} ({}, {}{})", channel.localAddress(), NettyTransport.describe(boss),
+                    tls == null ? "plaintext" : "TLS", settings.proxyProtocol() == ProxyProtocolMode.OFF ? ""
+                            : ", PROXY protocol " + settings.proxyProtocol().settingValue());
             BrokerPortListeners brokerPorts = new BrokerPortListeners(settings, template, (broker, accepted) ->
                     new KafkaProxyInitializer(settings, handlers, connector, listener, clients, budgets, broker, accepted,
                             listenerTls));

@@ -5,6 +5,7 @@ import java.util.OptionalInt;
 import org.kafscale.proxy.core.backend.BackendChannelPool;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.server.sni.SniRouter;
+import org.kafscale.proxy.core.proxyprotocol.ClientAddress;
 
 /**
  * What one listener gives each of its connections: made once per listener, so its rate-limited
@@ -18,9 +19,13 @@ record ListenerParts(RequestHandlers handlers, BackendConnector connector, int m
                      ConnectionListener listener, ConnectionLogs logs, ConnectionBudgets budgets,
                      OptionalInt addressedBroker) {
 
-    /** The context of a connection just opened on {@code client}, with no broker channel yet. */
+    /**
+     * The context of a connection just opened on {@code client}, with no broker channel yet: its
+     * client address is the PROXY protocol header's where it had one, its peer the socket's.
+     */
     ConnectionContext newContext(Channel client) {
         return new ConnectionContext(client.eventLoop(), new BackendChannelPool(client.eventLoop(), connector),
-                client.remoteAddress(), addressedBroker.isPresent() ? addressedBroker : SniRouter.addressedBroker(client));
+                ClientAddress.of(client), client.remoteAddress(),
+                addressedBroker.isPresent() ? addressedBroker : SniRouter.addressedBroker(client));
     }
 }

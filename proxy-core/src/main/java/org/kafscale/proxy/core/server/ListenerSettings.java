@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Optional;
 import org.kafscale.proxy.core.local.BrokerPorts;
 import org.kafscale.proxy.core.local.SniHosts;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
 
 /**
@@ -22,10 +23,12 @@ import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
  * @param tls TLS on the bootstrap port and every per-broker port; empty: plaintext
  * @param sniHosts advertise mode sni: the names a connection's TLS server name is routed by (TLS
  *     required); {@link SniHosts#NONE} otherwise
+ * @param proxyProtocol whether connections on every port start with a PROXY protocol header
  */
 public record ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
                                Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits,
-                               BrokerPorts brokerPorts, Optional<ListenerTlsSettings> tls, SniHosts sniHosts) {
+                               BrokerPorts brokerPorts, Optional<ListenerTlsSettings> tls, SniHosts sniHosts,
+                               ProxyProtocolMode proxyProtocol) {
 
     public ListenerSettings {
         if (sniHosts != SniHosts.NONE && tls.isEmpty()) {
@@ -36,9 +39,17 @@ public record ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes,
     /** Settings without SNI routing. */
     public ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
                             Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits,
-                            BrokerPorts brokerPorts, Optional<ListenerTlsSettings> tls) {
+                            BrokerPorts brokerPorts, Optional<ListenerTlsSettings> tls, ProxyProtocolMode proxyProtocol) {
         this(bindAddress, maxFrameBytes, maxInFlightPerConnection, requestTimeout, connectTimeout, ioThreads, limits,
-                brokerPorts, tls, SniHosts.NONE);
+                brokerPorts, tls, SniHosts.NONE, proxyProtocol);
+    }
+
+    /** Settings without PROXY protocol headers. */
+    public ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
+                            Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits,
+                            BrokerPorts brokerPorts, Optional<ListenerTlsSettings> tls, SniHosts sniHosts) {
+        this(bindAddress, maxFrameBytes, maxInFlightPerConnection, requestTimeout, connectTimeout, ioThreads, limits,
+                brokerPorts, tls, sniHosts, ProxyProtocolMode.OFF);
     }
 
     public static final int DEFAULT_MAX_FRAME_BYTES = 100 * 1024 * 1024;
@@ -63,6 +74,14 @@ public record ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes,
                             BrokerPorts brokerPorts) {
         this(bindAddress, maxFrameBytes, maxInFlightPerConnection, requestTimeout, connectTimeout, ioThreads, limits,
                 brokerPorts, Optional.empty());
+    }
+
+    /** Settings without SNI routing or PROXY protocol headers. */
+    public ListenerSettings(InetSocketAddress bindAddress, int maxFrameBytes, int maxInFlightPerConnection,
+                            Duration requestTimeout, Duration connectTimeout, int ioThreads, ListenerLimits limits,
+                            BrokerPorts brokerPorts, Optional<ListenerTlsSettings> tls) {
+        this(bindAddress, maxFrameBytes, maxInFlightPerConnection, requestTimeout, connectTimeout, ioThreads, limits,
+                brokerPorts, tls, SniHosts.NONE, ProxyProtocolMode.OFF);
     }
 
     /** Where broker {@code brokerId}'s own listener binds: the bootstrap's host, the broker's port. */

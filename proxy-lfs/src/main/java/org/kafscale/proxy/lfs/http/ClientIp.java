@@ -7,7 +7,8 @@ import java.net.SocketAddress;
 /**
  * The client address reported in ops events: the first {@code X-Forwarded-For} entry, else
  * {@code X-Real-IP}, else the peer's address (spec §4.13; IPv6 peers are kept whole here, where
- * the original cut them at the first colon).
+ * the original cut them at the first colon). Behind a load balancer that sends PROXY protocol
+ * headers, the peer is the header's source (the handler passes {@code ClientAddress.of}).
  */
 final class ClientIp {
     private ClientIp() {

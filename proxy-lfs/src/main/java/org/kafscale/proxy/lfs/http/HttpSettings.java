@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 
 /**
  * The LFS listener.
@@ -21,14 +22,24 @@ import java.util.Optional;
  * @param tls HTTPS settings, empty for plain HTTP
  * @param allowedOrigins the browser origins allowed cross-origin access (CORS; exact origins, or
  *                       {@code *}); empty for none
+ * @param proxyProtocol whether connections start with a PROXY protocol header
  */
 public record HttpSettings(InetSocketAddress address, String apiKey, Duration readIdleTimeout,
                            Duration writeIdleTimeout, Duration idleTimeout, Duration headerTimeout,
                            int maxHeaderBytes, Duration shutdownTimeout, Optional<TlsSettings> tls,
-                           List<String> allowedOrigins) {
+                           List<String> allowedOrigins, ProxyProtocolMode proxyProtocol) {
     public HttpSettings {
         apiKey = apiKey == null ? "" : apiKey;
         allowedOrigins = allowedOrigins == null ? List.of() : List.copyOf(allowedOrigins);
+        proxyProtocol = proxyProtocol == null ? ProxyProtocolMode.OFF : proxyProtocol;
+    }
+
+    /** No PROXY protocol. */
+    public HttpSettings(InetSocketAddress address, String apiKey, Duration readIdleTimeout, Duration writeIdleTimeout,
+                        Duration idleTimeout, Duration headerTimeout, int maxHeaderBytes, Duration shutdownTimeout,
+                        Optional<TlsSettings> tls, List<String> allowedOrigins) {
+        this(address, apiKey, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout, maxHeaderBytes,
+                shutdownTimeout, tls, allowedOrigins, ProxyProtocolMode.OFF);
     }
 
     /** No cross-origin access. */
@@ -47,11 +58,16 @@ public record HttpSettings(InetSocketAddress address, String apiKey, Duration re
 
     public HttpSettings withApiKey(String key) {
         return new HttpSettings(address, key, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout,
-                maxHeaderBytes, shutdownTimeout, tls, allowedOrigins);
+                maxHeaderBytes, shutdownTimeout, tls, allowedOrigins, proxyProtocol);
+    }
+
+    public HttpSettings withProxyProtocol(ProxyProtocolMode mode) {
+        return new HttpSettings(address, apiKey, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout,
+                maxHeaderBytes, shutdownTimeout, tls, allowedOrigins, mode);
     }
 
     public HttpSettings withTls(TlsSettings settings) {
         return new HttpSettings(address, apiKey, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout,
-                maxHeaderBytes, shutdownTimeout, Optional.of(settings), allowedOrigins);
+                maxHeaderBytes, shutdownTimeout, Optional.of(settings), allowedOrigins, proxyProtocol);
     }
 }

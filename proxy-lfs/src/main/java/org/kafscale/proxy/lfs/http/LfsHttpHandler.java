@@ -21,6 +21,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
+import org.kafscale.proxy.core.proxyprotocol.ClientAddress;
 import org.kafscale.proxy.core.security.tls.CertificatePrincipals;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -93,7 +94,7 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
         if (current != null) {
             // A pipelined request while one is in progress: clients of this API do not pipeline,
             // and answering in order would need a queue; close rather than mix two bodies.
-            LOGGER.debug("pipelined HTTP request from {}; closing", ctx.channel().remoteAddress());
+            LOGGER.debug("pipelined HTTP request from {}; closing", ClientAddress.of(ctx.channel()));
             refused = true;
             ctx.close();
             return;
@@ -110,7 +111,7 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
         String requestId = sentId.isEmpty() || badHeader != null ? UUID.randomUUID().toString() : sentId;
         String path = new QueryStringDecoder(request.uri()).path();
         current = new NettyExchange(this, ctx, request, path, requestId,
-                ClientIp.of(request.headers(), ctx.channel().remoteAddress()), principal());
+                ClientIp.of(request.headers(), ClientAddress.of(ctx.channel())), principal());
         if (badHeader != null) {
             current.fail(badHeader);
             return;
@@ -153,11 +154,11 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
     private void refuseMalformed(HttpRequest request) {
         Throwable cause = request.decoderResult().cause();
         LfsException answer = malformedAnswer(cause);
-        MALFORMED_LOG.info("refused a malformed HTTP request from {} with {}: {}", ctx.channel().remoteAddress(),
+        MALFORMED_LOG.info("refused a malformed HTTP request from {} with {}: {}", ClientAddress.of(ctx.channel()),
                 answer.status(), String.valueOf(cause));
         refused = true;
         current = new NettyExchange(this, ctx, request, "/", UUID.randomUUID().toString(),
-                ClientIp.of(request.headers(), ctx.channel().remoteAddress()), principal());
+                ClientIp.of(request.headers(), ClientAddress.of(ctx.channel())), principal());
         current.refuse(answer);
     }
 
@@ -277,7 +278,7 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
             boolean writing = current != null && current.responded();
             if (idle.state() == IdleState.READER_IDLE && reading
                     || idle.state() == IdleState.WRITER_IDLE && writing) {
-                LOGGER.debug("closing idle LFS connection {} ({})", context.channel().remoteAddress(), idle.state());
+                LOGGER.debug("closing idle LFS connection {} ({})", ClientAddress.of(context.channel()), idle.state());
                 context.close();
             }
             return;
@@ -296,7 +297,7 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
-        LOGGER.debug("LFS connection {} failed: {}", context.channel().remoteAddress(), cause.toString());
+        LOGGER.debug("LFS connection {} failed: {}", ClientAddress.of(context.channel()), cause.toString());
         context.close();
     }
 }

@@ -13,6 +13,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
+import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,9 +34,15 @@ public final class LfsHttpServer implements AutoCloseable {
 
     public static LfsHttpServer start(HttpSettings settings, EventLoopGroup workers, LfsRouter router)
             throws InterruptedException {
+        return start(settings, workers, router, () -> { });
+    }
+
+    /** @param proxyHeaderRefused counts each connection closed for its PROXY protocol header */
+    public static LfsHttpServer start(HttpSettings settings, EventLoopGroup workers, LfsRouter router,
+                                      Runnable proxyHeaderRefused) throws InterruptedException {
         SslContext ssl = settings.tls().map(LfsHttpServer::sslContext).orElse(null);
         ChannelGroup connections = new DefaultChannelGroup("lfs-connections", GlobalEventExecutor.INSTANCE);
-        LfsHttpInitializer initializer = new LfsHttpInitializer(settings, ssl, router);
+        LfsHttpInitializer initializer = new LfsHttpInitializer(settings, ssl, router, proxyHeaderRefused);
         Channel server = new ServerBootstrap()
                 .group(workers)
                 .channel(NettyTransport.serverChannelClass(workers))
@@ -49,7 +56,9 @@ public final class LfsHttpServer implements AutoCloseable {
                     }
                 })
                 .bind(settings.address()).sync().channel();
-        LOGGER.info("LFS HTTP API on {}{}", server.localAddress(), ssl == null ? "" : " (TLS)");
+        LOGGER.info("LFS HTTP API on {}{}{}", server.localAddress(), ssl == null ? "" : " (TLS)",
+                settings.proxyProtocol() == ProxyProtocolMode.OFF ? ""
+                        : ", PROXY protocol " + settings.proxyProtocol().settingValue());
         return new LfsHttpServer(server, connections, settings);
     }
 

@@ -97,6 +97,18 @@ public final class LfsMetrics {
         return labelledTopics.contains(topic) ? topic : OTHER_TOPIC;
     }
 
+    /**
+     * A connection to the LFS listener was closed before it was served.
+     *
+     * @param limit why: {@code proxy_header} (its PROXY protocol header was missing where required,
+     *     malformed, or late)
+     */
+    public void connectionRefused(String limit) {
+        Counter.builder("kafscale_lfs_proxy_connections_refused").tag("limit", limit)
+                .description("Connections to the LFS listener closed before they were served, by reason")
+                .register(registry).increment();
+    }
+
     public void s3Error() {
         s3Errors.increment();
     }

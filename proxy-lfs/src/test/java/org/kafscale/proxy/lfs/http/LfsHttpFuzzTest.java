@@ -51,7 +51,7 @@ class LfsHttpFuzzTest {
                 Cors.allowing(SETTINGS.allowedOrigins()), () -> true);
         EmbeddedChannel channel = new EmbeddedChannel();
         channel.config().setAllocator(allocator);
-        new LfsHttpInitializer(SETTINGS, null, router).addHttpHandlers(channel.pipeline());
+        new LfsHttpInitializer(SETTINGS, null, router, () -> { }).addHttpHandlers(channel.pipeline());
         channel.pipeline().fireChannelActive();
         EmbeddedChannel answers = new EmbeddedChannel(new HttpResponseDecoder());
         // Everything sent, to look for HEAD in: a method split over two reads is still a HEAD.

@@ -1,5 +1,6 @@
 package org.kafscale.proxy.core.security.authz;
 
+import java.net.InetAddress;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
@@ -19,16 +20,26 @@ public final class Access {
     static final String CLUSTER_NAME = "kafka-cluster";
 
     private final KafkaPrincipal principal;
+    /** The client's address (a PROXY protocol header's source, else the socket's); null when unknown. */
+    private final InetAddress host;
     private final AclRules rules;
     private final TopologySnapshot topology;
     private final Set<ResourceType> refused;
 
+    /** A client whose address no rule can name: only rules for every host ({@code *}) apply to it. */
     Access(KafkaPrincipal principal, AclRules rules, TopologySnapshot topology) {
-        this(principal, rules, topology, EnumSet.noneOf(ResourceType.class));
+        this(principal, null, rules, topology);
     }
 
-    private Access(KafkaPrincipal principal, AclRules rules, TopologySnapshot topology, Set<ResourceType> refused) {
+    /** @param host the client's address, which rules with a {@code host} are compared to; null when unknown */
+    Access(KafkaPrincipal principal, InetAddress host, AclRules rules, TopologySnapshot topology) {
+        this(principal, host, rules, topology, EnumSet.noneOf(ResourceType.class));
+    }
+
+    private Access(KafkaPrincipal principal, InetAddress host, AclRules rules, TopologySnapshot topology,
+                   Set<ResourceType> refused) {
         this.principal = principal;
+        this.host = host;
         this.rules = rules;
         this.topology = topology;
         this.refused = refused;
@@ -39,7 +50,7 @@ public final class Access {
      * leave out what the principal may not see as Kafka does, without a denial.
      */
     Access quietly() {
-        return new Access(principal, rules, topology, EnumSet.noneOf(ResourceType.class));
+        return new Access(principal, host, rules, topology, EnumSet.noneOf(ResourceType.class));
     }
 
     KafkaPrincipal principal() {
@@ -64,8 +75,8 @@ public final class Access {
 
     /** Kafka's test for an idempotent producer: IdempotentWrite on the cluster, or Write on some topic. */
     boolean idempotentWrite() {
-        if (rules.allows(principal, ResourceType.CLUSTER, CLUSTER_NAME, AclOperation.IDEMPOTENT_WRITE)
-                || rules.allowsAny(principal, ResourceType.TOPIC, AclOperation.WRITE)) {
+        if (rules.allows(principal, host, ResourceType.CLUSTER, CLUSTER_NAME, AclOperation.IDEMPOTENT_WRITE)
+                || rules.allowsAny(principal, host, ResourceType.TOPIC, AclOperation.WRITE)) {
             return true;
         }
         refused.add(ResourceType.CLUSTER);
@@ -110,7 +121,7 @@ public final class Access {
     }
 
     private boolean check(ResourceType type, String name, AclOperation operation) {
-        if (name != null && rules.allows(principal, type, name, operation)) {
+        if (name != null && rules.allows(principal, host, type, name, operation)) {
             return true;
         }
         refused.add(type);

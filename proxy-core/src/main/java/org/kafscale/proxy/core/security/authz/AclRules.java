@@ -1,5 +1,6 @@
 package org.kafscale.proxy.core.security.authz;
 
+import java.net.InetAddress;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
@@ -23,12 +24,16 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
  * its resource type is the resource's, its name is the resource's (LITERAL), the literal wildcard
  * {@code *}, or a prefix of it (PREFIXED), and its operation is the one asked or {@code All}. An
  * ALLOW rule also grants the operations Kafka derives from it: Describe from Read, Write, Delete
- * and Alter; DescribeConfigs from AlterConfigs. Hosts are not part of a rule here (every rule is
- * for every host).
+ * and Alter; DescribeConfigs from AlterConfigs. A rule's host is {@code *} (every host) or one IP
+ * address, compared with the client's address (behind a load balancer that sends PROXY protocol
+ * headers, the header's source), as Kafka compares it; a client whose address is unknown is
+ * matched by {@code *} rules only.
  */
 public final class AclRules {
     /** No rule at all: every request is refused. */
     public static final AclRules NONE = new AclRules(List.of());
+    /** The host of a rule for every host. */
+    public static final String WILDCARD_HOST = "*";
 
     private static final Map<AclOperation, Set<AclOperation>> IMPLIED_BY = impliedBy();
 
@@ -47,13 +52,26 @@ public final class AclRules {
         return rules;
     }
 
-    /** Whether {@code principal} may do {@code operation} on the resource {@code type}:{@code name}. */
+    /** Whether {@code principal}, from no address a rule names, may do {@code operation} on {@code type}:{@code name}. */
     public boolean allows(KafkaPrincipal principal, ResourceType type, String name, AclOperation operation) {
+        return allows(principal, null, type, name, operation);
+    }
+
+    /**
+     * Whether {@code principal} connecting from {@code host} may do {@code operation} on the
+     * resource {@code type}:{@code name}.
+     *
+     * @param host the client's address; null when unknown
+     */
+    public boolean allows(KafkaPrincipal principal, InetAddress host, ResourceType type, String name,
+                          AclOperation operation) {
         String who = principal.toString();
+        String from = hostOf(host);
         boolean allowed = false;
         for (AclBinding rule : byType.get(type)) {
             AccessControlEntry entry = rule.entry();
-            if (!principalMatches(entry.principal(), principal, who) || !nameMatches(rule.pattern(), name)) {
+            if (!principalMatches(entry.principal(), principal, who) || !hostMatches(entry.host(), from)
+                    || !nameMatches(rule.pattern(), name)) {
                 continue;
             }
             if (entry.permissionType() == AclPermissionType.DENY) {
@@ -72,16 +90,28 @@ public final class AclRules {
      * {@code type} (Kafka's check for an idempotent producer: Write on any topic). Deny rules for
      * some names do not take that away, as in Kafka.
      */
-    public boolean allowsAny(KafkaPrincipal principal, ResourceType type, AclOperation operation) {
+    public boolean allowsAny(KafkaPrincipal principal, InetAddress host, ResourceType type, AclOperation operation) {
         String who = principal.toString();
+        String from = hostOf(host);
         return byType.get(type).stream().anyMatch(rule -> rule.entry().permissionType() == AclPermissionType.ALLOW
                 && principalMatches(rule.entry().principal(), principal, who)
+                && hostMatches(rule.entry().host(), from)
                 && grants(rule.entry().operation(), operation));
     }
 
     private static boolean principalMatches(String rulePrincipal, KafkaPrincipal principal, String who) {
         return rulePrincipal.equals(who)
                 || rulePrincipal.equals(principal.getPrincipalType() + ":" + ResourcePattern.WILDCARD_RESOURCE);
+    }
+
+    /** Kafka's comparison: the wildcard, or the address's literal text. */
+    private static boolean hostMatches(String ruleHost, String from) {
+        return ruleHost.equals(WILDCARD_HOST) || ruleHost.equals(from);
+    }
+
+    /** The address as Kafka's authorizer compares it ({@link InetAddress#getHostAddress}); null when unknown. */
+    private static String hostOf(InetAddress host) {
+        return host == null ? null : host.getHostAddress();
     }
 
     private static boolean nameMatches(ResourcePattern pattern, String name) {

@@ -1,6 +1,9 @@
 package org.kafscale.proxy.core.security.authz;
 
 import io.netty.util.concurrent.Future;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.function.Consumer;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -65,11 +68,13 @@ public final class AuthorizationPolicy implements RequestPolicy {
 
     @Override
     public Future<RequestOutcome> onRequest(ApiMessage body, PolicyContext context) {
-        if (own.isOwn(context.connection().clientAddress())) {
+        // The socket's address: a forged PROXY protocol header must not pass for the proxy's own probe.
+        if (own.isOwn(context.connection().peerAddress())) {
             return context.forward();
         }
         ApiKeys api = context.api();
-        Access access = new Access(context.connection().principal(), authorizer.rules(), topology.snapshot());
+        Access access = new Access(context.connection().principal(), hostOf(context.connection().clientAddress()), authorizer.rules(),
+                topology.snapshot());
         Verdict verdict;
         try {
             verdict = guardOf(apis, api).check(body, context.apiVersion(), access);
@@ -92,6 +97,11 @@ public final class AuthorizationPolicy implements RequestPolicy {
                     + context.describeRequest() + ")"));
         }
         return context.forward();
+    }
+
+    /** The client's address that rules with a host are compared to; null when it is not an IP address. */
+    private static InetAddress hostOf(SocketAddress client) {
+        return client instanceof InetSocketAddress inet ? inet.getAddress() : null;
     }
 
     /** The guard of {@code api}; a key not served (never read: see {@link #readsRequests}) is refused whole. */

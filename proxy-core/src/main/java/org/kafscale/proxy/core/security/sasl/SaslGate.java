@@ -113,7 +113,8 @@ final class SaslGate implements RequestHandler {
         }
         String requested = request.decodeBody(SaslHandshakeRequestData.class).mechanism();
         Optional<SaslMechanism> mechanism = SaslMechanism.byKafkaName(requested)
-                .filter(m -> authenticator.servers().accepts(m, connection.clientAddress()));
+                // The socket's address, for the probe's own login: a PROXY protocol header cannot forge it.
+                .filter(m -> authenticator.servers().accepts(m, connection.peerAddress()));
         if (mechanism.isEmpty() || session != null && mechanism.get() != session.mechanism()) {
             authenticator.observer().authentication(mechanism.map(SaslMechanism::kafkaName)
                     .orElse(SaslObserver.UNSUPPORTED), Outcome.FAILED);
@@ -124,7 +125,7 @@ final class SaslGate implements RequestHandler {
                     .setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()).setMechanisms(mechanismNames()), reason);
         }
         exchange = new Exchange(mechanism.get(),
-                authenticator.servers().newServer(mechanism.get(), connection.clientAddress()));
+                authenticator.servers().newServer(mechanism.get(), connection.peerAddress()));
         return Reply.send(ResponseFrames.encode(request, new SaslHandshakeResponseData()
                 .setErrorCode(Errors.NONE.code()).setMechanisms(mechanismNames())));
     }

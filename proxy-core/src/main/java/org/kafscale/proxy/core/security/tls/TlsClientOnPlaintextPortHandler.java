@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
+import org.kafscale.proxy.core.proxyprotocol.ClientAddress;
 
 /**
  * First on a plaintext Kafka port: looks at a connection's first two bytes. A TLS record starts
@@ -36,7 +37,7 @@ public final class TlsClientOnPlaintextPortHandler extends ByteToMessageDecoder 
         if (in.getByte(in.readerIndex()) == HANDSHAKE_RECORD && in.getByte(in.readerIndex() + 1) == TLS_MAJOR_VERSION) {
             logs.tlsOnPlaintextPort.warn("A TLS client {} connected to plaintext Kafka port {}: closing (the port "
                     + "does not speak TLS: give the client security.protocol=PLAINTEXT, or turn TLS on with "
-                    + "KAFSCALE_PROXY_TLS_ENABLED)", ctx.channel().remoteAddress(), ctx.channel().localAddress());
+                    + "KAFSCALE_PROXY_TLS_ENABLED)", ClientAddress.of(ctx.channel()), ctx.channel().localAddress());
             refused = true;
             in.skipBytes(in.readableBytes());
             ctx.close();

@@ -9,6 +9,7 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import javax.net.ssl.SSLException;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.kafscale.proxy.core.proxyprotocol.ClientAddress;
 import org.kafscale.proxy.core.security.ClientAuthenticated;
 
 /**
@@ -51,7 +52,7 @@ public final class TlsSessionHandler extends ChannelInboundHandlerAdapter {
         } catch (RuntimeException e) {
             failed = true;
             logs.handshakeFailures.warn("Closing TLS connection from client {} on Kafka port {}: {}",
-                    ctx.channel().remoteAddress(), ctx.channel().localAddress(), e.getMessage());
+                    ClientAddress.of(ctx.channel()), ctx.channel().localAddress(), e.getMessage());
             ctx.close();
             return;
         }
@@ -63,14 +64,14 @@ public final class TlsSessionHandler extends ChannelInboundHandlerAdapter {
         failed = true;
         if (cause instanceof NotSslRecordException) {
             logs.plaintextOnTlsPort.warn("A plaintext (non-TLS) client {} connected to TLS Kafka port {}: closing "
-                    + "(the client needs security.protocol=SSL, or SASL_SSL)", ctx.channel().remoteAddress(),
+                    + "(the client needs security.protocol=SSL, or SASL_SSL)", ClientAddress.of(ctx.channel()),
                     ctx.channel().localAddress());
         } else if (cause instanceof SslHandshakeTimeoutException) {
             logs.handshakeFailures.warn("TLS handshake with client {} on Kafka port {} did not finish within {} ms: "
-                    + "closing", ctx.channel().remoteAddress(), ctx.channel().localAddress(), handshakeTimeoutMillis);
+                    + "closing", ClientAddress.of(ctx.channel()), ctx.channel().localAddress(), handshakeTimeoutMillis);
         } else {
             logs.handshakeFailures.warn("TLS handshake with client {} on Kafka port {} failed: {}; closing",
-                    ctx.channel().remoteAddress(), ctx.channel().localAddress(),
+                    ClientAddress.of(ctx.channel()), ctx.channel().localAddress(),
                     TlsFailureText.withMeaning(String.valueOf(cause.getMessage())));
         }
         ctx.close();

@@ -3,6 +3,7 @@ package org.kafscale.proxy.core.security.authz;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
 import java.util.List;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
@@ -123,7 +124,40 @@ class AclRulesTest {
     void anIdempotentProducerNeedsWriteOnSomeTopic() {
         AclRules rules = new AclRules(List.of(allow("User:alice", ResourceType.TOPIC, PatternType.PREFIXED, "a-",
                 AclOperation.WRITE)));
-        assertTrue(rules.allowsAny(ALICE, ResourceType.TOPIC, AclOperation.WRITE));
-        assertFalse(rules.allowsAny(BOB, ResourceType.TOPIC, AclOperation.WRITE));
+        assertTrue(rules.allowsAny(ALICE, null, ResourceType.TOPIC, AclOperation.WRITE));
+        assertFalse(rules.allowsAny(BOB, null, ResourceType.TOPIC, AclOperation.WRITE));
+    }
+
+    @Test
+    void aRuleWithAHostAppliesOnlyToClientsFromThatAddress() throws Exception {
+        // Given alice may read from any host, but is denied from one address
+        AclRules rules = new AclRules(List.of(
+                allow("User:alice", ResourceType.TOPIC, PatternType.LITERAL, "orders", AclOperation.READ),
+                new AclBinding(new ResourcePattern(ResourceType.TOPIC, "orders", PatternType.LITERAL),
+                        new AccessControlEntry("User:alice", "203.0.113.7", AclOperation.READ, AclPermissionType.DENY))));
+
+        // Then the deny applies from that address only, and not to a client whose address is unknown
+        assertFalse(rules.allows(ALICE, InetAddress.getByName("203.0.113.7"), ResourceType.TOPIC, "orders",
+                AclOperation.READ));
+        assertTrue(rules.allows(ALICE, InetAddress.getByName("203.0.113.8"), ResourceType.TOPIC, "orders",
+                AclOperation.READ));
+        assertTrue(rules.allows(ALICE, null, ResourceType.TOPIC, "orders", AclOperation.READ));
+    }
+
+    @Test
+    void anAllowWithAHostGrantsNothingFromAnotherAddress() throws Exception {
+        // Given alice may write only from one address
+        AclRules rules = new AclRules(List.of(new AclBinding(
+                new ResourcePattern(ResourceType.TOPIC, "orders", PatternType.LITERAL),
+                new AccessControlEntry("User:alice", "2001:db8:0:0:0:0:0:7", AclOperation.WRITE,
+                        AclPermissionType.ALLOW))));
+
+        // Then only that address may, and it counts for an idempotent producer only from there
+        assertTrue(rules.allows(ALICE, InetAddress.getByName("2001:db8::7"), ResourceType.TOPIC, "orders",
+                AclOperation.WRITE));
+        assertFalse(rules.allows(ALICE, InetAddress.getByName("2001:db8::8"), ResourceType.TOPIC, "orders",
+                AclOperation.WRITE));
+        assertTrue(rules.allowsAny(ALICE, InetAddress.getByName("2001:db8::7"), ResourceType.TOPIC, AclOperation.WRITE));
+        assertFalse(rules.allowsAny(ALICE, null, ResourceType.TOPIC, AclOperation.WRITE));
     }
 }
