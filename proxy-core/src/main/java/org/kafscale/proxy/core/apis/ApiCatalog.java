@@ -7,6 +7,8 @@ import java.util.Optional;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.kafscale.proxy.core.security.authz.Guard;
 import org.kafscale.proxy.core.security.authz.ServedGuards;
+import org.kafscale.proxy.core.tenant.IsolatedApis;
+import org.kafscale.proxy.core.tenant.Isolation;
 
 /**
  * What the proxy does with each API key, as the dispatcher, the ApiVersions answer, the authorizer
@@ -15,7 +17,7 @@ import org.kafscale.proxy.core.security.authz.ServedGuards;
  * served keys, with each key's guard. An instance is handed to each of them where the proxy is
  * composed: the proxy's is proxy-fetch's {@code routing.apis.Apis}, where the routes are.
  */
-public interface ApiCatalog extends ServedGuards {
+public interface ApiCatalog extends ServedGuards, IsolatedApis {
 
     /** Every placed key with its spec, in id order. */
     Map<ApiKeys, ApiSpec> all();
@@ -38,6 +40,11 @@ public interface ApiCatalog extends ServedGuards {
         return spec(api).filter(ApiSpec::served).map(ApiSpec::guard);
     }
 
+    @Override
+    default Isolation isolationOf(ApiKeys api) {
+        return spec(api).filter(ApiSpec::served).map(ApiSpec::isolation).orElse(Isolation.NOT_ISOLATED);
+    }
+
     /** Whether {@code api} is served on some connection. */
     default boolean served(ApiKeys api) {
         return spec(api).map(ApiSpec::served).orElse(false);
@@ -45,10 +52,14 @@ public interface ApiCatalog extends ServedGuards {
 
     /** The Markdown table of {@code docs/architecture.md}: every key, in id order. */
     default String markdown() {
-        StringBuilder table = new StringBuilder("| Key | API | Through the proxy |\n|---|---|---|\n");
+        StringBuilder table = new StringBuilder(
+                "| Key | API | Through the proxy | In a virtual cluster |\n|---|---|---|---|\n");
         for (ApiKeys api : ApiKeys.values()) {
             String text = spec(api).map(ApiSpec::docRow).orElse("**undescribed**");
-            table.append("| ").append(api.id).append(" | ").append(api.name).append(" | ").append(text).append(" |\n");
+            // A key refused to everyone says why once, in the column before.
+            String tenant = spec(api).filter(ApiSpec::served).map(spec -> spec.isolation().docRow()).orElse("—");
+            table.append("| ").append(api.id).append(" | ").append(api.name).append(" | ").append(text)
+                    .append(" | ").append(tenant).append(" |\n");
         }
         return table.toString();
     }

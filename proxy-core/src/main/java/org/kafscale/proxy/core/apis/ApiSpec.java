@@ -3,6 +3,7 @@ package org.kafscale.proxy.core.apis;
 import java.util.Objects;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.kafscale.proxy.core.security.authz.Guard;
+import org.kafscale.proxy.core.tenant.Isolation;
 
 /**
  * What the proxy does with one API key, as the dispatcher, the ApiVersions answer, the authorizer
@@ -11,14 +12,24 @@ import org.kafscale.proxy.core.security.authz.Guard;
  * @param guard its authorization: what the ACLs must allow of the request, checked before it is
  *              answered or routed (a served key has a check of its own, or is one Kafka checks no ACL for)
  * @param doc how it is served, or why it is refused: its row of the API table in {@code docs/architecture.md}
+ * @param isolation how it is kept within a virtual cluster, or why a tenant may not send it
  */
-public record ApiSpec(ApiKeys api, Serving serving, Guard guard, String doc) {
+public record ApiSpec(ApiKeys api, Serving serving, Guard guard, String doc, Isolation isolation) {
 
     public ApiSpec {
         Objects.requireNonNull(guard, "guard");
+        Objects.requireNonNull(isolation, "isolation");
+        if (serving == Serving.REFUSED && !isolation.refuses()) {
+            throw new IllegalArgumentException(api + " is refused, so no virtual cluster is served it either");
+        }
         if (serving != Serving.REFUSED && guard.refusesWhole()) {
             throw new IllegalArgumentException(api + " is served, so it needs a guard of its own");
         }
+    }
+
+    /** A key with no virtual-cluster isolation of its own: refused to tenants. */
+    public ApiSpec(ApiKeys api, Serving serving, Guard guard, String doc) {
+        this(api, serving, guard, doc, Isolation.NOT_ISOLATED);
     }
 
     /** Where a key is served. */

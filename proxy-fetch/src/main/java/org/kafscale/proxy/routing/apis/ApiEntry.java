@@ -5,6 +5,7 @@ import java.util.Optional;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.kafscale.proxy.core.apis.ApiSpec;
 import org.kafscale.proxy.core.security.authz.Guard;
+import org.kafscale.proxy.core.tenant.Isolation;
 
 /**
  * One key's entry in {@link Apis}, written as named steps so an entry reads as a sentence:
@@ -19,6 +20,7 @@ public final class ApiEntry {
     private RouteSpec route;
     private Guard guard;
     private String doc;
+    private Isolation isolation = Isolation.NOT_ISOLATED;
 
     ApiEntry(ApiKeys api) {
         this.api = Objects.requireNonNull(api, "api");
@@ -58,6 +60,15 @@ public final class ApiEntry {
         return this;
     }
 
+    /**
+     * How it is kept within a virtual cluster ({@code core.tenant}); a served key without one is
+     * refused to tenants ({@link Isolation#NOT_ISOLATED}).
+     */
+    public ApiEntry isolation(Isolation isolation) {
+        this.isolation = Objects.requireNonNull(isolation, "isolation");
+        return this;
+    }
+
     ApiKeys api() {
         return api;
     }
@@ -74,7 +85,7 @@ public final class ApiEntry {
         if (route != null && route.api() != api) {
             throw new IllegalStateException(api + " is given the route of " + route.api());
         }
-        return new ApiSpec(api, serving, guard, doc);
+        return new ApiSpec(api, serving, guard, doc, isolation);
     }
 
     private ApiEntry serve(ApiSpec.Serving serving, RouteSpec route) {

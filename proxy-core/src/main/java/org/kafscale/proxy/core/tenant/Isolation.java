@@ -1,0 +1,96 @@
+package org.kafscale.proxy.core.tenant;
+
+import java.util.Objects;
+import org.apache.kafka.common.protocol.ApiMessage;
+
+/**
+ * How one API is kept within a virtual cluster ({@link TenantPolicy}): sent as it is (it names
+ * nothing of a tenant's), rewritten (the request's names become real names, the answer's become
+ * the client's again and lose what is not the tenant's), or refused (it can only be about the
+ * whole real cluster, so no tenant may send it). One per API key, in the API registry, with its
+ * row of the API table.
+ */
+public final class Isolation {
+    /** What every served key not yet given an isolation of its own gets. */
+    public static final Isolation NOT_ISOLATED = refused("its names are not mapped per virtual cluster, so a tenant "
+            + "could reach the real cluster's");
+
+    private enum Kind { AS_IS, REWRITTEN, REFUSED }
+
+    private final Kind kind;
+    private final Rewrite<ApiMessage> request;
+    private final Rewrite<ApiMessage> answer;
+    private final String doc;
+
+    private Isolation(Kind kind, Rewrite<ApiMessage> request, Rewrite<ApiMessage> answer, String doc) {
+        this.kind = kind;
+        this.request = request;
+        this.answer = answer;
+        this.doc = Objects.requireNonNull(doc, "doc");
+    }
+
+    /** Changes one message in place for one request's {@link TenantScope}. */
+    @FunctionalInterface
+    public interface Rewrite<T extends ApiMessage> {
+        /** @throws TenantRefusal when the request may not go on for this tenant */
+        void rewrite(T message, TenantScope scope);
+    }
+
+    /** Sent and answered as it is: it names no topic, group or transactional id. */
+    public static Isolation asIs(String doc) {
+        return new Isolation(Kind.AS_IS, null, null, doc);
+    }
+
+    /** The request's names become real names, its answer's the client's again. */
+    public static <Q extends ApiMessage, A extends ApiMessage> Isolation rewritten(Class<Q> requestBody,
+            Rewrite<? super Q> request, Class<A> answerBody, Rewrite<? super A> answer, String doc) {
+        return new Isolation(Kind.REWRITTEN, typed(requestBody, request), typed(answerBody, answer), doc);
+    }
+
+    /** The request names nothing of the tenant's; its answer is rewritten (a cluster id, a listing). */
+    public static <A extends ApiMessage> Isolation answerRewritten(Class<A> answerBody, Rewrite<? super A> answer,
+                                                                   String doc) {
+        return new Isolation(Kind.REWRITTEN, null, typed(answerBody, answer), doc);
+    }
+
+    /** Never served to a virtual cluster: the client is closed, as for a key no broker knows. */
+    public static Isolation refused(String why) {
+        return new Isolation(Kind.REFUSED, null, null, why);
+    }
+
+    public boolean refuses() {
+        return kind == Kind.REFUSED;
+    }
+
+    /** Whether the request or its answer is changed for a tenant. */
+    public boolean rewrites() {
+        return kind == Kind.REWRITTEN;
+    }
+
+    /** How it is served to a virtual cluster, or why not. */
+    public String doc() {
+        return doc;
+    }
+
+    /** Its text in the API table's virtual-cluster column. */
+    public String docRow() {
+        return refuses() ? "**refused** — " + doc : doc;
+    }
+
+    void rewriteRequest(ApiMessage body, TenantScope scope) {
+        if (request != null) {
+            request.rewrite(body, scope);
+        }
+    }
+
+    void rewriteAnswer(ApiMessage body, TenantScope scope) {
+        if (answer != null) {
+            answer.rewrite(body, scope);
+        }
+    }
+
+    private static <T extends ApiMessage> Rewrite<ApiMessage> typed(Class<T> body, Rewrite<? super T> rewrite) {
+        Objects.requireNonNull(rewrite, "rewrite");
+        return (message, scope) -> rewrite.rewrite(body.cast(message), scope);
+    }
+}

@@ -1,0 +1,71 @@
+package org.kafscale.proxy.core.tenant;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.Uuid;
+import org.kafscale.proxy.core.topology.TopologySnapshot;
+
+/**
+ * One request of a virtual cluster's client, as its rewrites see it: the tenant's names, its
+ * cluster id, and which topic ids are its own. A topic id of another tenant's topic (or one the
+ * proxy does not know) is not sent as it is: it becomes a random id no broker knows, so the broker
+ * answers UNKNOWN_TOPIC_ID, and the answer gets the client's id back ({@link #clientTopicId}).
+ * Made per request, on its connection's event loop; the request's rewrite and its answer's share it.
+ */
+public final class TenantScope {
+    private final VirtualCluster cluster;
+    private final TopologySnapshot snapshot;
+    /** The ids sent in place of foreign ones, to the ids the client sent. */
+    private Map<Uuid, Uuid> substitutes;
+
+    public TenantScope(VirtualCluster cluster, TopologySnapshot snapshot) {
+        this.cluster = cluster;
+        this.snapshot = snapshot;
+    }
+
+    public TenantNames names() {
+        return cluster.names();
+    }
+
+    /** The id the tenant's clients know their cluster by. */
+    public String clusterId() {
+        return cluster.clusterId();
+    }
+
+    public VirtualCluster cluster() {
+        return cluster;
+    }
+
+    /** The topology the request is judged against, read once for it. */
+    public TopologySnapshot snapshot() {
+        return snapshot;
+    }
+
+    /** Whether {@code id} names one of this tenant's topics, as far as the proxy knows. */
+    public boolean ownsTopicId(Uuid id) {
+        return snapshot.topic(id).map(topic -> cluster.names().ownsTopic(topic.name())).orElse(false);
+    }
+
+    /** The id to send for the client's {@code id}: its own, or a substitute no broker knows. The zero id stays. */
+    public Uuid topicId(Uuid id) {
+        if (id == null || Uuid.ZERO_UUID.equals(id) || ownsTopicId(id)) {
+            return id;
+        }
+        if (substitutes == null) {
+            substitutes = new HashMap<>();
+        }
+        for (Map.Entry<Uuid, Uuid> sent : substitutes.entrySet()) {
+            if (sent.getValue().equals(id)) {
+                return sent.getKey();
+            }
+        }
+        Uuid substitute = Uuid.randomUuid();
+        substitutes.put(substitute, id);
+        return substitute;
+    }
+
+    /** The client's id for an id in the answer: the one it sent where a substitute went instead. */
+    public Uuid clientTopicId(Uuid id) {
+        return substitutes == null ? id : substitutes.getOrDefault(id, id);
+    }
+}
