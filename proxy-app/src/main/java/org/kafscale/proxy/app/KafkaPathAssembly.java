@@ -23,13 +23,14 @@ import org.kafscale.proxy.core.security.authz.AuthorizationPolicy;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 import org.kafscale.proxy.core.server.RequestDispatcher;
 import org.kafscale.proxy.core.server.RequestHandlers;
+import org.kafscale.proxy.core.tenant.TenantPolicy;
 import org.kafscale.proxy.discovery.TopologySource;
 import org.kafscale.proxy.routing.Routing;
 import org.kafscale.proxy.routing.apis.Apis;
 
 /**
  * The Kafka path every client connection gets, outermost first: SASL (when configured), then the
- * policy chain (authorization first, with ACLs), then the dispatcher, which answers ApiVersions,
+ * policy chain (virtual clusters, then authorization with ACLs), then the dispatcher, which answers ApiVersions,
  * Metadata and the other local APIs itself and routes the rest.
  *
  * @param config the proxy's settings
@@ -75,9 +76,16 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
                 describeTopicPartitions, topology.gate(), routing.newRouter(connection));
     }
 
-    /** The chain's policies in the order they run: authorization first, so no later policy sees a refused request. */
+    /**
+     * The chain's policies in the order they run: virtual clusters first, so every later policy
+     * (authorization with ACLs in the real cluster's names) sees real names; then authorization, so
+     * no later policy sees a refused request.
+     */
     private List<PolicyFactory> policies(ApiCatalog apis) {
         List<PolicyFactory> policies = new ArrayList<>();
+        if (!config.virtualClusters().isEmpty()) {
+            policies.add(PolicyFactory.shared(new TenantPolicy(apis, config.virtualClusters(), topology, own)));
+        }
         acls.ifPresent(watcher -> policies.add(PolicyFactory.shared(new AuthorizationPolicy(apis,
                 watcher.authorizer(), topology, metrics, own))));
         return policies;

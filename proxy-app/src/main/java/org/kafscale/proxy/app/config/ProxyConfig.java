@@ -21,6 +21,8 @@ import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
+import org.kafscale.proxy.core.security.tls.ListenerTlsSettings.ClientCertificates;
+import org.kafscale.proxy.core.tenant.VirtualClusters;
 import org.kafscale.proxy.core.security.tls.TlsProvider;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
@@ -63,6 +65,8 @@ import org.slf4j.LoggerFactory;
  *     {@link SniHosts#NONE} otherwise
  * @param tlsProvider the TLS implementation of every TLS context, and why (KAFSCALE_PROXY_TLS_PROVIDER)
  * @param proxyProtocol PROXY protocol headers on the Kafka listener (KAFSCALE_PROXY_ACCEPT_PROXY_PROTOCOL)
+ * @param virtualClusters the tenants of the gateway file (KAFSCALE_PROXY_GATEWAY_FILE);
+ *     {@link VirtualClusters#NONE} when unset
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           BrokerPorts brokerPorts,
@@ -74,7 +78,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
                           ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
                           Optional<SaslSettings> sasl, BackendSecurity backendSecurity, Optional<AclSettings> acl,
-                          SniHosts sniHosts, TlsProvider tlsProvider, ProxyProtocolMode proxyProtocol) {
+                          SniHosts sniHosts, TlsProvider tlsProvider, ProxyProtocolMode proxyProtocol,
+                          VirtualClusters virtualClusters) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
@@ -167,6 +172,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String ACL_FILE = ConfigKey.ACL_FILE.envName();
     public static final String ACL_RELOAD_MS = ConfigKey.ACL_RELOAD_MS.envName();
     public static final String ACCEPT_PROXY_PROTOCOL = ConfigKey.ACCEPT_PROXY_PROTOCOL.envName();
+    public static final String GATEWAY_FILE = ConfigKey.GATEWAY_FILE.envName();
 
     /**
      * Builds the configuration from settings keyed by KafScale's environment variable names
@@ -220,6 +226,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
         SniHosts sniHosts = sniHosts(s, advertiseMode, listenerTls);
         ProxyProtocolMode proxyProtocol = s.proxyProtocol(ConfigKey.ACCEPT_PROXY_PROTOCOL);
+        VirtualClusters virtualClusters = virtualClusters(s, sasl, listenerTls);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = sniHosts != SniHosts.NONE ? sniHosts.bootstrapHost()
                 : s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
@@ -230,7 +237,27 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
                 metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
-                logging, lfs, sasl, backendSecurity, acl, sniHosts, tlsProvider, proxyProtocol);
+                logging, lfs, sasl, backendSecurity, acl, sniHosts, tlsProvider, proxyProtocol, virtualClusters);
+    }
+
+    /**
+     * The gateway file's virtual clusters. A client is placed by the principal it proves, so one
+     * needs SASL or a client certificate the listener requires: an anonymous client would be in none.
+     */
+    private static VirtualClusters virtualClusters(Settings s, Optional<SaslSettings> sasl,
+                                                   Optional<ListenerTlsSettings> listenerTls) {
+        Optional<java.nio.file.Path> file = s.existingFile(GATEWAY_FILE);
+        if (file.isEmpty()) {
+            return VirtualClusters.NONE;
+        }
+        boolean certificates = listenerTls.map(tls -> tls.clientCertificates() == ClientCertificates.REQUIRED)
+                .orElse(false);
+        if (sasl.isEmpty() && !certificates) {
+            throw new ConfigException(GATEWAY_FILE + " is set, but clients do not authenticate: virtual clusters place "
+                    + "each client by its principal, so set " + ConfigKey.SASL_MECHANISMS.envName() + " or "
+                    + TLS_REQUIRE_CLIENT_CERT + "=true");
+        }
+        return GatewayFile.read(file.get());
     }
 
     /**

@@ -74,6 +74,8 @@ import org.kafscale.proxy.core.security.authz.TopicGuards;
 import org.kafscale.proxy.core.security.authz.TransactionGuards;
 import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
+import org.kafscale.proxy.core.tenant.ClusterIsolations;
+import org.kafscale.proxy.core.tenant.TopicIsolations;
 import org.kafscale.proxy.routing.coordinator.KeyedApi;
 import org.kafscale.proxy.routing.coordinator.KeyedApis;
 import org.kafscale.proxy.routing.engine.PartitionApi;
@@ -114,22 +116,26 @@ public final class Apis {
         place(api(ApiKeys.API_VERSIONS).answeredHere()
                 .guard(Guard.unchecked())
                 .doc("answered here: the versions kafka-clients and every broker support, "
-                        + "and the features finalized on every broker"));
+                        + "and the features finalized on every broker")
+                .isolation(ClusterIsolations.API_VERSIONS));
         place(api(ApiKeys.METADATA).answeredHere()
                 .guard(Guard.of(MetadataRequestData.class, TopicGuards::metadata))
                 .doc("answered here from the topology, every node at the proxy's address "
                         + "(single: node 0 leads everything; brokers: the real ids; ports: the real ids, each at its "
-                        + "own port)"));
+                        + "own port)")
+                .isolation(TopicIsolations.METADATA));
         place(api(ApiKeys.FIND_COORDINATOR).answeredHere()
                 .guard(Guard.of(FindCoordinatorRequestData.class, GroupGuards::findCoordinator))
                 .doc("answered here: the coordinator the topology names (an etcd lease, "
                         + "else a broker's own FindCoordinator), at the proxy's address"));
         place(api(ApiKeys.DESCRIBE_CLUSTER).answeredHere()
                 .guard(Guard.unchecked())
-                .doc("answered here from the topology, like Metadata"));
+                .doc("answered here from the topology, like Metadata")
+                .isolation(ClusterIsolations.DESCRIBE_CLUSTER));
         place(api(ApiKeys.DESCRIBE_TOPIC_PARTITIONS).answeredHere()
                 .guard(Guard.of(DescribeTopicPartitionsRequestData.class, TopicGuards::describeTopicPartitions))
-                .doc("answered here from the topology, like Metadata, with its cursor"));
+                .doc("answered here from the topology, like Metadata, with its cursor")
+                .isolation(TopicIsolations.DESCRIBE_TOPIC_PARTITIONS));
 
         // ---- split by partition owner ----
         place(api(ApiKeys.PRODUCE)
@@ -138,13 +144,15 @@ public final class Apis {
                 .guard(Guard.of(ProduceRequestData.class, TopicGuards::produce))
                 .doc("split by partition owner and merged; acks=0 not awaited; batches with a "
                         + "producer id sent once; led wholly by the connection's broker (ports, brokers modes), "
-                        + "forwarded undecoded"));
+                        + "forwarded undecoded")
+                .isolation(TopicIsolations.PRODUCE));
         place(api(ApiKeys.FETCH)
                 .forwarded(typed(ApiKeys.FETCH, FetchRequestData.class, Routes::fetch)
                         .heldFor((holds, q) -> Math.max(0, q.maxWaitMs())))
                 .guard(Guard.of(FetchRequestData.class, TopicGuards::fetch))
                 .doc("split by partition owner, sessionless, merged within the request's max_bytes; "
-                        + "the rack is not forwarded, so the leader serves"));
+                        + "the rack is not forwarded, so the leader serves")
+                .isolation(TopicIsolations.FETCH));
         place(api(ApiKeys.SHARE_FETCH)
                 .forwarded(typed(ApiKeys.SHARE_FETCH, ShareFetchRequestData.class, Routes::shareFetch)
                         .heldFor((holds, q) -> Math.max(0, q.maxWaitMs())))
@@ -158,7 +166,8 @@ public final class Apis {
         place(api(ApiKeys.LIST_OFFSETS)
                 .forwarded(byPartition(ListOffsetsRequestData.class, PartitionApis.LIST_OFFSETS))
                 .guard(Guard.of(ListOffsetsRequestData.class, TopicGuards::listOffsets))
-                .doc("split by partition owner and merged"));
+                .doc("split by partition owner and merged")
+                .isolation(TopicIsolations.LIST_OFFSETS));
         // The smallest partition API, written whole in its entry (docs/architecture.md, "How to add
         // an API"): how its request lists partitions and is copied with fewer, how its answer lists
         // results, a result's error, the throttle, the result the proxy makes up, the merged answer.
@@ -183,11 +192,13 @@ public final class Apis {
                                 .setThrottleTimeMs(throttle)
                                 .setTopics(new OffsetForLeaderTopicResultCollection(topics.iterator())))))
                 .guard(Guard.of(OffsetForLeaderEpochRequestData.class, TopicGuards::offsetForLeaderEpoch))
-                .doc("split by partition owner and merged"));
+                .doc("split by partition owner and merged")
+                .isolation(TopicIsolations.OFFSET_FOR_LEADER_EPOCH));
         place(api(ApiKeys.DELETE_RECORDS)
                 .forwarded(byPartition(DeleteRecordsRequestData.class, PartitionApis.DELETE_RECORDS))
                 .guard(Guard.of(DeleteRecordsRequestData.class, TopicGuards::deleteRecords))
-                .doc("split by partition owner and merged"));
+                .doc("split by partition owner and merged")
+                .isolation(TopicIsolations.DELETE_RECORDS));
         // On a broker's own port it asks that broker (the Admin's brokerId option: a follower's
         // view); elsewhere each partition's leader.
         place(api(ApiKeys.DESCRIBE_PRODUCERS)
@@ -350,7 +361,8 @@ public final class Apis {
                         (routes, call) -> routes.admin().describeConfigs(call)))
                 .guard(Guard.of(DescribeConfigsRequestData.class, ConfigGuards::describeConfigs))
                 .doc("split by resource: BROKER and BROKER_LOGGER to the broker they name, "
-                        + "others to any broker; broker addresses in values hidden"));
+                        + "others to any broker; broker addresses in values hidden")
+                .isolation(TopicIsolations.DESCRIBE_CONFIGS));
         place(api(ApiKeys.ALTER_CONFIGS)
                 .forwarded(typed(ApiKeys.ALTER_CONFIGS, AlterConfigsRequestData.class,
                         (routes, call) -> routes.admin().alterConfigs(call)))
@@ -384,15 +396,18 @@ public final class Apis {
                 .forwarded(anyBroker(ApiKeys.CREATE_TOPICS).changingTopology())
                 .guard(Guard.of(CreateTopicsRequestData.class, TopicGuards::createTopics))
                 .doc("to any broker (it forwards to the controller); answered once the "
-                        + "topology shows the change"));
+                        + "topology shows the change")
+                .isolation(TopicIsolations.CREATE_TOPICS));
         place(api(ApiKeys.DELETE_TOPICS)
                 .forwarded(anyBroker(ApiKeys.DELETE_TOPICS).changingTopology())
                 .guard(Guard.of(DeleteTopicsRequestData.class, TopicGuards::deleteTopics))
-                .doc("to any broker; answered once the topology shows the change"));
+                .doc("to any broker; answered once the topology shows the change")
+                .isolation(TopicIsolations.DELETE_TOPICS));
         place(api(ApiKeys.CREATE_PARTITIONS)
                 .forwarded(anyBroker(ApiKeys.CREATE_PARTITIONS).changingTopology())
                 .guard(Guard.of(CreatePartitionsRequestData.class, TopicGuards::createPartitions))
-                .doc("to any broker; answered once the topology shows the change"));
+                .doc("to any broker; answered once the topology shows the change")
+                .isolation(TopicIsolations.CREATE_PARTITIONS));
         toAnyBrokerOnCluster(AclOperation.DESCRIBE, ApiKeys.DESCRIBE_ACLS, ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS,
                 ApiKeys.LIST_PARTITION_REASSIGNMENTS);
         toAnyBrokerOnCluster(AclOperation.ALTER, ApiKeys.CREATE_ACLS, ApiKeys.DELETE_ACLS,

@@ -1,0 +1,165 @@
+package org.kafscale.proxy.app.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.apache.kafka.common.utils.SecurityUtils;
+import org.kafscale.proxy.core.tenant.TenantNames;
+import org.kafscale.proxy.core.tenant.VirtualCluster;
+import org.kafscale.proxy.core.tenant.VirtualClusters;
+
+/**
+ * Reads the gateway file ({@code KAFSCALE_PROXY_GATEWAY_FILE}): YAML (or JSON), a list
+ * {@code virtualClusters}, each with a {@code name}, the {@code principals} placed in it
+ * ({@code User:alice}), and optionally its {@code clusterId} and its {@code topicPrefix},
+ * {@code groupPrefix} and {@code transactionalIdPrefix} (each {@code <name>.} by default). Every
+ * problem is an error naming the setting, the file and the path in it
+ * ({@code virtualClusters[1].topicPrefix}); a key the proxy does not know yet is refused rather
+ * than ignored, so a file written for a later version does not half-apply.
+ */
+public final class GatewayFile {
+    static final String SETTING = "KAFSCALE_PROXY_GATEWAY_FILE";
+    private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
+    private static final Set<String> KEYS = Set.of("name", "principals", "clusterId", "topicPrefix", "groupPrefix",
+            "transactionalIdPrefix");
+    /** Keys of virtual clusters that later versions read: named, so the error says it is not a typo. */
+    private static final Set<String> NOT_YET = Set.of("listener", "sniHostSuffix", "quotas", "aclFile",
+            "credentialsFile");
+
+    private GatewayFile() {
+    }
+
+    /** The virtual clusters of the file at {@code path}. */
+    public static VirtualClusters read(Path path) {
+        byte[] text;
+        try {
+            text = Files.readAllBytes(path);
+        } catch (IOException e) {
+            throw new ConfigException(SETTING + " (" + path + ") cannot be read: " + e.getMessage());
+        }
+        return parse(path.toString(), text);
+    }
+
+    /**
+     * The virtual clusters in {@code text}, read from {@code source} (named in errors).
+     *
+     * @throws ConfigException naming the setting, {@code source} and the path of the first problem
+     */
+    public static VirtualClusters parse(String source, byte[] text) {
+        String where = SETTING + " (" + source + ")";
+        JsonNode root;
+        try {
+            root = new String(text, StandardCharsets.UTF_8).isBlank() ? null : MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException(where + " is invalid" + (e.getLocation() == null ? ""
+                    : " at line " + e.getLocation().getLineNr()) + ": " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new ConfigException(where + " cannot be read: " + e.getMessage());
+        }
+        if (root == null || !root.isObject() || !root.path("virtualClusters").isArray()
+                || root.path("virtualClusters").isEmpty()) {
+            throw new ConfigException(where + " is invalid: expected a list `virtualClusters` with at least one entry");
+        }
+        for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
+            String key = keys.next();
+            if (!key.equals("virtualClusters")) {
+                throw new ConfigException(where + " is invalid at " + key + ": unknown key (expected virtualClusters)");
+            }
+        }
+        List<VirtualCluster> clusters = new ArrayList<>();
+        JsonNode list = root.get("virtualClusters");
+        for (int i = 0; i < list.size(); i++) {
+            clusters.add(cluster(where, "virtualClusters[" + i + "]", list.get(i)));
+        }
+        try {
+            return new VirtualClusters(clusters);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(where + " is invalid: " + e.getMessage());
+        }
+    }
+
+    private static VirtualCluster cluster(String where, String path, JsonNode node) {
+        if (!node.isObject()) {
+            throw new ConfigException(where + " is invalid at " + path + ": expected a virtual cluster (name, principals)");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+            String key = fields.next().getKey();
+            if (NOT_YET.contains(key)) {
+                throw new ConfigException(where + " is invalid at " + path + "." + key
+                        + ": not supported yet by this version of the proxy");
+            }
+            if (!KEYS.contains(key)) {
+                throw new ConfigException(where + " is invalid at " + path + "." + key + ": unknown key (expected "
+                        + String.join(", ", KEYS.stream().sorted().toList()) + ")");
+            }
+        }
+        String name = text(where, path + ".name", node.get("name"), true);
+        String clusterId = text(where, path + ".clusterId", node.get("clusterId"), false);
+        String topicPrefix = text(where, path + ".topicPrefix", node.get("topicPrefix"), false);
+        String groupPrefix = text(where, path + ".groupPrefix", node.get("groupPrefix"), false);
+        String txnPrefix = text(where, path + ".transactionalIdPrefix", node.get("transactionalIdPrefix"), false);
+        String defaultPrefix = name + ".";
+        TenantNames names;
+        try {
+            names = new TenantNames(topicPrefix == null ? defaultPrefix : topicPrefix,
+                    groupPrefix == null ? defaultPrefix : groupPrefix, txnPrefix == null ? defaultPrefix : txnPrefix);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(where + " is invalid at " + path + ": " + e.getMessage());
+        }
+        if (clusterId != null && !clusterId.matches("[A-Za-z0-9_-]{1,64}")) {
+            throw new ConfigException(where + " is invalid at " + path + ".clusterId: '" + clusterId
+                    + "' is not a Kafka cluster id (letters, digits, '-' and '_', as Kafka's base64 ids)");
+        }
+        return new VirtualCluster(name, clusterId == null ? VirtualCluster.derivedClusterId(name) : clusterId, names,
+                principals(where, path + ".principals", node.get("principals")));
+    }
+
+    private static Set<KafkaPrincipal> principals(String where, String path, JsonNode node) {
+        if (node == null || !node.isArray() || node.isEmpty()) {
+            throw new ConfigException(where + " is invalid at " + path
+                    + ": expected a list of at least one principal (User:alice)");
+        }
+        Set<KafkaPrincipal> principals = new LinkedHashSet<>();
+        for (int i = 0; i < node.size(); i++) {
+            String item = text(where, path + "[" + i + "]", node.get(i), true);
+            KafkaPrincipal principal;
+            try {
+                principal = SecurityUtils.parseKafkaPrincipal(item);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(where + " is invalid at " + path + "[" + i + "]: '" + item
+                        + "' is not a principal (expected Type:name, such as User:alice)");
+            }
+            if (principal.getName().equals("*")) {
+                throw new ConfigException(where + " is invalid at " + path + "[" + i + "]: a wildcard would place "
+                        + "every client in one virtual cluster; name each principal");
+            }
+            principals.add(principal);
+        }
+        return principals;
+    }
+
+    private static String text(String where, String path, JsonNode node, boolean required) {
+        if (node == null || node.isNull()) {
+            if (required) {
+                throw new ConfigException(where + " is invalid at " + path + ": required");
+            }
+            return null;
+        }
+        if (!node.isTextual() || node.asText().isBlank()) {
+            throw new ConfigException(where + " is invalid at " + path + ": expected a non-empty string");
+        }
+        return node.asText().strip();
+    }
+}
