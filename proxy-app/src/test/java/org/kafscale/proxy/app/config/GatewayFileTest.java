@@ -1,0 +1,89 @@
+package org.kafscale.proxy.app.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.kafscale.proxy.core.tenant.TenantNames;
+import org.kafscale.proxy.core.tenant.VirtualCluster;
+import org.kafscale.proxy.core.tenant.VirtualClusters;
+
+class GatewayFileTest {
+    private static VirtualClusters parse(String yaml) {
+        return GatewayFile.parse("gateway.yaml", yaml.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String error(String yaml) {
+        return assertThrows(ConfigException.class, () -> parse(yaml)).getMessage();
+    }
+
+    @Test
+    void aVirtualClusterGetsItsPrefixesFromItsNameAndItsIdDerivedUnlessSet() {
+        VirtualClusters clusters = parse("""
+                virtualClusters:
+                  - name: team-a
+                    principals: [User:alice, "User:CN=svc,O=acme"]
+                  - name: team-b
+                    principals: [User:bob]
+                    clusterId: team-b-id
+                    topicPrefix: tb-
+                    groupPrefix: gb-
+                """);
+        VirtualCluster a = clusters.of(new KafkaPrincipal("User", "CN=svc,O=acme")).orElseThrow();
+        assertEquals("team-a", a.name());
+        assertEquals(TenantNames.prefixed("team-a."), a.names());
+        assertEquals(VirtualCluster.derivedClusterId("team-a"), a.clusterId());
+        VirtualCluster b = clusters.of(new KafkaPrincipal("User", "bob")).orElseThrow();
+        assertEquals(new TenantNames("tb-", "gb-", "team-b."), b.names());
+        assertEquals("team-b-id", b.clusterId());
+    }
+
+    @Test
+    void eachProblemNamesTheSettingTheFileAndThePath() {
+        String missingName = error("virtualClusters:\n  - principals: [User:a]\n");
+        assertTrue(missingName.startsWith("KAFSCALE_PROXY_GATEWAY_FILE (gateway.yaml) is invalid at virtualClusters[0].name"),
+                missingName);
+        assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n  - name: b\n    principals: [User:b]\n"
+                + "    topicPrefix: 'x/y'\n").contains("virtualClusters[1]: topicPrefix 'x/y'"));
+        assertTrue(error("virtualClusters:\n  - name: a\n    principals: [alice]\n")
+                .contains("virtualClusters[0].principals[0]: 'alice' is not a principal"));
+        assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    topicPrefx: a.\n")
+                .contains("virtualClusters[0].topicPrefx: unknown key"));
+        assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    quotas: {}\n")
+                .contains("virtualClusters[0].quotas: not supported yet"));
+        assertTrue(error("virtualClusters: []\n").contains("at least one entry"));
+        assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n  - name: b\n    principals: [User:a]\n")
+                .contains("User:a is in two virtual clusters, 'a' and 'b'"));
+        assertTrue(error("virtualClusters:\n  - name: a\n    principals: ['User:*']\n").contains("wildcard"));
+    }
+
+    @Test
+    void virtualClustersNeedClientsThatAuthenticate(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("gateway.yaml"),
+                "virtualClusters:\n  - name: a\n    principals: [User:alice]\n");
+        Map<String, String> env = new HashMap<>();
+        env.put(ProxyConfig.BACKENDS, "broker-0:9092");
+        env.put(ProxyConfig.GATEWAY_FILE, file.toString());
+        ConfigException anonymous = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+        assertTrue(anonymous.getMessage().startsWith(ProxyConfig.GATEWAY_FILE + " is set, but clients do not "
+                + "authenticate"), anonymous.getMessage());
+        Path users = Files.writeString(dir.resolve("users"), "alice SCRAM-SHA-512 "
+                + org.apache.kafka.common.security.scram.internals.ScramCredentialUtils.credentialToString(
+                        new org.apache.kafka.common.security.scram.internals.ScramFormatter(
+                                org.apache.kafka.common.security.scram.internals.ScramMechanism.SCRAM_SHA_512)
+                                .generateCredential("secret", 4096)) + "\n");
+        env.put("KAFSCALE_PROXY_SASL_MECHANISMS", "PLAIN");
+        env.put("KAFSCALE_PROXY_SASL_CREDENTIALS_FILE", users.toString());
+        assertEquals(1, ProxyConfig.from(env).virtualClusters().all().size());
+        env.remove(ProxyConfig.GATEWAY_FILE);
+        assertTrue(ProxyConfig.from(env).virtualClusters().isEmpty());
+    }
+}

@@ -1,0 +1,273 @@
+package org.kafscale.proxy.app.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupListing;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicCollection;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.errors.UnknownTopicIdException;
+import org.apache.kafka.common.security.scram.internals.ScramCredentialUtils;
+import org.apache.kafka.common.security.scram.internals.ScramFormatter;
+import org.apache.kafka.common.security.scram.internals.ScramMechanism;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.kafscale.proxy.core.tenant.VirtualCluster;
+import org.kafscale.proxy.testkit.Eventually;
+import org.kafscale.proxy.testkit.KafkaClusterExtension;
+import org.kafscale.proxy.testkit.Kcat;
+
+/**
+ * Virtual clusters on one proxy in front of one real cluster: alice's clients are in team-a, bob's
+ * in team-b (the gateway file places them by their SASL principal). Each tenant creates a topic
+ * of the same name, produces, consumes as a group of the same name and runs a transaction, with
+ * the real Java clients and kcat; neither sees a record, a topic, a group or a transactional id of
+ * the other's, each is told its own cluster id, and the real cluster holds both under their
+ * prefixes. A principal in no virtual cluster is not served.
+ */
+class VirtualClustersIT {
+    @RegisterExtension
+    static final KafkaClusterExtension KAFKA = KafkaClusterExtension.withBrokers(1);
+
+    private static final String TOPIC = "orders";
+    private static final String GROUP = "readers";
+
+    @TempDir
+    static Path dir;
+    private static RunningProxy proxy;
+
+    @BeforeAll
+    static void startProxy() throws Exception {
+        Path credentials = dir.resolve("sasl-users");
+        List<String> lines = new ArrayList<>();
+        for (String user : List.of("alice", "bob", "carol")) {
+            lines.add(user + " SCRAM-SHA-512 " + ScramCredentialUtils.credentialToString(
+                    new ScramFormatter(ScramMechanism.SCRAM_SHA_512).generateCredential(user + "-secret", 4096)));
+        }
+        Files.write(credentials, lines);
+        Path gateway = dir.resolve("gateway.yaml");
+        Files.writeString(gateway, """
+                virtualClusters:
+                  - name: team-a
+                    principals: ["User:alice"]
+                    topicPrefix: "a."
+                    groupPrefix: "a."
+                    transactionalIdPrefix: "a."
+                  - name: team-b
+                    principals: ["User:bob"]
+                    topicPrefix: "b."
+                    groupPrefix: "b."
+                    transactionalIdPrefix: "b."
+                """);
+        Map<String, String> env = new HashMap<>();
+        env.put("KAFSCALE_PROXY_SASL_MECHANISMS", "PLAIN,SCRAM-SHA-512");
+        env.put("KAFSCALE_PROXY_SASL_CREDENTIALS_FILE", credentials.toString());
+        env.put("KAFSCALE_PROXY_GATEWAY_FILE", gateway.toString());
+        proxy = RunningProxy.start(KAFKA.cluster(), "single", env);
+        Eventually.await(Duration.ofSeconds(15), "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
+        for (String user : List.of("alice", "bob")) {
+            try (Admin admin = Admin.create(client(user))) {
+                admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1), new NewTopic("kcat-" + TOPIC, 1, (short) 1)))
+                        .all().get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @AfterAll
+    static void stopProxy() {
+        if (proxy != null) {
+            proxy.close();
+        }
+    }
+
+    @Test
+    void recordsAndGroupsOfOneTenantNeverReachTheOther() throws Exception {
+        // When each tenant produces to its "orders" and reads it back as its group "readers"
+        Set<String> sentByAlice = produce("alice", TOPIC, 30);
+        Set<String> sentByBob = produce("bob", TOPIC, 20);
+        Set<String> readByAlice = consumeAsGroup("alice", TOPIC, GROUP, sentByAlice.size());
+        Set<String> readByBob = consumeAsGroup("bob", TOPIC, GROUP, sentByBob.size());
+
+        // Then each read exactly its own records
+        assertEquals(sentByAlice, readByAlice);
+        assertEquals(sentByBob, readByBob);
+        // and the real cluster holds both tenants' topics and groups under their prefixes
+        Admin real = KAFKA.cluster().admin();
+        Set<String> realTopics = real.listTopics().names().get(10, TimeUnit.SECONDS);
+        assertTrue(realTopics.containsAll(Set.of("a.orders", "b.orders")), realTopics.toString());
+        Set<String> realGroups = real.listGroups().all().get(10, TimeUnit.SECONDS).stream()
+                .map(g -> g.groupId()).collect(Collectors.toSet());
+        assertTrue(realGroups.containsAll(Set.of("a.readers", "b.readers")), realGroups.toString());
+        // and a tenant's group offsets name its own topic, by the tenant's name
+        try (Admin admin = Admin.create(client("alice"))) {
+            Set<String> committed = admin.listConsumerGroupOffsets(GROUP).partitionsToOffsetAndMetadata()
+                    .get(10, TimeUnit.SECONDS).keySet().stream().map(tp -> tp.topic()).collect(Collectors.toSet());
+            assertEquals(Set.of(TOPIC), committed);
+        }
+    }
+
+    @Test
+    void eachTenantListsOnlyItsOwnTopicsGroupsAndTransactionsAndHasItsOwnClusterId() throws Exception {
+        // Given a transaction in each tenant under the same transactional id, and a group each
+        transact("alice", "tx-1");
+        transact("bob", "tx-1");
+        produce("bob", TOPIC, 1);
+        consumeAsGroup("bob", TOPIC, "bob-only", 1);
+        String realClusterId = KAFKA.cluster().admin().describeCluster().clusterId().get(10, TimeUnit.SECONDS);
+        try (Admin alice = Admin.create(client("alice")); Admin bob = Admin.create(client("bob"))) {
+            // Then the topics each lists are its own, by its names, with no internal topic
+            assertEquals(Set.of(TOPIC, "kcat-" + TOPIC), alice.listTopics().names().get(10, TimeUnit.SECONDS));
+            assertEquals(Set.of(TOPIC, "kcat-" + TOPIC), bob.listTopics().names().get(10, TimeUnit.SECONDS));
+            // and the groups and transactional ids too
+            Set<String> aliceGroups = alice.listConsumerGroups().all().get(10, TimeUnit.SECONDS).stream()
+                    .map(ConsumerGroupListing::groupId).collect(Collectors.toSet());
+            assertTrue(!aliceGroups.contains("bob-only") && aliceGroups.stream().noneMatch(g -> g.startsWith("a.")),
+                    aliceGroups.toString());
+            Set<String> aliceTransactions = alice.listTransactions().all().get(10, TimeUnit.SECONDS).stream()
+                    .map(TransactionListing::transactionalId).collect(Collectors.toSet());
+            assertEquals(Set.of("tx-1"), aliceTransactions);
+            // and each is told its own cluster id, the one derived from its name, not the real one
+            String aliceId = alice.describeCluster().clusterId().get(10, TimeUnit.SECONDS);
+            assertEquals(VirtualCluster.derivedClusterId("team-a"), aliceId);
+            assertEquals(VirtualCluster.derivedClusterId("team-b"), bob.describeCluster().clusterId().get(10, TimeUnit.SECONDS));
+            assertNotEquals(realClusterId, aliceId);
+        }
+        Set<String> realTransactions = KAFKA.cluster().admin().listTransactions().all().get(10, TimeUnit.SECONDS)
+                .stream().map(TransactionListing::transactionalId).collect(Collectors.toSet());
+        assertTrue(realTransactions.containsAll(Set.of("a.tx-1", "b.tx-1")), realTransactions.toString());
+    }
+
+    @Test
+    void anotherTenantsTopicIdIsUnknown() throws Exception {
+        // Given b.orders' id, as the real cluster knows it
+        Uuid bobsTopic = KAFKA.cluster().admin().describeTopics(List.of("b.orders")).allTopicNames()
+                .get(10, TimeUnit.SECONDS).get("b.orders").topicId();
+        try (Admin alice = Admin.create(client("alice"))) {
+            // When alice asks for it by id
+            ExecutionException failure = assertThrows(ExecutionException.class, () -> alice.describeTopics(
+                    TopicCollection.ofTopicIds(List.of(bobsTopic))).allTopicIds().get(10, TimeUnit.SECONDS));
+            // Then it is unknown to her, under the id she sent
+            assertInstanceOf(UnknownTopicIdException.class, failure.getCause());
+            assertTrue(failure.getCause().getMessage().contains(bobsTopic.toString()), failure.getCause().getMessage());
+        }
+    }
+
+    @Test
+    void kcatInEachTenantReadsOnlyItsOwnRecords() {
+        for (String user : List.of("alice", "bob")) {
+            List<String> sasl = List.of("-X", "security.protocol=sasl_plaintext", "-X", "sasl.mechanisms=PLAIN",
+                    "-X", "sasl.username=" + user, "-X", "sasl.password=" + user + "-secret");
+            List<String> produce = new ArrayList<>(List.of("-b", proxy.bootstrap(), "-t", "kcat-" + TOPIC, "-P"));
+            produce.addAll(sasl);
+            Kcat.Result produced = Kcat.run(Duration.ofSeconds(30), user + "-1\n" + user + "-2\n", produce);
+            assertTrue(produced.succeeded(), produced.stderr());
+            List<String> consume = new ArrayList<>(List.of("-b", proxy.bootstrap(), "-t", "kcat-" + TOPIC, "-C",
+                    "-o", "beginning", "-e"));
+            consume.addAll(sasl);
+            Kcat.Result consumed = Kcat.run(Duration.ofSeconds(30), null, consume);
+            assertTrue(consumed.succeeded(), consumed.stderr());
+            assertEquals(List.of(user + "-1", user + "-2"), consumed.lines());
+        }
+    }
+
+    @Test
+    void aPrincipalInNoVirtualClusterIsNotServed() {
+        Properties carol = client("carol");
+        carol.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000");
+        carol.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
+        try (Admin admin = Admin.create(carol)) {
+            assertThrows(ExecutionException.class, () -> admin.listTopics().names().get(20, TimeUnit.SECONDS),
+                    "carol authenticates but is in no virtual cluster");
+        }
+    }
+
+    private static Properties client(String user) {
+        Properties props = new Properties();
+        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
+        props.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
+        props.put(SaslConfigs.SASL_MECHANISM, "SCRAM-SHA-512");
+        props.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.scram.ScramLoginModule required "
+                + "username=\"" + user + "\" password=\"" + user + "-secret\";");
+        return props;
+    }
+
+    private static Set<String> produce(String user, String topic, int count) throws Exception {
+        Properties props = client(user);
+        props.putAll(RecordRoundTrip.idempotentProducerProperties(proxy.bootstrap()));
+        Set<String> sent = new java.util.HashSet<>();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+            for (int i = 0; i < count; i++) {
+                String value = user + "-" + i;
+                producer.send(new ProducerRecord<>(topic, "k" + i, value)).get(30, TimeUnit.SECONDS);
+                sent.add(value);
+            }
+        }
+        return sent;
+    }
+
+    /** Commits a transaction of one record under {@code transactionalId}. */
+    private static void transact(String user, String transactionalId) {
+        Properties props = client(user);
+        props.putAll(RecordRoundTrip.idempotentProducerProperties(proxy.bootstrap()));
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(TOPIC, "t", user + "-in-a-transaction"));
+            producer.commitTransaction();
+        }
+    }
+
+    /** Reads {@code topic} as {@code group} until {@code expected} records of the user's arrived; commits. */
+    private static Set<String> consumeAsGroup(String user, String topic, String group, int expected) {
+        Properties props = client(user);
+        props.putAll(RecordRoundTrip.consumerProperties(proxy.bootstrap()));
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        Set<String> received = new java.util.HashSet<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (received.stream().filter(v -> !v.contains("in-a-transaction")).count() < expected
+                    && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+                    assertTrue(record.value().startsWith(user + "-"), "read another tenant's record: " + record.value());
+                    received.add(record.value());
+                }
+            }
+            consumer.commitSync();
+        }
+        received.removeIf(v -> v.contains("in-a-transaction"));
+        return received;
+    }
+}
