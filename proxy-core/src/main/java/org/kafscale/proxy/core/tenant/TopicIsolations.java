@@ -1,5 +1,6 @@
 package org.kafscale.proxy.core.tenant;
 
+import org.kafscale.proxy.core.codec.Entries;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsResponseData;

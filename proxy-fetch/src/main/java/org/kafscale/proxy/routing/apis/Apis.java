@@ -76,6 +76,8 @@ import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.tenant.ClusterIsolations;
 import org.kafscale.proxy.core.tenant.TopicIsolations;
+import org.kafscale.proxy.core.tenant.GroupIsolations;
+import org.kafscale.proxy.core.tenant.TransactionIsolations;
 import org.kafscale.proxy.routing.coordinator.KeyedApi;
 import org.kafscale.proxy.routing.coordinator.KeyedApis;
 import org.kafscale.proxy.routing.engine.PartitionApi;
@@ -126,6 +128,7 @@ public final class Apis {
                 .isolation(TopicIsolations.METADATA));
         place(api(ApiKeys.FIND_COORDINATOR).answeredHere()
                 .guard(Guard.of(FindCoordinatorRequestData.class, GroupGuards::findCoordinator))
+                .isolation(GroupIsolations.FIND_COORDINATOR)
                 .doc("answered here: the coordinator the topology names (an etcd lease, "
                         + "else a broker's own FindCoordinator), at the proxy's address"));
         place(api(ApiKeys.DESCRIBE_CLUSTER).answeredHere()
@@ -224,41 +227,49 @@ public final class Apis {
                 .forwarded(toGroup(ApiKeys.JOIN_GROUP, JoinGroupRequestData.class, JoinGroupRequestData::groupId)
                         .heldFor(BrokerHolds::joining))
                 .guard(Guard.readGroup(JoinGroupRequestData.class, JoinGroupRequestData::groupId))
+                .isolation(GroupIsolations.JOIN_GROUP)
                 .doc("to the group's coordinator; may be held for the rebalance timeout"));
         place(api(ApiKeys.SYNC_GROUP)
                 .forwarded(toGroup(ApiKeys.SYNC_GROUP, SyncGroupRequestData.class, SyncGroupRequestData::groupId)
                         .heldFor(BrokerHolds::syncing))
                 .guard(Guard.readGroup(SyncGroupRequestData.class, SyncGroupRequestData::groupId))
+                .isolation(GroupIsolations.SYNC_GROUP)
                 .doc("to the group's coordinator; may be held for the rebalance timeout its "
                         + "JoinGroup named"));
         place(api(ApiKeys.HEARTBEAT)
                 .forwarded(toGroup(ApiKeys.HEARTBEAT, HeartbeatRequestData.class, HeartbeatRequestData::groupId))
                 .guard(Guard.readGroup(HeartbeatRequestData.class, HeartbeatRequestData::groupId))
+                .isolation(GroupIsolations.HEARTBEAT)
                 .doc("to the group's coordinator"));
         place(api(ApiKeys.LEAVE_GROUP)
                 .forwarded(toGroup(ApiKeys.LEAVE_GROUP, LeaveGroupRequestData.class, LeaveGroupRequestData::groupId))
                 .guard(Guard.readGroup(LeaveGroupRequestData.class, LeaveGroupRequestData::groupId))
+                .isolation(GroupIsolations.LEAVE_GROUP)
                 .doc("to the group's coordinator"));
         place(api(ApiKeys.OFFSET_COMMIT)
                 .forwarded(toGroup(ApiKeys.OFFSET_COMMIT, OffsetCommitRequestData.class,
                         OffsetCommitRequestData::groupId))
                 .guard(Guard.of(OffsetCommitRequestData.class, GroupGuards::offsetCommit))
+                .isolation(GroupIsolations.OFFSET_COMMIT)
                 .doc("to the group's coordinator"));
         place(api(ApiKeys.TXN_OFFSET_COMMIT)
                 .forwarded(toGroup(ApiKeys.TXN_OFFSET_COMMIT, TxnOffsetCommitRequestData.class,
                         TxnOffsetCommitRequestData::groupId))
                 .guard(Guard.of(TxnOffsetCommitRequestData.class, TransactionGuards::txnOffsetCommit))
+                .isolation(TransactionIsolations.TXN_OFFSET_COMMIT)
                 .doc("to the group's coordinator"));
         place(api(ApiKeys.OFFSET_DELETE)
                 .forwarded(toGroup(ApiKeys.OFFSET_DELETE, OffsetDeleteRequestData.class,
                         OffsetDeleteRequestData::groupId))
                 .guard(Guard.of(OffsetDeleteRequestData.class, GroupGuards::offsetDelete))
+                .isolation(GroupIsolations.OFFSET_DELETE)
                 .doc("to the group's coordinator"));
         place(api(ApiKeys.CONSUMER_GROUP_HEARTBEAT)
                 .forwarded(toGroup(ApiKeys.CONSUMER_GROUP_HEARTBEAT, ConsumerGroupHeartbeatRequestData.class,
                         ConsumerGroupHeartbeatRequestData::groupId))
                 .guard(Guard.readGroup(ConsumerGroupHeartbeatRequestData.class,
                         ConsumerGroupHeartbeatRequestData::groupId))
+                .isolation(GroupIsolations.CONSUMER_GROUP_HEARTBEAT)
                 .doc("to the group's coordinator"));
         place(api(ApiKeys.SHARE_GROUP_HEARTBEAT)
                 .forwarded(toGroup(ApiKeys.SHARE_GROUP_HEARTBEAT, ShareGroupHeartbeatRequestData.class,
@@ -287,6 +298,7 @@ public final class Apis {
                                 ? routes.byCoordinator(call, KeyedApis.OFFSET_FETCH)
                                 : routes.toGroupCoordinator(call, call.body().groupId())))
                 .guard(Guard.of(OffsetFetchRequestData.class, GroupGuards::offsetFetch))
+                .isolation(GroupIsolations.OFFSET_FETCH)
                 .doc("to the group's coordinator; v8+ naming several groups split per "
                         + "coordinator and merged in request order"));
 
@@ -294,14 +306,17 @@ public final class Apis {
         place(api(ApiKeys.DESCRIBE_GROUPS)
                 .forwarded(byCoordinator(DescribeGroupsRequestData.class, KeyedApis.DESCRIBE_GROUPS))
                 .guard(Guard.of(DescribeGroupsRequestData.class, GroupGuards::describeGroups))
+                .isolation(GroupIsolations.DESCRIBE_GROUPS)
                 .doc(MERGED_PER_COORDINATOR));
         place(api(ApiKeys.DELETE_GROUPS)
                 .forwarded(byCoordinator(DeleteGroupsRequestData.class, KeyedApis.DELETE_GROUPS))
                 .guard(Guard.of(DeleteGroupsRequestData.class, GroupGuards::deleteGroups))
+                .isolation(GroupIsolations.DELETE_GROUPS)
                 .doc(MERGED_PER_COORDINATOR));
         place(api(ApiKeys.CONSUMER_GROUP_DESCRIBE)
                 .forwarded(byCoordinator(ConsumerGroupDescribeRequestData.class, KeyedApis.CONSUMER_GROUP_DESCRIBE))
                 .guard(Guard.of(ConsumerGroupDescribeRequestData.class, GroupGuards::consumerGroupDescribe))
+                .isolation(GroupIsolations.CONSUMER_GROUP_DESCRIBE)
                 .doc(MERGED_PER_COORDINATOR));
         place(api(ApiKeys.SHARE_GROUP_DESCRIBE)
                 .forwarded(byCoordinator(ShareGroupDescribeRequestData.class, KeyedApis.SHARE_GROUP_DESCRIBE))
@@ -319,6 +334,7 @@ public final class Apis {
         place(api(ApiKeys.DESCRIBE_TRANSACTIONS)
                 .forwarded(byCoordinator(DescribeTransactionsRequestData.class, KeyedApis.DESCRIBE_TRANSACTIONS))
                 .guard(Guard.of(DescribeTransactionsRequestData.class, TransactionGuards::describeTransactions))
+                .isolation(TransactionIsolations.DESCRIBE_TRANSACTIONS)
                 .doc("split per transaction coordinator, merged in request order"));
 
         // ---- to the coordinator of the transactional id they name ----
@@ -327,6 +343,7 @@ public final class Apis {
                 .forwarded(toTransaction(ApiKeys.INIT_PRODUCER_ID, InitProducerIdRequestData.class,
                         InitProducerIdRequestData::transactionalId))
                 .guard(Guard.of(InitProducerIdRequestData.class, TransactionGuards::initProducerId))
+                .isolation(TransactionIsolations.INIT_PRODUCER_ID)
                 .doc("to the transactional id's coordinator; without one, any broker"));
         place(api(ApiKeys.ADD_PARTITIONS_TO_TXN)
                 .forwarded(toTransaction(ApiKeys.ADD_PARTITIONS_TO_TXN, AddPartitionsToTxnRequestData.class,
@@ -334,15 +351,18 @@ public final class Apis {
                                 : q.transactions().isEmpty() ? null
                                 : q.transactions().iterator().next().transactionalId()))
                 .guard(Guard.of(AddPartitionsToTxnRequestData.class, TransactionGuards::addPartitionsToTxn))
+                .isolation(TransactionIsolations.ADD_PARTITIONS_TO_TXN)
                 .doc(TO_TRANSACTION_COORDINATOR));
         place(api(ApiKeys.ADD_OFFSETS_TO_TXN)
                 .forwarded(toTransaction(ApiKeys.ADD_OFFSETS_TO_TXN, AddOffsetsToTxnRequestData.class,
                         AddOffsetsToTxnRequestData::transactionalId))
                 .guard(Guard.of(AddOffsetsToTxnRequestData.class, TransactionGuards::addOffsetsToTxn))
+                .isolation(TransactionIsolations.ADD_OFFSETS_TO_TXN)
                 .doc(TO_TRANSACTION_COORDINATOR));
         place(api(ApiKeys.END_TXN)
                 .forwarded(toTransaction(ApiKeys.END_TXN, EndTxnRequestData.class, EndTxnRequestData::transactionalId))
                 .guard(Guard.of(EndTxnRequestData.class, TransactionGuards::endTxn))
+                .isolation(TransactionIsolations.END_TXN)
                 .doc(TO_TRANSACTION_COORDINATOR));
 
         // ---- admin APIs whose resources or answers are a broker's own ----
@@ -350,11 +370,13 @@ public final class Apis {
                 .forwarded(typed(ApiKeys.LIST_GROUPS, ListGroupsRequestData.class,
                         (routes, call) -> routes.admin().listGroups(call)))
                 .guard(Guard.of(ApiMessage.class, GroupGuards::listGroups))
+                .isolation(GroupIsolations.LIST_GROUPS)
                 .doc("to every broker, lists merged, each group once"));
         place(api(ApiKeys.LIST_TRANSACTIONS)
                 .forwarded(typed(ApiKeys.LIST_TRANSACTIONS, ListTransactionsRequestData.class,
                         (routes, call) -> routes.admin().listTransactions(call)))
                 .guard(Guard.of(ApiMessage.class, TransactionGuards::listTransactions))
+                .isolation(TransactionIsolations.LIST_TRANSACTIONS)
                 .doc("to every broker, lists merged, each transaction once"));
         place(api(ApiKeys.DESCRIBE_CONFIGS)
                 .forwarded(typed(ApiKeys.DESCRIBE_CONFIGS, DescribeConfigsRequestData.class,

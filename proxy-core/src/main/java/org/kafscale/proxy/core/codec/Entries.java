@@ -1,4 +1,4 @@
-package org.kafscale.proxy.core.tenant;
+package org.kafscale.proxy.core.codec;
 
 import java.util.ArrayList;
 import java.util.Collection;
