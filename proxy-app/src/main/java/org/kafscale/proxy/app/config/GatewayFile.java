@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
-import org.apache.kafka.common.utils.SecurityUtils;
+import org.kafscale.proxy.core.codec.AclNames;
 import org.kafscale.proxy.core.tenant.TenantNames;
 import org.kafscale.proxy.core.tenant.VirtualCluster;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
@@ -136,7 +136,7 @@ public final class GatewayFile {
             String item = text(where, path + "[" + i + "]", node.get(i), true);
             KafkaPrincipal principal;
             try {
-                principal = SecurityUtils.parseKafkaPrincipal(item);
+                principal = AclNames.principal(item);
             } catch (IllegalArgumentException e) {
                 throw new ConfigException(where + " is invalid at " + path + "[" + i + "]: '" + item
                         + "' is not a principal (expected Type:name, such as User:alice)");
