@@ -17,9 +17,7 @@ import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.HeartbeatRequestData;
 import org.apache.kafka.common.message.HeartbeatResponseData;
 import org.apache.kafka.common.message.JoinGroupRequestData;
-import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.LeaveGroupRequestData;
-import org.apache.kafka.common.message.LeaveGroupResponseData;
 import org.apache.kafka.common.message.ListGroupsResponseData;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitResponseData;
@@ -28,7 +26,6 @@ import org.apache.kafka.common.message.OffsetDeleteResponseData;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
-import org.apache.kafka.common.message.SyncGroupResponseData;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -59,24 +56,20 @@ public final class GroupIsolations {
             },
             "group id (key type 0) or transactional id (1) prefixed; answer's keys back; other key types refused");
 
-    public static final Isolation JOIN_GROUP = Isolation.rewritten(
+    public static final Isolation JOIN_GROUP = Isolation.requestRewritten(
             JoinGroupRequestData.class, (q, scope) -> q.setGroupId(scope.names().group(q.groupId())),
-            JoinGroupResponseData.class, (a, scope) -> { },
             "group id prefixed; protocol metadata left as sent");
 
-    public static final Isolation SYNC_GROUP = Isolation.rewritten(
+    public static final Isolation SYNC_GROUP = Isolation.requestRewritten(
             SyncGroupRequestData.class, (q, scope) -> q.setGroupId(scope.names().group(q.groupId())),
-            SyncGroupResponseData.class, (a, scope) -> { },
             "group id prefixed; assignments left as sent");
 
-    public static final Isolation HEARTBEAT = Isolation.rewritten(
+    public static final Isolation HEARTBEAT = Isolation.requestRewritten(
             HeartbeatRequestData.class, (q, scope) -> q.setGroupId(scope.names().group(q.groupId())),
-            HeartbeatResponseData.class, (a, scope) -> { },
             "group id prefixed");
 
-    public static final Isolation LEAVE_GROUP = Isolation.rewritten(
+    public static final Isolation LEAVE_GROUP = Isolation.requestRewritten(
             LeaveGroupRequestData.class, (q, scope) -> q.setGroupId(scope.names().group(q.groupId())),
-            LeaveGroupResponseData.class, (a, scope) -> { },
             "group id prefixed");
 
     public static final Isolation OFFSET_COMMIT = Isolation.rewritten(

@@ -47,6 +47,12 @@ public final class Isolation {
         return new Isolation(Kind.REWRITTEN, typed(requestBody, request), typed(answerBody, answer), doc);
     }
 
+    /** The request's names become real names; its answer names nothing of the tenant's and is not read. */
+    public static <Q extends ApiMessage> Isolation requestRewritten(Class<Q> requestBody, Rewrite<? super Q> request,
+                                                                    String doc) {
+        return new Isolation(Kind.REWRITTEN, typed(requestBody, request), null, doc);
+    }
+
     /** The request names nothing of the tenant's; its answer is rewritten (a cluster id, a listing). */
     public static <A extends ApiMessage> Isolation answerRewritten(Class<A> answerBody, Rewrite<? super A> answer,
                                                                    String doc) {
@@ -65,6 +71,11 @@ public final class Isolation {
     /** Whether the request or its answer is changed for a tenant. */
     public boolean rewrites() {
         return kind == Kind.REWRITTEN;
+    }
+
+    /** Whether its answer is rewritten: one that is not is written as the broker's bytes, never parsed. */
+    public boolean rewritesAnswers() {
+        return answer != null;
     }
 
     /** How it is served to a virtual cluster, or why not. */

@@ -82,7 +82,8 @@ public final class TenantPolicy implements RequestPolicy {
             return context.now(context.close("rewriting " + context.describeRequest() + " for virtual cluster '"
                     + cluster.name() + "' failed: " + e));
         }
-        return context.now(RequestOutcome.forward(body, new AnswerRewrite(isolation, scope)));
+        return context.now(RequestOutcome.forward(body,
+                isolation.rewritesAnswers() ? new AnswerRewrite(isolation, scope) : null));
     }
 
     /** One request's answer, in its tenant's names. */

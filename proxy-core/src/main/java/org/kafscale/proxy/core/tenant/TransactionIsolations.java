@@ -2,15 +2,12 @@ package org.kafscale.proxy.core.tenant;
 
 import org.kafscale.proxy.core.codec.Entries;
 import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
-import org.apache.kafka.common.message.AddOffsetsToTxnResponseData;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnResponseData;
 import org.apache.kafka.common.message.DescribeTransactionsRequestData;
 import org.apache.kafka.common.message.DescribeTransactionsResponseData;
 import org.apache.kafka.common.message.EndTxnRequestData;
-import org.apache.kafka.common.message.EndTxnResponseData;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
-import org.apache.kafka.common.message.InitProducerIdResponseData;
 import org.apache.kafka.common.message.ListTransactionsRequestData;
 import org.apache.kafka.common.message.ListTransactionsResponseData;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
@@ -25,10 +22,9 @@ public final class TransactionIsolations {
     private TransactionIsolations() {
     }
 
-    public static final Isolation INIT_PRODUCER_ID = Isolation.rewritten(
+    public static final Isolation INIT_PRODUCER_ID = Isolation.requestRewritten(
             InitProducerIdRequestData.class,
             (q, scope) -> q.setTransactionalId(scope.names().transactionalId(q.transactionalId())),
-            InitProducerIdResponseData.class, (a, scope) -> { },
             "transactional id prefixed (none stays none)");
 
     public static final Isolation ADD_PARTITIONS_TO_TXN = Isolation.rewritten(
@@ -51,17 +47,15 @@ public final class TransactionIsolations {
             },
             "transactional ids and topic names prefixed (v0-3 and v4+ shapes); answer's back");
 
-    public static final Isolation ADD_OFFSETS_TO_TXN = Isolation.rewritten(
+    public static final Isolation ADD_OFFSETS_TO_TXN = Isolation.requestRewritten(
             AddOffsetsToTxnRequestData.class, (q, scope) -> q
                     .setTransactionalId(scope.names().transactionalId(q.transactionalId()))
                     .setGroupId(scope.names().group(q.groupId())),
-            AddOffsetsToTxnResponseData.class, (a, scope) -> { },
             "transactional id and group id prefixed");
 
-    public static final Isolation END_TXN = Isolation.rewritten(
+    public static final Isolation END_TXN = Isolation.requestRewritten(
             EndTxnRequestData.class,
             (q, scope) -> q.setTransactionalId(scope.names().transactionalId(q.transactionalId())),
-            EndTxnResponseData.class, (a, scope) -> { },
             "transactional id prefixed");
 
     public static final Isolation TXN_OFFSET_COMMIT = Isolation.rewritten(
