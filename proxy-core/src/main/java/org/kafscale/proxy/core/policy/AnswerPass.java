@@ -42,6 +42,7 @@ final class AnswerPass {
             return;
         }
         frame = send.frame();
+        context.answerRead(frame.readableBytes());
         try {
             answer = ResponseFrames.decode(context.api(), context.apiVersion(), frame);
             chain.answerDecoded();

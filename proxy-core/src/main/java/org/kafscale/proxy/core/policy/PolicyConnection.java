@@ -51,6 +51,15 @@ public final class PolicyConnection implements LogFields {
         return connection.clientId();
     }
 
+    /**
+     * Stops reading from the client for {@code millis}, as a broker mutes a throttled client's
+     * channel; what it sent already is still answered. A longer throttle in force is kept. Call on
+     * the connection's event loop.
+     */
+    public void throttle(long millis) {
+        connection.throttle(millis);
+    }
+
     /** The connection's event loop: the policy's hooks and its close run there. */
     public EventLoop loop() {
         return connection.loop();

@@ -25,6 +25,8 @@ public final class PolicyContext {
     private final ApiKeys api;
     /** The connection as policies see it, made when one asks. */
     private PolicyConnection view;
+    /** The size of the answer the answer policies read; -1 until there is one. */
+    private int answerBytes = -1;
 
     PolicyContext(ConnectionContext connection, RequestFrame request, ApiKeys api) {
         this.connection = connection;
@@ -42,6 +44,23 @@ public final class PolicyContext {
 
     public int correlationId() {
         return request.correlationId();
+    }
+
+    /** The size of the request as the client sent it: header and body, without the length prefix. */
+    public int requestBytes() {
+        return request.frame().readableBytes();
+    }
+
+    /**
+     * The size of the answer as it came to the proxy (header and body, without the length
+     * prefix), for answer policies; -1 in a request policy.
+     */
+    public int answerBytes() {
+        return answerBytes;
+    }
+
+    void answerRead(int bytes) {
+        answerBytes = bytes;
     }
 
     /** The client id from the request header (null when the client sent none). */

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
+import java.util.concurrent.TimeUnit;
 import org.kafscale.proxy.core.codec.KafkaFrameDecoder;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.logging.LogFields;
@@ -105,6 +106,7 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         this.readGate = new ReadGate(ctx.channel(), parts.listener(), timeouts::readingResumed, context::describeClient,
                 context);
         context.backends().onWritabilityChanged(this::updateReading);
+        context.onThrottle(this::throttled);
         parts.listener().opened();
         timeouts.update(false, false, true);
         ctx.fireChannelActive();
@@ -225,8 +227,15 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
 
     private void updateReading() {
         if (ctx != null && phase.answers()) {
-            readGate.update(backpressure.pauseReasons(true, draining()));
+            int throttled = context.throttleLeftNanos() > 0 ? ReadPause.THROTTLED.bit() : 0;
+            readGate.update(backpressure.pauseReasons(true, draining()) | throttled);
         }
+    }
+
+    /** A quota throttles the client: reading pauses now and is looked at again when the throttle ends. */
+    private void throttled() {
+        updateReading();
+        ctx.executor().schedule(this::updateReading, context.throttleLeftNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** During a drain: once every request read has its answer written, close after the flush. */

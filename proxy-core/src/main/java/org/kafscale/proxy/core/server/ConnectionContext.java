@@ -6,6 +6,7 @@ import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.OptionalInt;
 import java.util.function.Supplier;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
@@ -49,6 +50,10 @@ public final class ConnectionContext implements LogFields {
     private boolean closed;
     /** Who the client proved to be; anonymous until a listener's authentication says otherwise. */
     private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
+    /** Until when (the loop's clock) the client is not read: a quota's throttle; 0 for none. */
+    private long throttledUntilNanos;
+    /** Tells the connection's read gate that a throttle began. */
+    private Runnable onThrottle = () -> { };
 
     /** A connection on the bootstrap listener, which stands for no one broker. */
     public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress) {
@@ -266,6 +271,31 @@ public final class ConnectionContext implements LogFields {
     /** The connection is about to call {@link RequestHandler#handle} for the request {@code hold} is for. */
     void beginRequest(Hold hold) {
         holding = hold;
+    }
+
+    /**
+     * Stops reading from the client for {@code millis} from now, as a broker mutes the channel of
+     * a client over its quota: what it has sent already is answered, nothing more is read until
+     * then. A throttle in force that ends later is kept. Call on the event loop.
+     */
+    public void throttle(long millis) {
+        if (millis <= 0 || closed) {
+            return;
+        }
+        long until = loop.ticker().nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        if (until - throttledUntilNanos > 0) {
+            throttledUntilNanos = until;
+            onThrottle.run();
+        }
+    }
+
+    /** How long, in nanoseconds of the loop's clock, the client stays throttled; 0 or less when it is not. */
+    public long throttleLeftNanos() {
+        return throttledUntilNanos == 0 ? 0 : throttledUntilNanos - loop.ticker().nanoTime();
+    }
+
+    void onThrottle(Runnable step) {
+        onThrottle = step;
     }
 
     /** That call returned. */

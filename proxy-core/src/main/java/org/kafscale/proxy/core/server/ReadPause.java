@@ -13,7 +13,9 @@ public enum ReadPause {
     /** One of the connection's broker channels cannot take more requests. */
     BROKER_NOT_WRITABLE("broker_not_writable"),
     /** The connection drains: it answers what it read and closes. */
-    DRAINING("draining");
+    DRAINING("draining"),
+    /** The client is over a quota: it is not read until its throttle time has passed. */
+    THROTTLED("throttled");
 
     private final String label;
 

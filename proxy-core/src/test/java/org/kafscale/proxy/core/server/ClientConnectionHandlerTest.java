@@ -305,6 +305,38 @@ class ClientConnectionHandlerTest {
         assertEquals(List.of(ReadPause.UNREAD_ANSWER_BUDGET), pauses);
     }
 
+    @Test
+    void aThrottledClientIsAnsweredAndThenNotReadUntilItsThrottleHasPassed() {
+        // Given a connection whose handler throttles it for 500 ms (as a quota does) and answers at once,
+        // and the reasons reading was paused for, with how long
+        List<String> pauses = new ArrayList<>();
+        RequestHandler throttling = (context, request) -> {
+            context.throttle(500);
+            return Replies.now(context.loop(), metadataAnswer("throttled"));
+        };
+        channel.finishAndReleaseAll();
+        channel = connection(throttling, 16, new ConnectionListener() {
+            @Override
+            public void readsPaused(ReadPause reason, long nanos) {
+                pauses.add(reason.label() + " " + TimeUnit.NANOSECONDS.toMillis(nanos) + " ms");
+            }
+        });
+
+        // When a request comes
+        sendMetadataRequests(1);
+
+        // Then its answer is written and reading pauses for the throttle
+        assertEquals(List.of(new Answer(1, "throttled")), answers());
+        assertFalse(channel.config().isAutoRead());
+
+        // When 499 ms pass, it stays paused; at 500 ms reading resumes, and the pause is reported as a throttle
+        advanceTime(Duration.ofMillis(499));
+        assertFalse(channel.config().isAutoRead());
+        advanceTime(Duration.ofMillis(1));
+        assertTrue(channel.config().isAutoRead());
+        assertEquals(List.of("throttled 500 ms"), pauses);
+    }
+
     /** The security review's H2 probe (A25) in one read: 391 were in flight with the cap at 100. */
     @Test
     void framesReadPastTheInFlightCapInOneReadWaitUntilASlotFrees() {
