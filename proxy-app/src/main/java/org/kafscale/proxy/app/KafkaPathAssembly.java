@@ -18,6 +18,7 @@ import org.kafscale.proxy.core.local.FindCoordinatorResponder;
 import org.kafscale.proxy.core.local.MetadataResponder;
 import org.kafscale.proxy.core.policy.PolicyChain;
 import org.kafscale.proxy.core.policy.PolicyFactory;
+import org.kafscale.proxy.core.quota.QuotaPolicy;
 import org.kafscale.proxy.core.security.OwnConnections;
 import org.kafscale.proxy.core.security.authz.AuthorizationPolicy;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
@@ -30,7 +31,7 @@ import org.kafscale.proxy.routing.apis.Apis;
 
 /**
  * The Kafka path every client connection gets, outermost first: SASL (when configured), then the
- * policy chain (virtual clusters, then authorization with ACLs), then the dispatcher, which answers ApiVersions,
+ * policy chain (virtual clusters, their quotas, then authorization with ACLs), then the dispatcher, which answers ApiVersions,
  * Metadata and the other local APIs itself and routes the rest.
  *
  * @param config the proxy's settings
@@ -78,13 +79,19 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
 
     /**
      * The chain's policies in the order they run: virtual clusters first, so every later policy
-     * (authorization with ACLs in the real cluster's names) sees real names; then authorization, so
-     * no later policy sees a refused request.
+     * (authorization with ACLs in the real cluster's names) sees real names; then their quotas, so
+     * a client's refused requests count against its rates too; then authorization, so no later
+     * policy sees a refused request.
      */
     private List<PolicyFactory> policies(ApiCatalog apis) {
         List<PolicyFactory> policies = new ArrayList<>();
         if (!config.virtualClusters().isEmpty()) {
             policies.add(PolicyFactory.shared(new TenantPolicy(apis, config.virtualClusters(), topology, own)));
+            QuotaPolicy quotas = new QuotaPolicy(config.virtualClusters(), config.gateway().quotas(), metrics,
+                    System::nanoTime);
+            if (quotas.holdsAny()) {
+                policies.add(PolicyFactory.shared(quotas));
+            }
         }
         acls.ifPresent(watcher -> policies.add(PolicyFactory.shared(new AuthorizationPolicy(apis,
                 watcher.authorizer(), topology, metrics, own))));

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.codec.AclNames;
+import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.tenant.TenantNames;
 import org.kafscale.proxy.core.tenant.VirtualCluster;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
@@ -33,16 +35,16 @@ public final class GatewayFile {
     static final String SETTING = "KAFSCALE_PROXY_GATEWAY_FILE";
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
     private static final Set<String> KEYS = Set.of("name", "principals", "clusterId", "topicPrefix", "groupPrefix",
-            "transactionalIdPrefix");
+            "transactionalIdPrefix", "quotas");
     /** Keys of virtual clusters that later versions read: named, so the error says it is not a typo. */
-    private static final Set<String> NOT_YET = Set.of("listener", "sniHostSuffix", "quotas", "aclFile",
+    private static final Set<String> NOT_YET = Set.of("listener", "sniHostSuffix", "aclFile",
             "credentialsFile");
 
     private GatewayFile() {
     }
 
-    /** The virtual clusters of the file at {@code path}. */
-    public static VirtualClusters read(Path path) {
+    /** The virtual clusters and quotas of the file at {@code path}. */
+    public static Gateway read(Path path) {
         byte[] text;
         try {
             text = Files.readAllBytes(path);
@@ -53,11 +55,11 @@ public final class GatewayFile {
     }
 
     /**
-     * The virtual clusters in {@code text}, read from {@code source} (named in errors).
+     * The virtual clusters and quotas in {@code text}, read from {@code source} (named in errors).
      *
      * @throws ConfigException naming the setting, {@code source} and the path of the first problem
      */
-    public static VirtualClusters parse(String source, byte[] text) {
+    public static Gateway parse(String source, byte[] text) {
         String where = SETTING + " (" + source + ")";
         JsonNode root;
         try {
@@ -79,15 +81,25 @@ public final class GatewayFile {
             }
         }
         List<VirtualCluster> clusters = new ArrayList<>();
+        Map<String, TenantQuotas> quotas = new HashMap<>();
         JsonNode list = root.get("virtualClusters");
         for (int i = 0; i < list.size(); i++) {
-            clusters.add(cluster(where, "virtualClusters[" + i + "]", list.get(i)));
+            String path = "virtualClusters[" + i + "]";
+            VirtualCluster cluster = cluster(where, path, list.get(i));
+            clusters.add(cluster);
+            TenantQuotas limits = GatewayQuotas.parse(where, path + ".quotas", list.get(i).get("quotas"),
+                    cluster.principals());
+            if (!limits.isEmpty()) {
+                quotas.put(cluster.name(), limits);
+            }
         }
+        VirtualClusters virtualClusters;
         try {
-            return new VirtualClusters(clusters);
+            virtualClusters = new VirtualClusters(clusters);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + " is invalid: " + e.getMessage());
         }
+        return new Gateway(virtualClusters, quotas);
     }
 
     private static VirtualCluster cluster(String where, String path, JsonNode node) {

@@ -65,8 +65,8 @@ import org.slf4j.LoggerFactory;
  *     {@link SniHosts#NONE} otherwise
  * @param tlsProvider the TLS implementation of every TLS context, and why (KAFSCALE_PROXY_TLS_PROVIDER)
  * @param proxyProtocol PROXY protocol headers on the Kafka listener (KAFSCALE_PROXY_ACCEPT_PROXY_PROTOCOL)
- * @param virtualClusters the tenants of the gateway file (KAFSCALE_PROXY_GATEWAY_FILE);
- *     {@link VirtualClusters#NONE} when unset
+ * @param gateway the virtual clusters and quotas of the gateway file (KAFSCALE_PROXY_GATEWAY_FILE);
+ *     {@link Gateway#NONE} when unset
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           BrokerPorts brokerPorts,
@@ -79,8 +79,13 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
                           Optional<SaslSettings> sasl, BackendSecurity backendSecurity, Optional<AclSettings> acl,
                           SniHosts sniHosts, TlsProvider tlsProvider, ProxyProtocolMode proxyProtocol,
-                          VirtualClusters virtualClusters) {
+                          Gateway gateway) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
+
+    /** The gateway file's virtual clusters; {@link VirtualClusters#NONE} without one. */
+    public VirtualClusters virtualClusters() {
+        return gateway.virtualClusters();
+    }
 
     // The names as strings, for callers that build the settings map; each is defined once, in ConfigKey.
     public static final String ADDR = ConfigKey.ADDR.envName();
@@ -226,7 +231,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
         SniHosts sniHosts = sniHosts(s, advertiseMode, listenerTls);
         ProxyProtocolMode proxyProtocol = s.proxyProtocol(ConfigKey.ACCEPT_PROXY_PROTOCOL);
-        VirtualClusters virtualClusters = virtualClusters(s, sasl, listenerTls);
+        Gateway gateway = gateway(s, sasl, listenerTls);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = sniHosts != SniHosts.NONE ? sniHosts.bootstrapHost()
                 : s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
@@ -237,18 +242,18 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
                 metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
-                logging, lfs, sasl, backendSecurity, acl, sniHosts, tlsProvider, proxyProtocol, virtualClusters);
+                logging, lfs, sasl, backendSecurity, acl, sniHosts, tlsProvider, proxyProtocol, gateway);
     }
 
     /**
      * The gateway file's virtual clusters. A client is placed by the principal it proves, so one
      * needs SASL or a client certificate the listener requires: an anonymous client would be in none.
      */
-    private static VirtualClusters virtualClusters(Settings s, Optional<SaslSettings> sasl,
-                                                   Optional<ListenerTlsSettings> listenerTls) {
+    private static Gateway gateway(Settings s, Optional<SaslSettings> sasl,
+                                   Optional<ListenerTlsSettings> listenerTls) {
         Optional<java.nio.file.Path> file = s.existingFile(GATEWAY_FILE);
         if (file.isEmpty()) {
-            return VirtualClusters.NONE;
+            return Gateway.NONE;
         }
         boolean certificates = listenerTls.map(tls -> tls.clientCertificates() == ClientCertificates.REQUIRED)
                 .orElse(false);

@@ -27,6 +27,9 @@ import org.kafscale.proxy.core.server.ConnectionTimeout;
 import org.kafscale.proxy.core.server.FrameBuffers;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.ReadPause;
+import org.kafscale.proxy.core.quota.QuotaDirection;
+import org.kafscale.proxy.core.quota.QuotaObserver;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.RoutingGate;
 import org.kafscale.proxy.discovery.TopologySource;
@@ -38,7 +41,7 @@ import org.kafscale.proxy.discovery.TopologySource;
  * many brokers it knows, and JVM and Netty memory. docs/metrics.md lists every series.
  */
 public final class ProxyMetrics implements ConnectionListener, RoutingObserver, BackendObserver,
-        SaslObserver, AuthorizationObserver {
+        SaslObserver, AuthorizationObserver, QuotaObserver {
     private final MeterRegistry registry;
     /** Timer keys of the buckets for what a client may make up: any unknown key, any version out of range. */
     private static final int UNKNOWN = -1;
@@ -56,6 +59,9 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
     private final ConcurrentHashMap<ReadAheadOutcome, Counter> readAheads = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> authentications = new ConcurrentHashMap<>();
     private final EnumMap<ReadPause, Counter> readPauses = new EnumMap<>(ReadPause.class);
+    /** By virtual cluster, principal and direction: bounded by the gateway file's principals. */
+    private final ConcurrentHashMap<String, Counter> quotaBytes = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> quotaThrottles = new ConcurrentHashMap<>();
 
     public ProxyMetrics(MeterRegistry registry, TopologySource topology, RoutingGate gate) {
         this.registry = registry;
@@ -186,6 +192,32 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
                         "kafscale_proxy_authorization_refusals")
                 .description("Requests with a resource the ACLs refused, by API and resource type").tag("api", api.name)
                 .tag("resource_type", type.name()).register(registry)).increment();
+    }
+
+    @Override
+    public void counted(String virtualCluster, KafkaPrincipal principal, QuotaDirection direction, long bytes) {
+        quotaMeter(quotaBytes, "kafscale_proxy_quota_bytes", "bytes",
+                "Bytes counted against virtual clusters' byte-rate quotas, by virtual cluster, principal and direction",
+                virtualCluster, principal, direction).increment(bytes);
+    }
+
+    @Override
+    public void throttled(String virtualCluster, KafkaPrincipal principal, QuotaDirection direction, long millis) {
+        quotaMeter(quotaThrottles, "kafscale_proxy_quota_throttle", "seconds",
+                "Time clients were throttled past a byte-rate quota, by virtual cluster, principal and direction",
+                virtualCluster, principal, direction).increment(millis / 1000.0);
+    }
+
+    private Counter quotaMeter(ConcurrentHashMap<String, Counter> meters, String name, String unit, String description,
+                               String virtualCluster, KafkaPrincipal principal, QuotaDirection direction) {
+        String key = virtualCluster + "/" + principal + "/" + direction.label();
+        Counter counter = meters.get(key);
+        if (counter != null) {
+            return counter;
+        }
+        return meters.computeIfAbsent(key, k -> Counter.builder(name).baseUnit(unit).description(description)
+                .tag("virtual_cluster", virtualCluster).tag("principal", principal.toString())
+                .tag("direction", direction.label()).register(registry));
     }
 
     @Override

@@ -12,12 +12,18 @@ import java.util.Map;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.kafscale.proxy.core.quota.QuotaLimits;
+import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.tenant.TenantNames;
 import org.kafscale.proxy.core.tenant.VirtualCluster;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
 
 class GatewayFileTest {
     private static VirtualClusters parse(String yaml) {
+        return gateway(yaml).virtualClusters();
+    }
+
+    private static Gateway gateway(String yaml) {
         return GatewayFile.parse("gateway.yaml", yaml.getBytes(StandardCharsets.UTF_8));
     }
 
@@ -57,8 +63,8 @@ class GatewayFileTest {
                 .contains("virtualClusters[0].principals[0]: 'alice' is not a principal"));
         assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    topicPrefx: a.\n")
                 .contains("virtualClusters[0].topicPrefx: unknown key"));
-        assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    quotas: {}\n")
-                .contains("virtualClusters[0].quotas: not supported yet"));
+        assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    listener: 'h:1'\n")
+                .contains("virtualClusters[0].listener: not supported yet"));
         assertTrue(error("virtualClusters: []\n").contains("at least one entry"));
         assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n  - name: b\n    principals: [User:a]\n")
                 .contains("User:a is in two virtual clusters, 'a' and 'b'"));
@@ -85,5 +91,46 @@ class GatewayFileTest {
         assertEquals(1, ProxyConfig.from(env).virtualClusters().all().size());
         env.remove(ProxyConfig.GATEWAY_FILE);
         assertTrue(ProxyConfig.from(env).virtualClusters().isEmpty());
+    }
+
+    @Test
+    void quotasAreReadPerVirtualClusterWithEachNamedPrincipalInheritingWhatItDoesNotSet() {
+        Gateway gateway = gateway("""
+                virtualClusters:
+                  - name: team-a
+                    principals: [User:alice, User:dave]
+                    quotas:
+                      produceBytesPerSecond: 10000000
+                      perPrincipal:
+                        produceBytesPerSecond: 1000000
+                        fetchBytesPerSecond: 2000000
+                      principals:
+                        "User:dave":
+                          produceBytesPerSecond: 4000000
+                  - name: team-b
+                    principals: [User:bob]
+                """);
+        TenantQuotas a = gateway.quotas().get("team-a");
+        assertEquals(new QuotaLimits(10_000_000, 0), a.cluster());
+        assertEquals(new QuotaLimits(1_000_000, 2_000_000), a.of(new KafkaPrincipal("User", "alice")));
+        assertEquals(new QuotaLimits(4_000_000, 2_000_000), a.of(new KafkaPrincipal("User", "dave")));
+        assertEquals(Map.of("team-a", a), gateway.quotas(), "team-b has no quotas");
+    }
+
+    @Test
+    void eachQuotaProblemNamesItsPath() {
+        String head = "virtualClusters:\n  - name: a\n    principals: [User:a]\n    quotas:\n";
+        assertTrue(error(head + "      produceBytesPerSecond: -5\n")
+                .contains("virtualClusters[0].quotas.produceBytesPerSecond: expected a positive whole number"));
+        assertTrue(error(head + "      fetchBytesPerSecond: 1.5\n")
+                .contains("virtualClusters[0].quotas.fetchBytesPerSecond: expected a positive whole number"));
+        assertTrue(error(head + "      produceBytesPerSec: 5\n")
+                .contains("virtualClusters[0].quotas.produceBytesPerSec: unknown key"));
+        assertTrue(error(head + "      requestPercentage: 50\n")
+                .contains("virtualClusters[0].quotas.requestPercentage: not supported yet"));
+        assertTrue(error(head + "      principals:\n        \"User:zed\": {produceBytesPerSecond: 5}\n")
+                .contains("virtualClusters[0].quotas.principals.User:zed: User:zed is not a principal of this virtual cluster"));
+        assertTrue(error(head + "      perPrincipal: {principals: {}}\n")
+                .contains("virtualClusters[0].quotas.perPrincipal.principals: unknown key"));
     }
 }
