@@ -18,7 +18,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupListing;
@@ -32,11 +31,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicCollection;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.UnknownTopicIdException;
-import org.apache.kafka.common.security.scram.internals.ScramCredentialUtils;
-import org.apache.kafka.common.security.scram.internals.ScramFormatter;
-import org.apache.kafka.common.security.scram.internals.ScramMechanism;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,13 +63,7 @@ class VirtualClustersIT {
 
     @BeforeAll
     static void startProxy() throws Exception {
-        Path credentials = dir.resolve("sasl-users");
-        List<String> lines = new ArrayList<>();
-        for (String user : List.of("alice", "bob", "carol")) {
-            lines.add(user + " SCRAM-SHA-512 " + ScramCredentialUtils.credentialToString(
-                    new ScramFormatter(ScramMechanism.SCRAM_SHA_512).generateCredential(user + "-secret", 4096)));
-        }
-        Files.write(credentials, lines);
+        Path credentials = ScramUsers.credentialsFile(dir.resolve("sasl-users"), List.of("alice", "bob", "carol"));
         Path gateway = dir.resolve("gateway.yaml");
         Files.writeString(gateway, """
                 virtualClusters:
@@ -212,13 +201,7 @@ class VirtualClustersIT {
     }
 
     private static Properties client(String user) {
-        Properties props = new Properties();
-        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
-        props.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
-        props.put(SaslConfigs.SASL_MECHANISM, "SCRAM-SHA-512");
-        props.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.scram.ScramLoginModule required "
-                + "username=\"" + user + "\" password=\"" + user + "-secret\";");
-        return props;
+        return ScramUsers.client(proxy.bootstrap(), user);
     }
 
     private static Set<String> produce(String user, String topic, int count) throws Exception {
