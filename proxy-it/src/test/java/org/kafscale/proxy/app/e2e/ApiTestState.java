@@ -146,12 +146,12 @@ final class ApiTestState implements AutoCloseable {
         return group;
     }
 
-    private static void commitOffset(KafkaCluster cluster, String group) throws Exception {
+    static void commitOffset(KafkaCluster cluster, String group) throws Exception {
         cluster.admin().alterConsumerGroupOffsets(group, Map.of(new TopicPartition(TOPIC, 0), new OffsetAndMetadata(5)))
                 .all().get(30, TimeUnit.SECONDS);
     }
 
-    private static KafkaProducer<String, String> transactionalProducer(String bootstrap, String transactionalId) {
+    static KafkaProducer<String, String> transactionalProducer(String bootstrap, String transactionalId) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
