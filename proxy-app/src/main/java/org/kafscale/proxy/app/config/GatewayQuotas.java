@@ -16,6 +16,7 @@ import org.kafscale.proxy.core.codec.AclNames;
  * quotas:
  *   produceBytesPerSecond: 10485760   # the whole virtual cluster
  *   fetchBytesPerSecond: 20971520
+ *   requestPercentage: 50             # of one event-loop thread
  *   perPrincipal:                      # each principal, unless named below
  *     produceBytesPerSecond: 1048576
  *   principals:
@@ -27,10 +28,9 @@ import org.kafscale.proxy.core.codec.AclNames;
 final class GatewayQuotas {
     private static final String PRODUCE = "produceBytesPerSecond";
     private static final String FETCH = "fetchBytesPerSecond";
-    private static final Set<String> RATES = Set.of(PRODUCE, FETCH);
-    private static final Set<String> KEYS = Set.of(PRODUCE, FETCH, "perPrincipal", "principals");
-    /** Read by later versions: named, so the error says it is not a typo. */
-    private static final Set<String> NOT_YET = Set.of("requestPercentage");
+    private static final String REQUEST = "requestPercentage";
+    private static final Set<String> RATES = Set.of(PRODUCE, FETCH, REQUEST);
+    private static final Set<String> KEYS = Set.of(PRODUCE, FETCH, REQUEST, "perPrincipal", "principals");
 
     private GatewayQuotas() {
     }
@@ -78,7 +78,18 @@ final class GatewayQuotas {
     /** The rates at {@code node}; a rate it does not set is {@code absent}'s. */
     private static QuotaLimits limits(String where, String path, JsonNode node, QuotaLimits absent) {
         return new QuotaLimits(rate(where, path + "." + PRODUCE, node.get(PRODUCE), absent.produceBytesPerSecond()),
-                rate(where, path + "." + FETCH, node.get(FETCH), absent.fetchBytesPerSecond()));
+                rate(where, path + "." + FETCH, node.get(FETCH), absent.fetchBytesPerSecond()),
+                percentage(where, path + "." + REQUEST, node.get(REQUEST), absent.requestPercentage()));
+    }
+
+    private static double percentage(String where, String path, JsonNode node, double absent) {
+        if (node == null || node.isNull()) {
+            return absent;
+        }
+        if (!node.isNumber() || node.asDouble() <= 0) {
+            throw invalid(where, path, "expected a positive percentage of one event-loop thread's time (100 is a whole thread)");
+        }
+        return node.asDouble();
     }
 
     private static long rate(String where, String path, JsonNode node, long absent) {
@@ -97,9 +108,6 @@ final class GatewayQuotas {
         }
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String key = it.next();
-            if (NOT_YET.contains(key)) {
-                throw invalid(where, path + "." + key, "not supported yet by this version of the proxy");
-            }
             if (!keys.contains(key)) {
                 throw invalid(where, path + "." + key, "unknown key (expected "
                         + String.join(", ", keys.stream().sorted().toList()) + ")");

@@ -27,7 +27,7 @@ import org.kafscale.proxy.core.server.ConnectionTimeout;
 import org.kafscale.proxy.core.server.FrameBuffers;
 import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.ReadPause;
-import org.kafscale.proxy.core.quota.QuotaDirection;
+import org.kafscale.proxy.core.quota.QuotaKind;
 import org.kafscale.proxy.core.quota.QuotaObserver;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
@@ -59,9 +59,10 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
     private final ConcurrentHashMap<ReadAheadOutcome, Counter> readAheads = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> authentications = new ConcurrentHashMap<>();
     private final EnumMap<ReadPause, Counter> readPauses = new EnumMap<>(ReadPause.class);
-    /** By virtual cluster, principal and direction: bounded by the gateway file's principals. */
+    /** By virtual cluster, principal and quota: bounded by the gateway file's principals. */
     private final ConcurrentHashMap<String, Counter> quotaBytes = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> quotaThrottles = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> quotaTimes = new ConcurrentHashMap<>();
 
     public ProxyMetrics(MeterRegistry registry, TopologySource topology, RoutingGate gate) {
         this.registry = registry;
@@ -195,29 +196,38 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
     }
 
     @Override
-    public void counted(String virtualCluster, KafkaPrincipal principal, QuotaDirection direction, long bytes) {
+    public void counted(String virtualCluster, KafkaPrincipal principal, QuotaKind kind, long amount) {
+        if (kind == QuotaKind.REQUEST_TIME) {
+            quotaMeter(quotaTimes, "kafscale_proxy_quota_request_time", "seconds",
+                    "Event-loop time charged to clients of virtual clusters with a request-time quota",
+                    virtualCluster, principal, null).increment(amount / 1e9);
+            return;
+        }
         quotaMeter(quotaBytes, "kafscale_proxy_quota_bytes", "bytes",
-                "Bytes counted against virtual clusters' byte-rate quotas, by virtual cluster, principal and direction",
-                virtualCluster, principal, direction).increment(bytes);
+                "Bytes counted against virtual clusters' byte-rate quotas, by virtual cluster, principal and quota",
+                virtualCluster, principal, kind).increment(amount);
     }
 
     @Override
-    public void throttled(String virtualCluster, KafkaPrincipal principal, QuotaDirection direction, long millis) {
+    public void throttled(String virtualCluster, KafkaPrincipal principal, QuotaKind kind, long millis) {
         quotaMeter(quotaThrottles, "kafscale_proxy_quota_throttle", "seconds",
-                "Time clients were throttled past a byte-rate quota, by virtual cluster, principal and direction",
-                virtualCluster, principal, direction).increment(millis / 1000.0);
+                "Time clients were throttled past a quota, by virtual cluster, principal and quota",
+                virtualCluster, principal, kind).increment(millis / 1000.0);
     }
 
+    /** @param kind the {@code quota} label; null for a series of one kind */
     private Counter quotaMeter(ConcurrentHashMap<String, Counter> meters, String name, String unit, String description,
-                               String virtualCluster, KafkaPrincipal principal, QuotaDirection direction) {
-        String key = virtualCluster + "/" + principal + "/" + direction.label();
+                               String virtualCluster, KafkaPrincipal principal, QuotaKind kind) {
+        String key = virtualCluster + "/" + principal + "/" + (kind == null ? "" : kind.label());
         Counter counter = meters.get(key);
         if (counter != null) {
             return counter;
         }
-        return meters.computeIfAbsent(key, k -> Counter.builder(name).baseUnit(unit).description(description)
-                .tag("virtual_cluster", virtualCluster).tag("principal", principal.toString())
-                .tag("direction", direction.label()).register(registry));
+        return meters.computeIfAbsent(key, k -> {
+            Counter.Builder builder = Counter.builder(name).baseUnit(unit).description(description)
+                    .tag("virtual_cluster", virtualCluster).tag("principal", principal.toString());
+            return (kind == null ? builder : builder.tag("quota", kind.label())).register(registry);
+        });
     }
 
     @Override

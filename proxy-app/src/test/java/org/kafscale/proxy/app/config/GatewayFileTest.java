@@ -104,6 +104,7 @@ class GatewayFileTest {
                       perPrincipal:
                         produceBytesPerSecond: 1000000
                         fetchBytesPerSecond: 2000000
+                        requestPercentage: 12.5
                       principals:
                         "User:dave":
                           produceBytesPerSecond: 4000000
@@ -112,8 +113,8 @@ class GatewayFileTest {
                 """);
         TenantQuotas a = gateway.quotas().get("team-a");
         assertEquals(new QuotaLimits(10_000_000, 0), a.cluster());
-        assertEquals(new QuotaLimits(1_000_000, 2_000_000), a.of(new KafkaPrincipal("User", "alice")));
-        assertEquals(new QuotaLimits(4_000_000, 2_000_000), a.of(new KafkaPrincipal("User", "dave")));
+        assertEquals(new QuotaLimits(1_000_000, 2_000_000, 12.5), a.of(new KafkaPrincipal("User", "alice")));
+        assertEquals(new QuotaLimits(4_000_000, 2_000_000, 12.5), a.of(new KafkaPrincipal("User", "dave")));
         assertEquals(Map.of("team-a", a), gateway.quotas(), "team-b has no quotas");
     }
 
@@ -126,8 +127,8 @@ class GatewayFileTest {
                 .contains("virtualClusters[0].quotas.fetchBytesPerSecond: expected a positive whole number"));
         assertTrue(error(head + "      produceBytesPerSec: 5\n")
                 .contains("virtualClusters[0].quotas.produceBytesPerSec: unknown key"));
-        assertTrue(error(head + "      requestPercentage: 50\n")
-                .contains("virtualClusters[0].quotas.requestPercentage: not supported yet"));
+        assertTrue(error(head + "      requestPercentage: 0\n")
+                .contains("virtualClusters[0].quotas.requestPercentage: expected a positive percentage"));
         assertTrue(error(head + "      principals:\n        \"User:zed\": {produceBytesPerSecond: 5}\n")
                 .contains("virtualClusters[0].quotas.principals.User:zed: User:zed is not a principal of this virtual cluster"));
         assertTrue(error(head + "      perPrincipal: {principals: {}}\n")

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.kafscale.proxy.core.codec.RequestFrame;
 import org.kafscale.proxy.core.concurrent.EarliestDeadline;
 import org.kafscale.proxy.core.logging.LogFields;
@@ -54,6 +55,8 @@ public final class BackendChannel {
     private Consumer<BackendChannel> deliveries = channel -> { };
     /** The client connection's log fields, once its pool has adopted this channel. */
     private LogFields fields = LogFields.NONE;
+    /** Where the loop time of this channel's answers is counted; nowhere until a pool says. */
+    private LongConsumer loopTime = nanos -> { };
 
     BackendChannel(Channel channel, BrokerEndpoint broker) {
         this.channel = channel;
@@ -64,6 +67,16 @@ public final class BackendChannel {
     /** Lines about this channel carry {@code fields}: the client connection it serves. */
     void logAs(LogFields fields) {
         this.fields = fields;
+    }
+
+    /** The event-loop time handling this channel's answers takes is the client connection's: counted to {@code sink}. */
+    void meterLoopTimeTo(LongConsumer sink) {
+        this.loopTime = sink;
+    }
+
+    /** {@code nanos} of the loop went to handling one of this channel's answers. */
+    void loopTimeUsed(long nanos) {
+        loopTime.accept(nanos);
     }
 
     public BrokerEndpoint broker() {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 import org.kafscale.proxy.core.logging.LogFields;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 
@@ -38,6 +39,7 @@ public final class BackendChannelPool {
     private int nextConnecting;
     /** The client connection's log fields, which lines about its channels carry. */
     private LogFields fields = LogFields.NONE;
+    private LongConsumer loopTime = nanos -> { };
 
     public BackendChannelPool(EventLoop loop, BackendConnector connector) {
         this.loop = loop;
@@ -47,6 +49,11 @@ public final class BackendChannelPool {
     /** Lines about this pool's channels carry {@code fields}: the client connection's. Call on the loop. */
     public void logAs(LogFields fields) {
         this.fields = fields;
+    }
+
+    /** The loop time its channels' answers take is counted to {@code sink}: the client connection's. Call on the loop. */
+    public void meterLoopTimeTo(LongConsumer sink) {
+        this.loopTime = sink;
     }
 
     /** An open channel to {@code broker}: the pooled one while it is usable, else a new one. */
@@ -75,6 +82,7 @@ public final class BackendChannelPool {
             if (f.isSuccess()) {
                 BackendChannel channel = connecting.getNow();
                 channel.logAs(fields);
+                channel.meterLoopTimeTo(loopTime);
                 channel.channel().config().setAutoRead(autoRead);
                 channel.onWritabilityChanged(this::updateWritable);
                 channel.onDeliveries(c -> delivering = c);

@@ -15,7 +15,10 @@ final class BackendResponseHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        // What the answer's merge, policies and write to the client take of the loop: a request-time quota counts it.
+        long start = System.nanoTime();
         backend.onResponse((ByteBuf) msg);
+        backend.loopTimeUsed(System.nanoTime() - start);
     }
 
     @Override

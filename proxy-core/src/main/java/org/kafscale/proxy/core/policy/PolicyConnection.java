@@ -60,6 +60,14 @@ public final class PolicyConnection implements LogFields {
         connection.throttle(millis);
     }
 
+    /**
+     * The event-loop time spent on the connection (its requests handled, its broker answers
+     * handled) since the last call; a request-time quota charges it. Call on the event loop.
+     */
+    public long takeLoopTime() {
+        return connection.takeLoopTime();
+    }
+
     /** The connection's event loop: the policy's hooks and its close run there. */
     public EventLoop loop() {
         return connection.loop();

@@ -11,10 +11,10 @@ public interface QuotaObserver {
     };
 
     /** {@code bytes} were counted against the quotas of {@code principal} in {@code virtualCluster}. */
-    default void counted(String virtualCluster, KafkaPrincipal principal, QuotaDirection direction, long bytes) {
+    default void counted(String virtualCluster, KafkaPrincipal principal, QuotaKind kind, long bytes) {
     }
 
-    /** A client of {@code principal} was throttled for {@code millis}, past a quota of {@code direction}. */
-    default void throttled(String virtualCluster, KafkaPrincipal principal, QuotaDirection direction, long millis) {
+    /** A client of {@code principal} was throttled for {@code millis}, past a quota of {@code kind}. */
+    default void throttled(String virtualCluster, KafkaPrincipal principal, QuotaKind kind, long millis) {
     }
 }

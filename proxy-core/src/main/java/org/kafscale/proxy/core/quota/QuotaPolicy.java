@@ -5,8 +5,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import org.apache.kafka.common.message.FetchResponseData;
-import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
@@ -19,16 +17,16 @@ import org.kafscale.proxy.core.tenant.VirtualCluster;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
 
 /**
- * Holds each virtual cluster, and each principal in it, to its byte rates, with Kafka's
- * semantics: a client past a rate gets its answer at once, carrying in {@code throttle_time_ms}
- * how long it should wait, and the proxy reads nothing more from that connection for that long,
- * as a broker mutes the channel of a throttled client (KIP-219). A client that honours the field
- * (every Java client since 2.0, librdkafka) never notices the mute; one that does not is held all
- * the same.
+ * Holds each virtual cluster, and each principal in it, to its quotas, with Kafka's semantics: a
+ * client past a rate gets its answer at once, carrying in {@code throttle_time_ms} how long it
+ * should wait, and the proxy reads nothing more from that connection for that long, as a broker
+ * mutes the channel of a throttled client (KIP-219). A client that honours the field (every Java
+ * client since 2.0, librdkafka) never notices the mute; one that does not is held all the same.
  *
  * <p>Produce counts the request's bytes as it is read, so the throttle begins before the request
- * is even sent on; Fetch counts the answer's bytes as it comes back. A broker's own throttle in
- * the answer is kept when it is the longer.
+ * is even sent on; Fetch counts the answer's bytes as it comes back. The request-time quota
+ * charges each request of the client with the loop time its connection took since its previous
+ * one. A broker's own throttle in the answer is kept when it is the longer.
  */
 public final class QuotaPolicy implements RequestPolicy {
     /** The longest one answer throttles for: a client past its rate by more is throttled again on its next request. */
@@ -38,6 +36,8 @@ public final class QuotaPolicy implements RequestPolicy {
     private final Map<String, TenantMeters> meters = new HashMap<>();
     private final QuotaObserver observer;
     private final LongSupplier nanoClock;
+    /** Whether a request-time quota is set anywhere: then every API's requests are read. */
+    private final boolean timesRequests;
 
     /**
      * @param quotas each virtual cluster's quotas, by its name (a virtual cluster absent or without any is not held)
@@ -53,6 +53,7 @@ public final class QuotaPolicy implements RequestPolicy {
                 meters.put(name, new TenantMeters(limits));
             }
         });
+        this.timesRequests = meters.values().stream().anyMatch(m -> m.limits(QuotaKind.REQUEST_TIME));
     }
 
     /** Whether any virtual cluster has a quota: without one the policy need not be in the chain. */
@@ -62,7 +63,7 @@ public final class QuotaPolicy implements RequestPolicy {
 
     @Override
     public boolean readsRequests(ApiKeys api) {
-        return api == ApiKeys.PRODUCE || api == ApiKeys.FETCH;
+        return timesRequests || api == ApiKeys.PRODUCE || api == ApiKeys.FETCH;
     }
 
     @Override
@@ -70,69 +71,68 @@ public final class QuotaPolicy implements RequestPolicy {
         KafkaPrincipal principal = context.connection().principal();
         VirtualCluster cluster = clusters.of(principal).orElse(null);
         TenantMeters tenant = cluster == null ? null : meters.get(cluster.name());
-        QuotaDirection direction = context.api() == ApiKeys.PRODUCE ? QuotaDirection.PRODUCE : QuotaDirection.FETCH;
-        if (tenant == null || !tenant.limits(direction)) {
+        if (tenant == null) {
             return context.forward();
         }
-        Holder holder = new Holder(cluster.name(), principal, tenant, direction);
-        if (direction == QuotaDirection.FETCH) {
-            return context.now(RequestOutcome.forward(null, holder));
+        Charge charge = new Charge(cluster.name(), principal, tenant);
+        long millis = 0;
+        if (tenant.limits(QuotaKind.REQUEST_TIME)) {
+            millis = charge.count(QuotaKind.REQUEST_TIME, context.connection().takeLoopTime(), context);
         }
-        long millis = holder.count(context.requestBytes(), context);
-        return millis == 0 ? context.forward() : context.now(RequestOutcome.forward(null, holder.answering(millis)));
+        if (context.api() == ApiKeys.PRODUCE && tenant.limits(QuotaKind.PRODUCE)) {
+            millis = Math.max(millis, charge.count(QuotaKind.PRODUCE, context.requestBytes(), context));
+        }
+        boolean fetchCounted = context.api() == ApiKeys.FETCH && tenant.limits(QuotaKind.FETCH);
+        if (millis == 0 && !fetchCounted) {
+            return context.forward();
+        }
+        return context.now(RequestOutcome.forward(null, charge.answering(millis, fetchCounted)));
     }
 
-    /** One request's client, counted against its quotas. */
-    private final class Holder implements AnswerPolicy {
+    /** One request's client, charged against its quotas; its answer carries the throttle. */
+    private final class Charge implements AnswerPolicy {
         private final String cluster;
         private final KafkaPrincipal principal;
         private final TenantMeters tenant;
-        private final QuotaDirection direction;
-        /** The throttle the answer carries; for Fetch set when its answer is counted. */
+        /** The throttle the answer carries, in milliseconds. */
         private long millis;
+        /** Whether the answer's bytes count against a fetch quota. */
+        private boolean fetchCounted;
 
-        Holder(String cluster, KafkaPrincipal principal, TenantMeters tenant, QuotaDirection direction) {
+        Charge(String cluster, KafkaPrincipal principal, TenantMeters tenant) {
             this.cluster = cluster;
             this.principal = principal;
             this.tenant = tenant;
-            this.direction = direction;
         }
 
-        Holder answering(long throttleMillis) {
+        Charge answering(long throttleMillis, boolean countsFetch) {
             this.millis = throttleMillis;
+            this.fetchCounted = countsFetch;
             return this;
         }
 
-        /** Counts {@code bytes}; the throttle they earn in milliseconds, which has begun. */
-        long count(long bytes, PolicyContext context) {
-            observer.counted(cluster, principal, direction, bytes);
-            long waitNanos = tenant.count(principal, direction, bytes, nanoClock.getAsLong());
+        /** Counts {@code amount} of {@code kind}; the throttle it earns in milliseconds, which has begun. */
+        long count(QuotaKind kind, long amount, PolicyContext context) {
+            observer.counted(cluster, principal, kind, amount);
+            long waitNanos = tenant.count(principal, kind, amount, nanoClock.getAsLong());
             if (waitNanos == 0) {
                 return 0;
             }
             long throttle = Math.min(MAX_THROTTLE_MILLIS, Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos)));
             context.connection().throttle(throttle);
-            observer.throttled(cluster, principal, direction, throttle);
+            observer.throttled(cluster, principal, kind, throttle);
             return throttle;
         }
 
         @Override
         public Future<AnswerOutcome> onAnswer(ApiMessage answer, PolicyContext context) {
-            if (direction == QuotaDirection.FETCH) {
-                millis = count(context.answerBytes(), context);
+            if (fetchCounted) {
+                millis = Math.max(millis, count(QuotaKind.FETCH, context.answerBytes(), context));
             }
-            if (millis == 0) {
+            if (millis == 0 || !ThrottleTimes.raise(answer, (int) millis)) {
                 return context.keep();
             }
-            if (answer instanceof ProduceResponseData produce && produce.throttleTimeMs() < millis) {
-                produce.setThrottleTimeMs((int) millis);
-                return context.now(AnswerOutcome.replace(produce));
-            }
-            if (answer instanceof FetchResponseData fetch && fetch.throttleTimeMs() < millis) {
-                fetch.setThrottleTimeMs((int) millis);
-                return context.now(AnswerOutcome.replace(fetch));
-            }
-            return context.keep();
+            return context.now(AnswerOutcome.replace(answer));
         }
     }
 }

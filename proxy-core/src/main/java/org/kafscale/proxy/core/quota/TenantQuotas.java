@@ -28,12 +28,12 @@ public record TenantQuotas(QuotaLimits cluster, QuotaLimits perPrincipal, Map<Ka
     }
 
     /** Whether any rate is limited: a virtual cluster without quotas costs nothing per request. */
-    public boolean limits(QuotaDirection direction) {
-        if (cluster.of(direction) > 0 || perPrincipal.of(direction) > 0) {
+    public boolean limits(QuotaKind kind) {
+        if (cluster.of(kind) > 0 || perPrincipal.of(kind) > 0) {
             return true;
         }
         for (QuotaLimits limits : principals.values()) {
-            if (limits.of(direction) > 0) {
+            if (limits.of(kind) > 0) {
                 return true;
             }
         }
@@ -41,6 +41,11 @@ public record TenantQuotas(QuotaLimits cluster, QuotaLimits perPrincipal, Map<Ka
     }
 
     public boolean isEmpty() {
-        return !limits(QuotaDirection.PRODUCE) && !limits(QuotaDirection.FETCH);
+        for (QuotaKind kind : QuotaKind.values()) {
+            if (limits(kind)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

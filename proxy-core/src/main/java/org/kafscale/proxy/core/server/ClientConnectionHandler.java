@@ -129,8 +129,11 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
             timeouts.admitted();
         }
         context.clientIdSeen(request.clientId());
+        long start = System.nanoTime();
         requests.add(request);
         updateReading();
+        // The request's policies, route and, when it is answered at once, its answer: the client's loop time.
+        context.loopTimeUsed(System.nanoTime() - start);
     }
 
     @Override

@@ -54,6 +54,8 @@ public final class ConnectionContext implements LogFields {
     private long throttledUntilNanos;
     /** Tells the connection's read gate that a throttle began. */
     private Runnable onThrottle = () -> { };
+    /** Event-loop time spent on this connection since a quota last took it. */
+    private long loopNanos;
 
     /** A connection on the bootstrap listener, which stands for no one broker. */
     public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress) {
@@ -80,6 +82,7 @@ public final class ConnectionContext implements LogFields {
         this.addressedBroker = addressedBroker;
         if (backends != null) {
             backends.logAs(this);
+            backends.meterLoopTimeTo(this::loopTimeUsed);
         }
     }
 
@@ -287,6 +290,21 @@ public final class ConnectionContext implements LogFields {
             throttledUntilNanos = until;
             onThrottle.run();
         }
+    }
+
+    /**
+     * Counts {@code nanos} of the event loop spent on this connection: handling a request it sent,
+     * or an answer from one of its broker channels. Call on the event loop.
+     */
+    public void loopTimeUsed(long nanos) {
+        loopNanos += nanos;
+    }
+
+    /** The loop time counted since the last call, which a request-time quota charges to the client. */
+    public long takeLoopTime() {
+        long taken = loopNanos;
+        loopNanos = 0;
+        return taken;
     }
 
     /** How long, in nanoseconds of the loop's clock, the client stays throttled; 0 or less when it is not. */

@@ -18,10 +18,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.requests.MetadataRequest;
+import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
@@ -65,19 +69,26 @@ class QuotaPolicyTest {
     private int fetchThrottleFromBroker;
     private final QuotaObserver observer = new QuotaObserver() {
         @Override
-        public void counted(String virtualCluster, KafkaPrincipal principal, QuotaDirection direction, long bytes) {
-            observed.add("counted " + virtualCluster + " " + principal.getName() + " " + direction.label());
+        public void counted(String virtualCluster, KafkaPrincipal principal, QuotaKind kind, long bytes) {
+            observed.add("counted " + virtualCluster + " " + principal.getName() + " " + kind.label());
         }
 
         @Override
-        public void throttled(String virtualCluster, KafkaPrincipal principal, QuotaDirection direction, long millis) {
-            observed.add("throttled " + virtualCluster + " " + principal.getName() + " " + direction.label() + " "
+        public void throttled(String virtualCluster, KafkaPrincipal principal, QuotaKind kind, long millis) {
+            observed.add("throttled " + virtualCluster + " " + principal.getName() + " " + kind.label() + " "
                     + millis + " ms");
         }
     };
 
-    /** Answers a Produce with offset 7 and a Fetch with three records. */
+    /** Loop time the route says each request took, as handling it on the loop would count it. */
+    private long routeLoopNanos;
+
+    /** Answers a Produce with offset 7, a Metadata with no topics and a Fetch with three records. */
     private final RequestHandler route = (context, request) -> {
+        context.loopTimeUsed(routeLoopNanos);
+        if (request.apiKey() == ApiKeys.METADATA.id) {
+            return Replies.now(context.loop(), Reply.send(ResponseFrames.encode(request, new MetadataResponseData())));
+        }
         if (request.apiKey() == ApiKeys.PRODUCE.id) {
             return Replies.now(context.loop(), Reply.send(ResponseFrames.encode(request, new ProduceResponseData())));
         }
@@ -173,6 +184,26 @@ class QuotaPolicyTest {
     }
 
     @Test
+    void requestTimeIsChargedToTheNextRequestAndAnyApisAnswerCarriesTheThrottle() throws Exception {
+        // Given alice may take 10 % of a loop thread's time, and each request takes 0.1 s of it
+        QuotaPolicy policy = policy(Map.of("team-a", new TenantQuotas(QuotaLimits.NONE,
+                new QuotaLimits(0, 0, 10), Map.of())));
+        ConnectionContext alice = connection(ALICE);
+        routeLoopNanos = TimeUnit.MILLISECONDS.toNanos(100);
+
+        // When she sends three Metadata requests at once: the first is charged nothing yet, the
+        // second the first's 0.1 s (her one second's worth), the third one more
+        List<Integer> throttles = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            throttles.add(metadataThrottle(policy, alice));
+        }
+
+        // Then the third answer carries the second it put her past her rate
+        assertEquals(List.of(0, 0, 1000), throttles, observed.toString());
+        assertTrue(observed.contains("throttled team-a alice request_time 1000 ms"), observed.toString());
+    }
+
+    @Test
     void oneAnswerThrottlesForAtMostTenSeconds() throws Exception {
         int size = produce().frame().readableBytes();
         QuotaPolicy policy = policy(Map.of("team-a", new TenantQuotas(QuotaLimits.NONE,
@@ -200,6 +231,15 @@ class QuotaPolicyTest {
     private int produceThrottle(QuotaPolicy policy, ConnectionContext connection) throws Exception {
         ByteBuf frame = assertInstanceOf(Reply.Send.class, handle(policy, connection, produce())).frame();
         return KafkaWire.parseResponseAndRelease(frame, ApiKeys.PRODUCE, PRODUCE_VERSION).as(ProduceResponse.class)
+                .data().throttleTimeMs();
+    }
+
+    private int metadataThrottle(QuotaPolicy policy, ConnectionContext connection) throws Exception {
+        RequestFrame request = KafkaWire.requestFrame(new MetadataRequest.Builder(new MetadataRequestData()
+                .setTopics(List.of())).build((short) 12), 44, "admin");
+        requests.add(request);
+        ByteBuf frame = assertInstanceOf(Reply.Send.class, handle(policy, connection, request)).frame();
+        return KafkaWire.parseResponseAndRelease(frame, ApiKeys.METADATA, (short) 12).as(MetadataResponse.class)
                 .data().throttleTimeMs();
     }
 

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -55,7 +56,7 @@ class QuotasIT {
 
     @BeforeAll
     static void startProxy() throws Exception {
-        Path credentials = ScramUsers.credentialsFile(dir.resolve("sasl-users"), List.of("alice", "bob"));
+        Path credentials = ScramUsers.credentialsFile(dir.resolve("sasl-users"), List.of("alice", "bob", "carol"));
         Path gateway = Files.writeString(dir.resolve("gateway.yaml"), """
                 virtualClusters:
                   - name: team-a
@@ -70,6 +71,11 @@ class QuotasIT {
                     quotas:
                       produceBytesPerSecond: %d
                       fetchBytesPerSecond: %d
+                  - name: team-c
+                    principals: ["User:carol"]
+                    topicPrefix: "c."
+                    quotas:
+                      requestPercentage: 0.1
                 """.formatted(ALICE_PRODUCE, BOB_PRODUCE, BOB_FETCH));
         Map<String, String> env = new HashMap<>();
         env.put("KAFSCALE_PROXY_SASL_MECHANISMS", "SCRAM-SHA-512");
@@ -78,7 +84,8 @@ class QuotasIT {
         proxy = RunningProxy.start(KAFKA.cluster(), "single", env);
         Eventually.await(Duration.ofSeconds(15), "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
         KAFKA.cluster().admin().createTopics(List.of(new NewTopic("a.orders", 1, (short) 1),
-                new NewTopic("b.orders", 1, (short) 1), new NewTopic("b.history", 1, (short) 1)))
+                new NewTopic("b.orders", 1, (short) 1), new NewTopic("b.history", 1, (short) 1),
+                new NewTopic("c.orders", 1, (short) 1)))
                 .all().get(30, TimeUnit.SECONDS);
     }
 
@@ -104,8 +111,8 @@ class QuotasIT {
             producers.shutdownNow();
         }
         // and the metrics show alice throttled under her virtual cluster and principal
-        assertTrue(proxy.metric("kafscale_proxy_quota_throttle_seconds_total{direction=\"produce\","
-                + "principal=\"User:alice\",virtual_cluster=\"team-a\"") > 0);
+        assertTrue(proxy.metric("kafscale_proxy_quota_throttle_seconds_total{principal=\"User:alice\","
+                + "quota=\"produce\",virtual_cluster=\"team-a\"") > 0);
     }
 
     @Test
@@ -140,6 +147,32 @@ class QuotasIT {
 
         // Then he read within 10 % of his virtual cluster's fetch rate
         assertWithinTenPercent("bob's fetch rate", BOB_FETCH, bytes / seconds(System.nanoTime() - start));
+    }
+
+    @Test
+    void aClientPastItsRequestTimeIsThrottledAndEveryRecordItWasAnsweredForLands() throws Exception {
+        // Given carol's team-c may take 0.1 % of one event-loop thread (1 ms per second)
+        Properties props = ScramUsers.client(proxy.bootstrap(), "carol");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        long acknowledged = 0;
+        // When she produces one record per request, waiting for each, for 5 s
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            long start = System.nanoTime();
+            while (System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5)) {
+                producer.send(new ProducerRecord<>("orders", new byte[10])).get(30, TimeUnit.SECONDS);
+                acknowledged++;
+            }
+        }
+
+        // Then her requests' loop time was charged, she was throttled for it, and every record landed
+        assertTrue(proxy.metric("kafscale_proxy_quota_request_time_seconds_total{principal=\"User:carol\"") > 0);
+        assertTrue(proxy.metric("kafscale_proxy_quota_throttle_seconds_total{principal=\"User:carol\","
+                + "quota=\"request_time\"") > 0);
+        TopicPartition hers = new TopicPartition("c.orders", 0);
+        long landed = KAFKA.cluster().admin().listOffsets(Map.of(hers, OffsetSpec.latest())).all()
+                .get(10, TimeUnit.SECONDS).get(hers).offset();
+        assertTrue(landed == acknowledged, landed + " records landed, " + acknowledged + " acknowledged");
     }
 
     /** Produces 1000-byte records as fast as the client is let for 20 s; the bytes acknowledged per second. */

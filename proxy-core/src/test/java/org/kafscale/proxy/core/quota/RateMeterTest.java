@@ -8,12 +8,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The meter on a clock the test moves: what it lets through, and how long it throttles past that. */
-class ByteRateMeterTest {
+class RateMeterTest {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
     @Test
     void aClientMayRunOneSecondAheadOfItsRateBeforeItIsThrottled() {
-        ByteRateMeter meter = new ByteRateMeter(1000);
+        RateMeter meter = new RateMeter(1000);
 
         // One second's worth at once passes; the next 500 bytes put it half a second past its burst
         assertEquals(0, meter.count(1000, 0));
@@ -22,7 +22,7 @@ class ByteRateMeterTest {
 
     @Test
     void aClientThatWaitedOutItsThrottleIsWithinItsRateAgain() {
-        ByteRateMeter meter = new ByteRateMeter(1000);
+        RateMeter meter = new RateMeter(1000);
         long wait = meter.count(3000, 0);
         assertEquals(2 * SECOND, wait);
 
@@ -32,7 +32,7 @@ class ByteRateMeterTest {
 
     @Test
     void idleTimeIsNotSavedUpBeyondOneBurst() {
-        ByteRateMeter meter = new ByteRateMeter(1000);
+        RateMeter meter = new RateMeter(1000);
         meter.count(1000, 0);
 
         // A minute idle buys one second's worth, not sixty
@@ -44,7 +44,7 @@ class ByteRateMeterTest {
     @Test
     void overAnySpanAClientThatHonoursItsThrottlesSendsAtMostItsRatePlusOneBurst() {
         // A client that sends 700 bytes, waits what it is told, and sends again, for 20 seconds
-        ByteRateMeter meter = new ByteRateMeter(10_000);
+        RateMeter meter = new RateMeter(10_000);
         long now = 0;
         long sent = 0;
         while (now < 20 * SECOND) {
@@ -58,6 +58,6 @@ class ByteRateMeterTest {
 
     @Test
     void aMeterNeedsARate() {
-        assertThrows(IllegalArgumentException.class, () -> new ByteRateMeter(0));
+        assertThrows(IllegalArgumentException.class, () -> new RateMeter(0));
     }
 }
