@@ -192,7 +192,7 @@ class TenantPolicyTest {
         Map<ApiKeys, Isolation> isolations = new EnumMap<>(ApiKeys.class);
         isolations.put(ApiKeys.API_VERSIONS, ClusterIsolations.API_VERSIONS);
         isolations.put(ApiKeys.METADATA, TopicIsolations.METADATA);
-        isolations.put(ApiKeys.DESCRIBE_CONFIGS, TopicIsolations.DESCRIBE_CONFIGS);
+        isolations.put(ApiKeys.DESCRIBE_CONFIGS, ConfigIsolations.DESCRIBE_CONFIGS);
         return api -> isolations.getOrDefault(api, Isolation.NOT_ISOLATED);
     }
 

@@ -3,21 +3,18 @@ package org.kafscale.proxy.core.tenant;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
-import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.core.topology.TopicLayout;
@@ -79,15 +76,5 @@ class TopicIsolationsTest {
         answer.responses().add(new FetchResponseData.FetchableTopicResponse().setTopicId(sent));
         TopicIsolations.FETCH.rewriteAnswer(answer, scope);
         assertEquals(FOREIGN, answer.responses().get(0).topicId());
-    }
-
-    @Test
-    void aBrokersConfigurationIsRefusedWithAKafkaError() {
-        DescribeConfigsRequestData request = new DescribeConfigsRequestData();
-        request.resources().add(new DescribeConfigsRequestData.DescribeConfigsResource().setResourceType((byte) 4)
-                .setResourceName("0"));
-        TenantRefusal refusal = assertThrows(TenantRefusal.class,
-                () -> TopicIsolations.DESCRIBE_CONFIGS.rewriteRequest(request, scope));
-        assertEquals(Errors.CLUSTER_AUTHORIZATION_FAILED, refusal.error());
     }
 }

@@ -75,6 +75,8 @@ import org.kafscale.proxy.core.security.authz.TransactionGuards;
 import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.tenant.ClusterIsolations;
+import org.kafscale.proxy.core.tenant.ConfigIsolations;
+import org.kafscale.proxy.core.tenant.PartitionIsolations;
 import org.kafscale.proxy.core.tenant.TopicIsolations;
 import org.kafscale.proxy.core.tenant.GroupIsolations;
 import org.kafscale.proxy.core.tenant.TransactionIsolations;
@@ -210,7 +212,8 @@ public final class Apis {
                                 .orElseGet(() -> routes.byPartition(call, PartitionApis.DESCRIBE_PRODUCERS))))
                 .guard(Guard.of(DescribeProducersRequestData.class, TopicGuards::describeProducers))
                 .doc("split by partition owner (the leader) and merged; on a connection that addresses one broker "
-                        + "(advertise mode ports or sni) to that broker, so the Admin's brokerId option reaches a follower"));
+                        + "(advertise mode ports or sni) to that broker, so the Admin's brokerId option reaches a follower")
+                .isolation(PartitionIsolations.DESCRIBE_PRODUCERS));
         // Clients write one producer's marker; several markers (a transaction coordinator's batch)
         // would need a split per marker that no client needs.
         place(api(ApiKeys.WRITE_TXN_MARKERS)
@@ -384,17 +387,19 @@ public final class Apis {
                 .guard(Guard.of(DescribeConfigsRequestData.class, ConfigGuards::describeConfigs))
                 .doc("split by resource: BROKER and BROKER_LOGGER to the broker they name, "
                         + "others to any broker; broker addresses in values hidden")
-                .isolation(TopicIsolations.DESCRIBE_CONFIGS));
+                .isolation(ConfigIsolations.DESCRIBE_CONFIGS));
         place(api(ApiKeys.ALTER_CONFIGS)
                 .forwarded(typed(ApiKeys.ALTER_CONFIGS, AlterConfigsRequestData.class,
                         (routes, call) -> routes.admin().alterConfigs(call)))
                 .guard(Guard.of(AlterConfigsRequestData.class, ConfigGuards::alterConfigs))
-                .doc("split by resource, as DescribeConfigs"));
+                .doc("split by resource, as DescribeConfigs")
+                .isolation(ConfigIsolations.ALTER_CONFIGS));
         place(api(ApiKeys.INCREMENTAL_ALTER_CONFIGS)
                 .forwarded(typed(ApiKeys.INCREMENTAL_ALTER_CONFIGS, IncrementalAlterConfigsRequestData.class,
                         (routes, call) -> routes.admin().incrementalAlterConfigs(call)))
                 .guard(Guard.of(IncrementalAlterConfigsRequestData.class, ConfigGuards::incrementalAlterConfigs))
-                .doc("split by resource, as DescribeConfigs"));
+                .doc("split by resource, as DescribeConfigs")
+                .isolation(ConfigIsolations.INCREMENTAL_ALTER_CONFIGS));
         place(api(ApiKeys.DESCRIBE_QUORUM)
                 .forwarded(typed(ApiKeys.DESCRIBE_QUORUM, DescribeQuorumRequestData.class, (routes, call) ->
                         routes.admin().describeQuorum(call, routes.toAnyBroker(call.context(), call.request()))))
@@ -430,17 +435,27 @@ public final class Apis {
                 .guard(Guard.of(CreatePartitionsRequestData.class, TopicGuards::createPartitions))
                 .doc("to any broker; answered once the topology shows the change")
                 .isolation(TopicIsolations.CREATE_PARTITIONS));
-        toAnyBrokerOnCluster(AclOperation.DESCRIBE, ApiKeys.DESCRIBE_ACLS, ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS,
-                ApiKeys.LIST_PARTITION_REASSIGNMENTS);
+        toAnyBrokerOnCluster(AclOperation.DESCRIBE, ApiKeys.DESCRIBE_ACLS, ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS);
         toAnyBrokerOnCluster(AclOperation.ALTER, ApiKeys.CREATE_ACLS, ApiKeys.DELETE_ACLS,
-                ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, ApiKeys.ELECT_LEADERS, ApiKeys.UPDATE_FEATURES);
+                ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, ApiKeys.UPDATE_FEATURES);
+        place(api(ApiKeys.LIST_PARTITION_REASSIGNMENTS)
+                .forwarded(anyBroker(ApiKeys.LIST_PARTITION_REASSIGNMENTS))
+                .guard(Guard.cluster(AclOperation.DESCRIBE))
+                .doc("to any broker")
+                .isolation(PartitionIsolations.LIST_PARTITION_REASSIGNMENTS));
+        place(api(ApiKeys.ELECT_LEADERS)
+                .forwarded(anyBroker(ApiKeys.ELECT_LEADERS))
+                .guard(Guard.cluster(AclOperation.ALTER))
+                .doc("to any broker")
+                .isolation(PartitionIsolations.ELECT_LEADERS));
         toAnyBrokerOnCluster(AclOperation.DESCRIBE_CONFIGS, ApiKeys.DESCRIBE_CLIENT_QUOTAS,
                 ApiKeys.LIST_CONFIG_RESOURCES);
         toAnyBrokerOnCluster(AclOperation.ALTER_CONFIGS, ApiKeys.ALTER_CLIENT_QUOTAS);
         place(api(ApiKeys.ALTER_PARTITION_REASSIGNMENTS)
                 .forwarded(anyBroker(ApiKeys.ALTER_PARTITION_REASSIGNMENTS))
                 .guard(Guard.cluster(AclOperation.ALTER))
-                .doc("to any broker (real broker ids: see the single-mode limits)"));
+                .doc("to any broker (real broker ids: see the single-mode limits)")
+                .isolation(PartitionIsolations.ALTER_PARTITION_REASSIGNMENTS));
 
         // ---- refused ----
         refused("answered UNSUPPORTED_SASL_MECHANISM with no mechanisms, then closed, on a listener without "
