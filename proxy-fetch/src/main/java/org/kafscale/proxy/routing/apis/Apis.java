@@ -77,6 +77,8 @@ import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.tenant.ClusterIsolations;
 import org.kafscale.proxy.core.tenant.ConfigIsolations;
 import org.kafscale.proxy.core.tenant.PartitionIsolations;
+import org.kafscale.proxy.core.tenant.ShareGroupIsolations;
+import org.kafscale.proxy.core.tenant.StreamsGroupIsolations;
 import org.kafscale.proxy.core.tenant.TopicIsolations;
 import org.kafscale.proxy.core.tenant.GroupIsolations;
 import org.kafscale.proxy.core.tenant.TransactionIsolations;
@@ -163,11 +165,13 @@ public final class Apis {
                         .heldFor((holds, q) -> Math.max(0, q.maxWaitMs())))
                 .guard(Guard.of(ShareFetchRequestData.class, ShareGuards::fetch))
                 .doc("split by partition owner, one share session per broker kept for the "
-                        + "client's session, acknowledgements to the broker that delivered"));
+                        + "client's session, acknowledgements to the broker that delivered")
+                .isolation(ShareGroupIsolations.SHARE_FETCH));
         place(api(ApiKeys.SHARE_ACKNOWLEDGE)
                 .forwarded(typed(ApiKeys.SHARE_ACKNOWLEDGE, ShareAcknowledgeRequestData.class, Routes::shareAcknowledge))
                 .guard(Guard.of(ShareAcknowledgeRequestData.class, ShareGuards::acknowledge))
-                .doc("split by partition owner, on the client's per-broker share sessions"));
+                .doc("split by partition owner, on the client's per-broker share sessions")
+                .isolation(ShareGroupIsolations.SHARE_ACKNOWLEDGE));
         place(api(ApiKeys.LIST_OFFSETS)
                 .forwarded(byPartition(ListOffsetsRequestData.class, PartitionApis.LIST_OFFSETS))
                 .guard(Guard.of(ListOffsetsRequestData.class, TopicGuards::listOffsets))
@@ -278,22 +282,26 @@ public final class Apis {
                 .forwarded(toGroup(ApiKeys.SHARE_GROUP_HEARTBEAT, ShareGroupHeartbeatRequestData.class,
                         ShareGroupHeartbeatRequestData::groupId))
                 .guard(Guard.of(ShareGroupHeartbeatRequestData.class, ShareGuards::heartbeat))
-                .doc("to the share group's coordinator"));
+                .doc("to the share group's coordinator")
+                .isolation(ShareGroupIsolations.SHARE_GROUP_HEARTBEAT));
         place(api(ApiKeys.STREAMS_GROUP_HEARTBEAT)
                 .forwarded(toGroup(ApiKeys.STREAMS_GROUP_HEARTBEAT, StreamsGroupHeartbeatRequestData.class,
                         StreamsGroupHeartbeatRequestData::groupId))
                 .guard(Guard.of(StreamsGroupHeartbeatRequestData.class, StreamsGuards::heartbeat))
-                .doc("to the streams group's coordinator"));
+                .doc("to the streams group's coordinator")
+                .isolation(StreamsGroupIsolations.STREAMS_GROUP_HEARTBEAT));
         place(api(ApiKeys.ALTER_SHARE_GROUP_OFFSETS)
                 .forwarded(toGroup(ApiKeys.ALTER_SHARE_GROUP_OFFSETS, AlterShareGroupOffsetsRequestData.class,
                         AlterShareGroupOffsetsRequestData::groupId))
                 .guard(Guard.of(AlterShareGroupOffsetsRequestData.class, ShareOffsetGuards::alter))
-                .doc("to the share group's coordinator"));
+                .doc("to the share group's coordinator")
+                .isolation(ShareGroupIsolations.ALTER_SHARE_GROUP_OFFSETS));
         place(api(ApiKeys.DELETE_SHARE_GROUP_OFFSETS)
                 .forwarded(toGroup(ApiKeys.DELETE_SHARE_GROUP_OFFSETS, DeleteShareGroupOffsetsRequestData.class,
                         DeleteShareGroupOffsetsRequestData::groupId))
                 .guard(Guard.of(DeleteShareGroupOffsetsRequestData.class, ShareOffsetGuards::delete))
-                .doc("to the share group's coordinator"));
+                .doc("to the share group's coordinator")
+                .isolation(ShareGroupIsolations.DELETE_SHARE_GROUP_OFFSETS));
         // v8+ may name several groups; before, one.
         place(api(ApiKeys.OFFSET_FETCH)
                 .forwarded(typed(ApiKeys.OFFSET_FETCH, OffsetFetchRequestData.class,
@@ -324,16 +332,19 @@ public final class Apis {
         place(api(ApiKeys.SHARE_GROUP_DESCRIBE)
                 .forwarded(byCoordinator(ShareGroupDescribeRequestData.class, KeyedApis.SHARE_GROUP_DESCRIBE))
                 .guard(Guard.of(ShareGroupDescribeRequestData.class, ShareGuards::describe))
-                .doc(MERGED_PER_COORDINATOR));
+                .doc(MERGED_PER_COORDINATOR)
+                .isolation(ShareGroupIsolations.SHARE_GROUP_DESCRIBE));
         place(api(ApiKeys.STREAMS_GROUP_DESCRIBE)
                 .forwarded(byCoordinator(StreamsGroupDescribeRequestData.class, KeyedApis.STREAMS_GROUP_DESCRIBE))
                 .guard(Guard.of(StreamsGroupDescribeRequestData.class, StreamsGuards::describe))
-                .doc(MERGED_PER_COORDINATOR));
+                .doc(MERGED_PER_COORDINATOR)
+                .isolation(StreamsGroupIsolations.STREAMS_GROUP_DESCRIBE));
         place(api(ApiKeys.DESCRIBE_SHARE_GROUP_OFFSETS)
                 .forwarded(byCoordinator(DescribeShareGroupOffsetsRequestData.class,
                         KeyedApis.DESCRIBE_SHARE_GROUP_OFFSETS))
                 .guard(Guard.of(DescribeShareGroupOffsetsRequestData.class, ShareOffsetGuards::describe))
-                .doc(MERGED_PER_COORDINATOR));
+                .doc(MERGED_PER_COORDINATOR)
+                .isolation(ShareGroupIsolations.DESCRIBE_SHARE_GROUP_OFFSETS));
         place(api(ApiKeys.DESCRIBE_TRANSACTIONS)
                 .forwarded(byCoordinator(DescribeTransactionsRequestData.class, KeyedApis.DESCRIBE_TRANSACTIONS))
                 .guard(Guard.of(DescribeTransactionsRequestData.class, TransactionGuards::describeTransactions))
