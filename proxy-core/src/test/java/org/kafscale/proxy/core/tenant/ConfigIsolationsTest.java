@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
-import java.util.Set;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.AlterConfigsResponseData;
@@ -13,16 +12,12 @@ import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.junit.jupiter.api.Test;
-import org.kafscale.proxy.core.topology.TopologySnapshot;
 
 class ConfigIsolationsTest {
     private static final byte TOPIC = ConfigResource.Type.TOPIC.id();
-    private static final VirtualCluster TEAM_A = new VirtualCluster("team-a", VirtualCluster.derivedClusterId("team-a"),
-            TenantNames.prefixed("a."), Set.of(new KafkaPrincipal("User", "alice")));
 
-    private final TenantScope scope = new TenantScope(TEAM_A, TopologySnapshot.EMPTY);
+    private final TenantScope scope = TeamA.scope();
 
     @Test
     void alterConfigsOfATopicGoesOnUnderItsRealNameAndIsAnsweredUnderTheClients() {

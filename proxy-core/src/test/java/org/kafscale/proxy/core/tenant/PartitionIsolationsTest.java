@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData;
 import org.apache.kafka.common.message.AlterPartitionReassignmentsResponseData;
 import org.apache.kafka.common.message.DescribeProducersRequestData;
@@ -17,15 +16,10 @@ import org.apache.kafka.common.message.ElectLeadersResponseData;
 import org.apache.kafka.common.message.ListPartitionReassignmentsRequestData;
 import org.apache.kafka.common.message.ListPartitionReassignmentsResponseData;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.junit.jupiter.api.Test;
-import org.kafscale.proxy.core.topology.TopologySnapshot;
 
 class PartitionIsolationsTest {
-    private static final VirtualCluster TEAM_A = new VirtualCluster("team-a", VirtualCluster.derivedClusterId("team-a"),
-            TenantNames.prefixed("a."), Set.of(new KafkaPrincipal("User", "alice")));
-
-    private final TenantScope scope = new TenantScope(TEAM_A, TopologySnapshot.EMPTY);
+    private final TenantScope scope = TeamA.scope();
 
     @Test
     void describeProducersNamesRealTopicsAndAnswersInTheClients() {

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.AlterShareGroupOffsetsRequestData;
 import org.apache.kafka.common.message.AlterShareGroupOffsetsResponseData;
@@ -24,20 +22,10 @@ import org.apache.kafka.common.message.ShareGroupDescribeRequestData;
 import org.apache.kafka.common.message.ShareGroupDescribeResponseData;
 import org.apache.kafka.common.message.ShareGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.ShareGroupHeartbeatResponseData;
-import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.junit.jupiter.api.Test;
-import org.kafscale.proxy.core.topology.TopicLayout;
-import org.kafscale.proxy.core.topology.TopologySnapshot;
 
 class ShareGroupIsolationsTest {
-    private static final Uuid OWN = Uuid.randomUuid();
-    private static final Uuid FOREIGN = Uuid.randomUuid();
-    private static final TopologySnapshot SNAPSHOT = TopologySnapshot.of("real-cluster", 0, List.of(), List.of(
-            TopicLayout.of("a.orders", OWN, false, Map.of()), TopicLayout.of("b.orders", FOREIGN, false, Map.of())));
-    private static final VirtualCluster TEAM_A = new VirtualCluster("team-a", VirtualCluster.derivedClusterId("team-a"),
-            TenantNames.prefixed("a."), Set.of(new KafkaPrincipal("User", "alice")));
-
-    private final TenantScope scope = new TenantScope(TEAM_A, SNAPSHOT);
+    private final TenantScope scope = TeamA.scope();
 
     @Test
     void aHeartbeatNamesTheRealGroupAndTopicsAndAnUnchangedSubscriptionStaysUnchanged() {
@@ -68,7 +56,7 @@ class ShareGroupIsolationsTest {
                 new ShareGroupDescribeResponseData.DescribedGroup().setGroupId("a.billing").setMembers(List.of(
                         new ShareGroupDescribeResponseData.Member().setSubscribedTopicNames(List.of("a.orders"))
                                 .setAssignment(new ShareGroupDescribeResponseData.Assignment().setTopicPartitions(
-                                        List.of(new ShareGroupDescribeResponseData.TopicPartitions().setTopicId(OWN)
+                                        List.of(new ShareGroupDescribeResponseData.TopicPartitions().setTopicId(TeamA.OWN)
                                                 .setTopicName("a.orders"))))))));
         ShareGroupIsolations.SHARE_GROUP_DESCRIBE.rewriteAnswer(answer, scope);
         ShareGroupDescribeResponseData.DescribedGroup group = answer.groups().get(0);
@@ -80,16 +68,16 @@ class ShareGroupIsolationsTest {
     @Test
     void aShareFetchByAnotherTenantsTopicIdGoesOutUnderAnIdNoBrokerKnowsAndComesBackUnderTheClients() {
         ShareFetchRequestData request = new ShareFetchRequestData().setGroupId("billing");
-        request.topics().add(new ShareFetchRequestData.FetchTopic().setTopicId(OWN));
-        request.topics().add(new ShareFetchRequestData.FetchTopic().setTopicId(FOREIGN));
+        request.topics().add(new ShareFetchRequestData.FetchTopic().setTopicId(TeamA.OWN));
+        request.topics().add(new ShareFetchRequestData.FetchTopic().setTopicId(TeamA.FOREIGN));
         request.setForgottenTopicsData(new ArrayList<>(List.of(
-                new ShareFetchRequestData.ForgottenTopic().setTopicId(FOREIGN))));
+                new ShareFetchRequestData.ForgottenTopic().setTopicId(TeamA.FOREIGN))));
         ShareGroupIsolations.SHARE_FETCH.rewriteRequest(request, scope);
         assertEquals("a.billing", request.groupId());
-        assertNotNull(request.topics().find(OWN), "the tenant's own id goes on");
-        assertNull(request.topics().find(FOREIGN), "another tenant's id never reaches a broker");
+        assertNotNull(request.topics().find(TeamA.OWN), "the tenant's own id goes on");
+        assertNull(request.topics().find(TeamA.FOREIGN), "another tenant's id never reaches a broker");
         Uuid sent = request.forgottenTopicsData().get(0).topicId();
-        assertNotEquals(FOREIGN, sent);
+        assertNotEquals(TeamA.FOREIGN, sent);
         assertNotNull(request.topics().find(sent), "one substitute per id in the request");
 
         ShareFetchResponseData answer = new ShareFetchResponseData().setErrorMessage("a.billing: stale session");
@@ -97,7 +85,7 @@ class ShareGroupIsolationsTest {
                 .setPartitions(List.of(new ShareFetchResponseData.PartitionData().setErrorMessage("unknown")
                         .setAcknowledgeErrorMessage("a.orders-0 was not acquired"))));
         ShareGroupIsolations.SHARE_FETCH.rewriteAnswer(answer, scope);
-        ShareFetchResponseData.ShareFetchableTopicResponse topic = answer.responses().find(FOREIGN);
+        ShareFetchResponseData.ShareFetchableTopicResponse topic = answer.responses().find(TeamA.FOREIGN);
         assertNotNull(topic, "found under the client's id");
         assertEquals("orders-0 was not acquired", topic.partitions().get(0).acknowledgeErrorMessage());
         assertEquals("billing: stale session", answer.errorMessage());
@@ -106,16 +94,16 @@ class ShareGroupIsolationsTest {
     @Test
     void aShareAcknowledgementOfAnotherTenantsTopicIdNeverReachesItsTopic() {
         ShareAcknowledgeRequestData request = new ShareAcknowledgeRequestData().setGroupId("billing");
-        request.topics().add(new ShareAcknowledgeRequestData.AcknowledgeTopic().setTopicId(FOREIGN));
+        request.topics().add(new ShareAcknowledgeRequestData.AcknowledgeTopic().setTopicId(TeamA.FOREIGN));
         ShareGroupIsolations.SHARE_ACKNOWLEDGE.rewriteRequest(request, scope);
         assertEquals("a.billing", request.groupId());
         Uuid sent = request.topics().iterator().next().topicId();
-        assertNotEquals(FOREIGN, sent);
+        assertNotEquals(TeamA.FOREIGN, sent);
 
         ShareAcknowledgeResponseData answer = new ShareAcknowledgeResponseData();
         answer.responses().add(new ShareAcknowledgeResponseData.ShareAcknowledgeTopicResponse().setTopicId(sent));
         ShareGroupIsolations.SHARE_ACKNOWLEDGE.rewriteAnswer(answer, scope);
-        assertNotNull(answer.responses().find(FOREIGN), "found under the client's id");
+        assertNotNull(answer.responses().find(TeamA.FOREIGN), "found under the client's id");
     }
 
     @Test

@@ -6,21 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.message.StreamsGroupDescribeRequestData;
 import org.apache.kafka.common.message.StreamsGroupDescribeResponseData;
 import org.apache.kafka.common.message.StreamsGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.StreamsGroupHeartbeatResponseData;
-import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.junit.jupiter.api.Test;
-import org.kafscale.proxy.core.topology.TopologySnapshot;
 
 class StreamsGroupIsolationsTest {
-    private static final VirtualCluster TEAM_A = new VirtualCluster("team-a", VirtualCluster.derivedClusterId("team-a"),
-            TenantNames.prefixed("a."), Set.of(new KafkaPrincipal("User", "alice")));
-
-    private final TenantScope scope = new TenantScope(TEAM_A, TopologySnapshot.EMPTY);
+    private final TenantScope scope = TeamA.scope();
 
     @Test
     void aHeartbeatsTopologyNamesTheTenantsTopicsAndItsRegexMatchesNoOtherTenants() {

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.config.ConfigResource;
@@ -54,10 +53,6 @@ import org.kafscale.proxy.core.topology.TopologySnapshot;
  * rewritten request and answer.
  */
 class TenantPolicyTest {
-    private static final KafkaPrincipal ALICE = new KafkaPrincipal("User", "alice");
-    private static final VirtualCluster TEAM_A = new VirtualCluster("team-a", VirtualCluster.derivedClusterId("team-a"),
-            TenantNames.prefixed("a."), Set.of(ALICE));
-
     private final EventLoop loop = new DefaultEventLoop();
     private final ConnectionContext connection = new ConnectionContext(loop, null,
             new InetSocketAddress("127.0.0.1", 50000));
@@ -94,7 +89,7 @@ class TenantPolicyTest {
         return Replies.now(context.loop(), Reply.send(ResponseFrames.encode(request, answer)));
     };
 
-    private final PolicyChain chain = PolicyChain.of(new TenantPolicy(isolations(), new VirtualClusters(List.of(TEAM_A)),
+    private final PolicyChain chain = PolicyChain.of(new TenantPolicy(isolations(), new VirtualClusters(List.of(TeamA.CLUSTER)),
             new StubTopology(TopologySnapshot.EMPTY), new OwnConnections()));
 
     @AfterEach
@@ -120,7 +115,7 @@ class TenantPolicyTest {
     @Test
     void anApiRefusedToVirtualClustersClosesTheTenantsConnection() throws Exception {
         // Given a client of team a
-        connection.authenticatedAs(ALICE);
+        connection.authenticatedAs(TeamA.ALICE);
 
         // When it sends DescribeAcls, which no virtual cluster is served
         Reply reply = handle(new DescribeAclsRequest.Builder(AclBindingFilter.ANY).build((short) 3));
@@ -148,7 +143,7 @@ class TenantPolicyTest {
     @Test
     void aTenantsMetadataGoesOnInRealNamesAndComesBackInItsOwn() throws Exception {
         // Given a client of team a
-        connection.authenticatedAs(ALICE);
+        connection.authenticatedAs(TeamA.ALICE);
         short version = 12;
         MetadataRequestData asked = new MetadataRequestData();
         asked.topics().add(new MetadataRequestData.MetadataRequestTopic().setName("orders"));
@@ -165,13 +160,13 @@ class TenantPolicyTest {
         // ... and the client reads orders alone, under team a's cluster id
         assertEquals(List.of("orders"), answer.topics().stream().map(MetadataResponseData.MetadataResponseTopic::name)
                 .toList());
-        assertEquals(TEAM_A.clusterId(), answer.clusterId());
+        assertEquals(TeamA.CLUSTER.clusterId(), answer.clusterId());
     }
 
     @Test
     void aRequestARewriteRefusesIsAnsweredWithKafkasErrorAndNeverSent() throws Exception {
         // Given a client of team a
-        connection.authenticatedAs(ALICE);
+        connection.authenticatedAs(TeamA.ALICE);
         short version = 4;
         DescribeConfigsRequestData asked = new DescribeConfigsRequestData();
         asked.resources().add(new DescribeConfigsRequestData.DescribeConfigsResource()
