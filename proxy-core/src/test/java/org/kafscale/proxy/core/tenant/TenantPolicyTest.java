@@ -14,11 +14,13 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeConfigsResponseData;
+import org.apache.kafka.common.message.ElectLeadersResponseData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -30,6 +32,8 @@ import org.apache.kafka.common.requests.ApiVersionsResponse;
 import org.apache.kafka.common.requests.DescribeAclsRequest;
 import org.apache.kafka.common.requests.DescribeConfigsRequest;
 import org.apache.kafka.common.requests.DescribeConfigsResponse;
+import org.apache.kafka.common.requests.ElectLeadersRequest;
+import org.apache.kafka.common.requests.ElectLeadersResponse;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
@@ -182,12 +186,29 @@ class TenantPolicyTest {
         assertEquals(List.of(), routed);
     }
 
+    @Test
+    void anElectionOverEveryPartitionIsAnsweredWithKafkasErrorAndNeverSent() throws Exception {
+        // Given a client of team a
+        connection.authenticatedAs(TeamA.ALICE);
+        short version = 2;
+
+        // When it asks for an election over every partition (no topic list)
+        ElectLeadersResponseData answer = KafkaWire.parseResponseAndRelease(sent(handle(new ElectLeadersRequest.Builder(
+                ElectionType.PREFERRED, null, 30_000).build(version))), ApiKeys.ELECT_LEADERS, version)
+                .as(ElectLeadersResponse.class).data();
+
+        // Then it reads CLUSTER_AUTHORIZATION_FAILED, and no broker was asked
+        assertEquals(Errors.CLUSTER_AUTHORIZATION_FAILED.code(), answer.errorCode());
+        assertEquals(List.of(), routed);
+    }
+
     /** How the registry would serve the keys the tests send; every other key is refused. */
     private static IsolatedApis isolations() {
         Map<ApiKeys, Isolation> isolations = new EnumMap<>(ApiKeys.class);
         isolations.put(ApiKeys.API_VERSIONS, ClusterIsolations.API_VERSIONS);
         isolations.put(ApiKeys.METADATA, TopicIsolations.METADATA);
         isolations.put(ApiKeys.DESCRIBE_CONFIGS, ConfigIsolations.DESCRIBE_CONFIGS);
+        isolations.put(ApiKeys.ELECT_LEADERS, PartitionIsolations.ELECT_LEADERS);
         return api -> isolations.getOrDefault(api, Isolation.NOT_ISOLATED);
     }
 
