@@ -1,7 +1,6 @@
 package org.kafscale.proxy.core.tenant;
 
 import org.kafscale.proxy.core.codec.Entries;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsResponseData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
@@ -10,8 +9,6 @@ import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsResponseData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsResponseData;
-import org.apache.kafka.common.message.DescribeConfigsRequestData;
-import org.apache.kafka.common.message.DescribeConfigsResponseData;
 import org.apache.kafka.common.message.DescribeTopicPartitionsRequestData;
 import org.apache.kafka.common.message.DescribeTopicPartitionsResponseData;
 import org.apache.kafka.common.message.FetchRequestData;
@@ -24,7 +21,6 @@ import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
-import org.apache.kafka.common.protocol.Errors;
 
 /**
  * The topic APIs in a virtual cluster: every topic name the client sends gets the tenant's topic
@@ -121,18 +117,6 @@ public final class TopicIsolations {
             DeleteRecordsResponseData.class,
             (a, s) -> Entries.rename(a.topics(), t -> t.setName(s.names().clientTopic(t.name()))),
             "topic names prefixed");
-
-    public static final Isolation DESCRIBE_CONFIGS = Isolation.rewritten(DescribeConfigsRequestData.class,
-            (q, s) -> q.resources().forEach(r -> {
-                if (r.resourceType() != ConfigResource.Type.TOPIC.id()) {
-                    throw new TenantRefusal(Errors.CLUSTER_AUTHORIZATION_FAILED,
-                            "only topic configurations are shown to a virtual cluster");
-                }
-                r.setResourceName(s.names().topic(r.resourceName()));
-            }), DescribeConfigsResponseData.class,
-            (a, s) -> a.results().forEach(r -> r.setResourceName(s.names().clientTopic(r.resourceName()))
-                    .setErrorMessage(s.names().scrub(r.errorMessage()))),
-            "topics' configurations, names prefixed; a broker's is refused with CLUSTER_AUTHORIZATION_FAILED");
 
     private TopicIsolations() {
     }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
@@ -21,15 +20,10 @@ import org.apache.kafka.common.message.OffsetCommitResponseData;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.security.auth.KafkaPrincipal;
-import org.kafscale.proxy.core.topology.TopologySnapshot;
 import org.junit.jupiter.api.Test;
 
 class GroupIsolationsTest {
-    private static final VirtualCluster TEAM_A = new VirtualCluster("team-a", VirtualCluster.derivedClusterId("team-a"),
-            TenantNames.prefixed("a."), Set.of(new KafkaPrincipal("User", "alice")));
-
-    private final TenantScope scope = new TenantScope(TEAM_A, TopologySnapshot.EMPTY);
+    private final TenantScope scope = TeamA.scope();
 
     @Test
     void findCoordinatorPrefixesGroupKeysAndGivesThemBack() {

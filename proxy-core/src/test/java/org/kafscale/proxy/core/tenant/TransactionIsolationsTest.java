@@ -6,22 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnResponseData;
 import org.apache.kafka.common.message.DescribeTransactionsResponseData;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.ListTransactionsResponseData;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
-import org.apache.kafka.common.security.auth.KafkaPrincipal;
-import org.kafscale.proxy.core.topology.TopologySnapshot;
 import org.junit.jupiter.api.Test;
 
 class TransactionIsolationsTest {
-    private static final VirtualCluster TEAM_A = new VirtualCluster("team-a", VirtualCluster.derivedClusterId("team-a"),
-            TenantNames.prefixed("a."), Set.of(new KafkaPrincipal("User", "alice")));
-
-    private final TenantScope scope = new TenantScope(TEAM_A, TopologySnapshot.EMPTY);
+    private final TenantScope scope = TeamA.scope();
 
     @Test
     void initProducerIdPrefixesATransactionalIdAndLeavesNoneAsNone() {

@@ -75,6 +75,10 @@ import org.kafscale.proxy.core.security.authz.TransactionGuards;
 import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.tenant.ClusterIsolations;
+import org.kafscale.proxy.core.tenant.ConfigIsolations;
+import org.kafscale.proxy.core.tenant.PartitionIsolations;
+import org.kafscale.proxy.core.tenant.ShareGroupIsolations;
+import org.kafscale.proxy.core.tenant.StreamsGroupIsolations;
 import org.kafscale.proxy.core.tenant.TopicIsolations;
 import org.kafscale.proxy.core.tenant.GroupIsolations;
 import org.kafscale.proxy.core.tenant.TransactionIsolations;
@@ -161,11 +165,13 @@ public final class Apis {
                         .heldFor((holds, q) -> Math.max(0, q.maxWaitMs())))
                 .guard(Guard.of(ShareFetchRequestData.class, ShareGuards::fetch))
                 .doc("split by partition owner, one share session per broker kept for the "
-                        + "client's session, acknowledgements to the broker that delivered"));
+                        + "client's session, acknowledgements to the broker that delivered")
+                .isolation(ShareGroupIsolations.SHARE_FETCH));
         place(api(ApiKeys.SHARE_ACKNOWLEDGE)
                 .forwarded(typed(ApiKeys.SHARE_ACKNOWLEDGE, ShareAcknowledgeRequestData.class, Routes::shareAcknowledge))
                 .guard(Guard.of(ShareAcknowledgeRequestData.class, ShareGuards::acknowledge))
-                .doc("split by partition owner, on the client's per-broker share sessions"));
+                .doc("split by partition owner, on the client's per-broker share sessions")
+                .isolation(ShareGroupIsolations.SHARE_ACKNOWLEDGE));
         place(api(ApiKeys.LIST_OFFSETS)
                 .forwarded(byPartition(ListOffsetsRequestData.class, PartitionApis.LIST_OFFSETS))
                 .guard(Guard.of(ListOffsetsRequestData.class, TopicGuards::listOffsets))
@@ -210,7 +216,8 @@ public final class Apis {
                                 .orElseGet(() -> routes.byPartition(call, PartitionApis.DESCRIBE_PRODUCERS))))
                 .guard(Guard.of(DescribeProducersRequestData.class, TopicGuards::describeProducers))
                 .doc("split by partition owner (the leader) and merged; on a connection that addresses one broker "
-                        + "(advertise mode ports or sni) to that broker, so the Admin's brokerId option reaches a follower"));
+                        + "(advertise mode ports or sni) to that broker, so the Admin's brokerId option reaches a follower")
+                .isolation(PartitionIsolations.DESCRIBE_PRODUCERS));
         // Clients write one producer's marker; several markers (a transaction coordinator's batch)
         // would need a split per marker that no client needs.
         place(api(ApiKeys.WRITE_TXN_MARKERS)
@@ -275,22 +282,26 @@ public final class Apis {
                 .forwarded(toGroup(ApiKeys.SHARE_GROUP_HEARTBEAT, ShareGroupHeartbeatRequestData.class,
                         ShareGroupHeartbeatRequestData::groupId))
                 .guard(Guard.of(ShareGroupHeartbeatRequestData.class, ShareGuards::heartbeat))
-                .doc("to the share group's coordinator"));
+                .doc("to the share group's coordinator")
+                .isolation(ShareGroupIsolations.SHARE_GROUP_HEARTBEAT));
         place(api(ApiKeys.STREAMS_GROUP_HEARTBEAT)
                 .forwarded(toGroup(ApiKeys.STREAMS_GROUP_HEARTBEAT, StreamsGroupHeartbeatRequestData.class,
                         StreamsGroupHeartbeatRequestData::groupId))
                 .guard(Guard.of(StreamsGroupHeartbeatRequestData.class, StreamsGuards::heartbeat))
-                .doc("to the streams group's coordinator"));
+                .doc("to the streams group's coordinator")
+                .isolation(StreamsGroupIsolations.STREAMS_GROUP_HEARTBEAT));
         place(api(ApiKeys.ALTER_SHARE_GROUP_OFFSETS)
                 .forwarded(toGroup(ApiKeys.ALTER_SHARE_GROUP_OFFSETS, AlterShareGroupOffsetsRequestData.class,
                         AlterShareGroupOffsetsRequestData::groupId))
                 .guard(Guard.of(AlterShareGroupOffsetsRequestData.class, ShareOffsetGuards::alter))
-                .doc("to the share group's coordinator"));
+                .doc("to the share group's coordinator")
+                .isolation(ShareGroupIsolations.ALTER_SHARE_GROUP_OFFSETS));
         place(api(ApiKeys.DELETE_SHARE_GROUP_OFFSETS)
                 .forwarded(toGroup(ApiKeys.DELETE_SHARE_GROUP_OFFSETS, DeleteShareGroupOffsetsRequestData.class,
                         DeleteShareGroupOffsetsRequestData::groupId))
                 .guard(Guard.of(DeleteShareGroupOffsetsRequestData.class, ShareOffsetGuards::delete))
-                .doc("to the share group's coordinator"));
+                .doc("to the share group's coordinator")
+                .isolation(ShareGroupIsolations.DELETE_SHARE_GROUP_OFFSETS));
         // v8+ may name several groups; before, one.
         place(api(ApiKeys.OFFSET_FETCH)
                 .forwarded(typed(ApiKeys.OFFSET_FETCH, OffsetFetchRequestData.class,
@@ -321,16 +332,19 @@ public final class Apis {
         place(api(ApiKeys.SHARE_GROUP_DESCRIBE)
                 .forwarded(byCoordinator(ShareGroupDescribeRequestData.class, KeyedApis.SHARE_GROUP_DESCRIBE))
                 .guard(Guard.of(ShareGroupDescribeRequestData.class, ShareGuards::describe))
-                .doc(MERGED_PER_COORDINATOR));
+                .doc(MERGED_PER_COORDINATOR)
+                .isolation(ShareGroupIsolations.SHARE_GROUP_DESCRIBE));
         place(api(ApiKeys.STREAMS_GROUP_DESCRIBE)
                 .forwarded(byCoordinator(StreamsGroupDescribeRequestData.class, KeyedApis.STREAMS_GROUP_DESCRIBE))
                 .guard(Guard.of(StreamsGroupDescribeRequestData.class, StreamsGuards::describe))
-                .doc(MERGED_PER_COORDINATOR));
+                .doc(MERGED_PER_COORDINATOR)
+                .isolation(StreamsGroupIsolations.STREAMS_GROUP_DESCRIBE));
         place(api(ApiKeys.DESCRIBE_SHARE_GROUP_OFFSETS)
                 .forwarded(byCoordinator(DescribeShareGroupOffsetsRequestData.class,
                         KeyedApis.DESCRIBE_SHARE_GROUP_OFFSETS))
                 .guard(Guard.of(DescribeShareGroupOffsetsRequestData.class, ShareOffsetGuards::describe))
-                .doc(MERGED_PER_COORDINATOR));
+                .doc(MERGED_PER_COORDINATOR)
+                .isolation(ShareGroupIsolations.DESCRIBE_SHARE_GROUP_OFFSETS));
         place(api(ApiKeys.DESCRIBE_TRANSACTIONS)
                 .forwarded(byCoordinator(DescribeTransactionsRequestData.class, KeyedApis.DESCRIBE_TRANSACTIONS))
                 .guard(Guard.of(DescribeTransactionsRequestData.class, TransactionGuards::describeTransactions))
@@ -384,17 +398,19 @@ public final class Apis {
                 .guard(Guard.of(DescribeConfigsRequestData.class, ConfigGuards::describeConfigs))
                 .doc("split by resource: BROKER and BROKER_LOGGER to the broker they name, "
                         + "others to any broker; broker addresses in values hidden")
-                .isolation(TopicIsolations.DESCRIBE_CONFIGS));
+                .isolation(ConfigIsolations.DESCRIBE_CONFIGS));
         place(api(ApiKeys.ALTER_CONFIGS)
                 .forwarded(typed(ApiKeys.ALTER_CONFIGS, AlterConfigsRequestData.class,
                         (routes, call) -> routes.admin().alterConfigs(call)))
                 .guard(Guard.of(AlterConfigsRequestData.class, ConfigGuards::alterConfigs))
-                .doc("split by resource, as DescribeConfigs"));
+                .doc("split by resource, as DescribeConfigs")
+                .isolation(ConfigIsolations.ALTER_CONFIGS));
         place(api(ApiKeys.INCREMENTAL_ALTER_CONFIGS)
                 .forwarded(typed(ApiKeys.INCREMENTAL_ALTER_CONFIGS, IncrementalAlterConfigsRequestData.class,
                         (routes, call) -> routes.admin().incrementalAlterConfigs(call)))
                 .guard(Guard.of(IncrementalAlterConfigsRequestData.class, ConfigGuards::incrementalAlterConfigs))
-                .doc("split by resource, as DescribeConfigs"));
+                .doc("split by resource, as DescribeConfigs")
+                .isolation(ConfigIsolations.INCREMENTAL_ALTER_CONFIGS));
         place(api(ApiKeys.DESCRIBE_QUORUM)
                 .forwarded(typed(ApiKeys.DESCRIBE_QUORUM, DescribeQuorumRequestData.class, (routes, call) ->
                         routes.admin().describeQuorum(call, routes.toAnyBroker(call.context(), call.request()))))
@@ -430,17 +446,27 @@ public final class Apis {
                 .guard(Guard.of(CreatePartitionsRequestData.class, TopicGuards::createPartitions))
                 .doc("to any broker; answered once the topology shows the change")
                 .isolation(TopicIsolations.CREATE_PARTITIONS));
-        toAnyBrokerOnCluster(AclOperation.DESCRIBE, ApiKeys.DESCRIBE_ACLS, ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS,
-                ApiKeys.LIST_PARTITION_REASSIGNMENTS);
+        toAnyBrokerOnCluster(AclOperation.DESCRIBE, ApiKeys.DESCRIBE_ACLS, ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS);
         toAnyBrokerOnCluster(AclOperation.ALTER, ApiKeys.CREATE_ACLS, ApiKeys.DELETE_ACLS,
-                ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, ApiKeys.ELECT_LEADERS, ApiKeys.UPDATE_FEATURES);
+                ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, ApiKeys.UPDATE_FEATURES);
+        place(api(ApiKeys.LIST_PARTITION_REASSIGNMENTS)
+                .forwarded(anyBroker(ApiKeys.LIST_PARTITION_REASSIGNMENTS))
+                .guard(Guard.cluster(AclOperation.DESCRIBE))
+                .doc("to any broker")
+                .isolation(PartitionIsolations.LIST_PARTITION_REASSIGNMENTS));
+        place(api(ApiKeys.ELECT_LEADERS)
+                .forwarded(anyBroker(ApiKeys.ELECT_LEADERS))
+                .guard(Guard.cluster(AclOperation.ALTER))
+                .doc("to any broker")
+                .isolation(PartitionIsolations.ELECT_LEADERS));
         toAnyBrokerOnCluster(AclOperation.DESCRIBE_CONFIGS, ApiKeys.DESCRIBE_CLIENT_QUOTAS,
                 ApiKeys.LIST_CONFIG_RESOURCES);
         toAnyBrokerOnCluster(AclOperation.ALTER_CONFIGS, ApiKeys.ALTER_CLIENT_QUOTAS);
         place(api(ApiKeys.ALTER_PARTITION_REASSIGNMENTS)
                 .forwarded(anyBroker(ApiKeys.ALTER_PARTITION_REASSIGNMENTS))
                 .guard(Guard.cluster(AclOperation.ALTER))
-                .doc("to any broker (real broker ids: see the single-mode limits)"));
+                .doc("to any broker (real broker ids: see the single-mode limits)")
+                .isolation(PartitionIsolations.ALTER_PARTITION_REASSIGNMENTS));
 
         // ---- refused ----
         refused("answered UNSUPPORTED_SASL_MECHANISM with no mechanisms, then closed, on a listener without "
