@@ -20,13 +20,21 @@ public final class Isolation {
     private final Kind kind;
     private final Rewrite<ApiMessage> request;
     private final Rewrite<ApiMessage> answer;
+    /** Whether one request's answer must be read, asked after its request was rewritten. */
+    private final AnswerNeeded<ApiMessage> answerNeeded;
     private final String doc;
 
-    private Isolation(Kind kind, Rewrite<ApiMessage> request, Rewrite<ApiMessage> answer, String doc) {
+    private Isolation(Kind kind, Rewrite<ApiMessage> request, Rewrite<ApiMessage> answer,
+                      AnswerNeeded<ApiMessage> answerNeeded, String doc) {
         this.kind = kind;
         this.request = request;
         this.answer = answer;
+        this.answerNeeded = answerNeeded;
         this.doc = Objects.requireNonNull(doc, "doc");
+    }
+
+    private Isolation(Kind kind, Rewrite<ApiMessage> request, Rewrite<ApiMessage> answer, String doc) {
+        this(kind, request, answer, (body, version, scope) -> answer != null, doc);
     }
 
     /** Changes one message in place for one request's {@link TenantScope}. */
@@ -34,6 +42,12 @@ public final class Isolation {
     public interface Rewrite<T extends ApiMessage> {
         /** @throws TenantRefusal when the request may not go on for this tenant */
         void rewrite(T message, TenantScope scope);
+    }
+
+    /** Whether one request's answer holds anything to map, asked once its request was rewritten. */
+    @FunctionalInterface
+    public interface AnswerNeeded<T extends ApiMessage> {
+        boolean test(T request, short version, TenantScope scope);
     }
 
     /** Sent and answered as it is: it names no topic, group or transactional id. */
@@ -45,6 +59,19 @@ public final class Isolation {
     public static <Q extends ApiMessage, A extends ApiMessage> Isolation rewritten(Class<Q> requestBody,
             Rewrite<? super Q> request, Class<A> answerBody, Rewrite<? super A> answer, String doc) {
         return new Isolation(Kind.REWRITTEN, typed(requestBody, request), typed(answerBody, answer), doc);
+    }
+
+    /**
+     * As {@link #rewritten}, but a request's answer is read only when {@code answerNeeded} says,
+     * after the request was rewritten: an answer that carries nothing to map (a Fetch by the
+     * tenant's own topic ids) is written as the broker's bytes, its records never copied.
+     */
+    public static <Q extends ApiMessage, A extends ApiMessage> Isolation rewritten(Class<Q> requestBody,
+            Rewrite<? super Q> request, Class<A> answerBody, Rewrite<? super A> answer,
+            AnswerNeeded<? super Q> answerNeeded, String doc) {
+        Objects.requireNonNull(answerNeeded, "answerNeeded");
+        return new Isolation(Kind.REWRITTEN, typed(requestBody, request), typed(answerBody, answer),
+                (body, version, scope) -> answerNeeded.test(requestBody.cast(body), version, scope), doc);
     }
 
     /** The request's names become real names; its answer names nothing of the tenant's and is not read. */
@@ -76,6 +103,11 @@ public final class Isolation {
     /** Whether its answer is rewritten: one that is not is written as the broker's bytes, never parsed. */
     public boolean rewritesAnswers() {
         return answer != null;
+    }
+
+    /** Whether the answer to {@code body} at {@code version} (rewritten for {@code scope}) must be read and rewritten. */
+    boolean rewritesAnswerTo(ApiMessage body, short version, TenantScope scope) {
+        return answer != null && answerNeeded.test(body, version, scope);
     }
 
     /** How it is served to a virtual cluster, or why not. */

@@ -83,7 +83,7 @@ public final class TenantPolicy implements RequestPolicy {
                     + cluster.name() + "' failed: " + e));
         }
         return context.now(RequestOutcome.forward(body,
-                isolation.rewritesAnswers() ? new AnswerRewrite(isolation, scope) : null));
+                isolation.rewritesAnswerTo(body, context.apiVersion(), scope) ? new AnswerRewrite(isolation, scope) : null));
     }
 
     /** One request's answer, in its tenant's names. */

@@ -64,6 +64,11 @@ public final class TenantScope {
         return substitute;
     }
 
+    /** Whether a topic id the client sent went on as a substitute, which its answer must undo. */
+    public boolean substitutedTopicIds() {
+        return substitutes != null && !substitutes.isEmpty();
+    }
+
     /** The client's id for an id in the answer: the one it sent where a substitute went instead. */
     public Uuid clientTopicId(Uuid id) {
         return substitutes == null ? id : substitutes.getOrDefault(id, id);

@@ -71,11 +71,19 @@ public final class TopicIsolations {
         });
     }), "topic names and the transactional id prefixed, foreign topic ids unknown");
 
+    /** The first Fetch version that names topics by id only. */
+    private static final short FETCH_BY_TOPIC_ID = 13;
+
     public static final Isolation FETCH = Isolation.rewritten(FetchRequestData.class, (q, s) -> {
         q.topics().forEach(t -> t.setTopic(s.names().topic(t.topic())).setTopicId(s.topicId(t.topicId())));
         q.forgottenTopicsData().forEach(t -> t.setTopic(s.names().topic(t.topic())).setTopicId(s.topicId(t.topicId())));
     }, FetchResponseData.class, (a, s) -> a.responses().forEach(t -> t.setTopic(s.names().clientTopic(t.topic()))
-            .setTopicId(s.clientTopicId(t.topicId()))), "topic names prefixed, foreign topic ids unknown");
+            .setTopicId(s.clientTopicId(t.topicId()))),
+            // From version 13 a Fetch answer names topics by id only (those of the fetch session too)
+            // and carries no error message: unless an id was substituted it holds nothing to map,
+            // and its records go to the client as the broker's bytes, as without virtual clusters.
+            (q, version, s) -> version < FETCH_BY_TOPIC_ID || s.substitutedTopicIds(),
+            "topic names prefixed, foreign topic ids unknown");
 
     public static final Isolation LIST_OFFSETS = Isolation.rewritten(ListOffsetsRequestData.class,
             (q, s) -> q.topics().forEach(t -> t.setName(s.names().topic(t.name()))),

@@ -1,6 +1,8 @@
 package org.kafscale.proxy.core.tenant;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
@@ -66,5 +68,25 @@ class TopicIsolationsTest {
         answer.responses().add(new FetchResponseData.FetchableTopicResponse().setTopicId(sent));
         TopicIsolations.FETCH.rewriteAnswer(answer, scope);
         assertEquals(TeamA.FOREIGN, answer.responses().get(0).topicId());
+    }
+
+    @Test
+    void aFetchByTheTenantsOwnTopicIdsLeavesItsAnswerUnreadSoItsRecordsAreNotCopied() {
+        // By its own ids, from version 13: the answer holds nothing to map
+        FetchRequestData own = new FetchRequestData();
+        own.topics().add(new FetchRequestData.FetchTopic().setTopicId(TeamA.OWN));
+        TopicIsolations.FETCH.rewriteRequest(own, scope);
+        assertFalse(TopicIsolations.FETCH.rewritesAnswerTo(own, (short) 13, scope));
+        // An incremental fetch naming no topic: its answer names the session's, by id too
+        assertFalse(TopicIsolations.FETCH.rewritesAnswerTo(new FetchRequestData(), (short) 17, scope));
+
+        // Before version 13 the answer names topics, so it is read
+        assertTrue(TopicIsolations.FETCH.rewritesAnswerTo(new FetchRequestData(), (short) 12, scope));
+        // and with another tenant's id the answer must give the client's id back
+        FetchRequestData foreign = new FetchRequestData();
+        foreign.topics().add(new FetchRequestData.FetchTopic().setTopicId(TeamA.FOREIGN));
+        TenantScope fresh = TeamA.scope();
+        TopicIsolations.FETCH.rewriteRequest(foreign, fresh);
+        assertTrue(TopicIsolations.FETCH.rewritesAnswerTo(foreign, (short) 13, fresh));
     }
 }
