@@ -6,7 +6,7 @@
 # bench/results/tenants-<date>-<commit>.json and the section "Virtual clusters" of docs/benchmarks.md.
 #
 # Usage: scripts/bench-tenants.sh [-Dbench.rounds=7 -Dbench.tenants.mode=ports ...]
-#        (the bench's settings: bench/src/main/java/.../BenchSettings.java). About 5 minutes.
+#        (the bench's settings: bench/src/main/java/.../BenchSettings.java). About 5 minutes (estimated).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

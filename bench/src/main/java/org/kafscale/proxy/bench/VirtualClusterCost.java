@@ -101,7 +101,9 @@ final class VirtualClusterCost {
                         Suite.THROUGHPUT_TOPIC, records);
                 Suite.log("warm-up round %d %s: produce %.1f MiB/s, consume %.1f MiB/s", round, route.name(),
                         producedRate * settings.recordBytes() / MIB, consumed / MIB);
-                rate = route == without ? producedRate : rate;
+                if (route == without) {
+                    rate = producedRate;
+                }
             }
         }
         if (settings.warmupRounds() > 0) {

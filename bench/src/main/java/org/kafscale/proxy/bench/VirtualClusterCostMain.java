@@ -76,10 +76,10 @@ public final class VirtualClusterCostMain {
             try (S3Client s3Client = s3.client()) {
                 s3Client.createBucket(b -> b.bucket(BUCKET));
             }
-            try (ProxyProcess plain = ProxyProcess.start(mode, bootstrap, s3, settings.proxyJvmOptions(),
+            try (ProxyProcess plain = ProxyProcess.start(mode, bootstrap, s3, jvmOptions(settings, "sasl"),
                          tenant.proxySettings(credentials, Optional.empty()), ProxyProcess.Ports.free(), "proxy-sasl",
                          logs);
-                 ProxyProcess tenanted = ProxyProcess.start(mode, bootstrap, s3, settings.proxyJvmOptions(),
+                 ProxyProcess tenanted = ProxyProcess.start(mode, bootstrap, s3, jvmOptions(settings, "virtual-cluster"),
                          tenant.proxySettings(credentials, Optional.of(gateway)), ProxyProcess.Ports.free(),
                          "proxy-virtual-cluster", logs);
                  ProxyCounters plainCounters = ProxyCounters.attach(plain);
@@ -118,6 +118,15 @@ public final class VirtualClusterCostMain {
                 Environment.describe(), described, rows);
         write(report, settings);
         System.exit(0);
+    }
+
+    /**
+     * {@code bench.proxyJvmOptions} for one of the two proxies: both run in one advertise mode, so
+     * {@code {mode}} in them (a flight recording's file name, say) also names which proxy it is,
+     * and the second does not overwrite the first's file.
+     */
+    private static List<String> jvmOptions(BenchSettings settings, String proxy) {
+        return settings.proxyJvmOptions().stream().map(o -> o.replace("{mode}", "{mode}-" + proxy)).toList();
     }
 
     /** The topics of both proxies' clients, as {@code BenchMain} creates the bench's throughput topic. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -25,7 +26,7 @@ class BenchTenantTest {
     @Test
     void theGatewayFilePlacesTheClientsPrincipalInAVirtualClusterThatPrefixesItsTopics() {
         // When the proxy reads the bench's gateway file
-        Optional<VirtualCluster> placed = GatewayFile.parse("gateway.yaml", tenant.gatewayYaml().getBytes())
+        Optional<VirtualCluster> placed = GatewayFile.parse("gateway.yaml", tenant.gatewayYaml().getBytes(StandardCharsets.UTF_8))
                 .of(new KafkaPrincipal(KafkaPrincipal.USER_TYPE, tenant.user()));
 
         // Then the bench's user is in the virtual cluster, whose real name of the bench's topic is
