@@ -220,7 +220,7 @@ public final class BenchMain {
         }
     }
 
-    private static NewTopic bounded(NewTopic topic) {
+    static NewTopic bounded(NewTopic topic) {
         return topic.configs(Map.of("retention.bytes", String.valueOf(RETAINED_BYTES_PER_PARTITION),
                 "segment.bytes", String.valueOf(32 * 1024 * 1024)));
     }

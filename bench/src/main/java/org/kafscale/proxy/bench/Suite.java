@@ -34,7 +34,7 @@ final class Suite {
     static final String LFS_TOPIC = "bench-lfs";
     private static final int LFS_WARMUP_UPLOADS = 2;
     private static final double MIB = 1024 * 1024;
-    private static final int WARMUP_RECORDS = 50_000;
+    static final int WARMUP_RECORDS = 50_000;
     private static final int MIN_RECORDS = 20_000;
     private static final int MAX_RECORDS = 400_000;
     private static final String READ_AHEAD_HELD = "kafscale_proxy_fetch_read_ahead_bytes";
@@ -145,7 +145,12 @@ final class Suite {
     }
 
     private int recordsFor(double directRecordsPerSecond) {
-        return (int) Math.max(MIN_RECORDS, Math.min(MAX_RECORDS, directRecordsPerSecond * settings.produceSeconds()));
+        return recordsFor(settings, directRecordsPerSecond);
+    }
+
+    /** Records in a measured run: about {@code bench.produceSeconds} at {@code recordsPerSecond}, within bounds. */
+    static int recordsFor(BenchSettings settings, double recordsPerSecond) {
+        return (int) Math.max(MIN_RECORDS, Math.min(MAX_RECORDS, recordsPerSecond * settings.produceSeconds()));
     }
 
     private void produceThroughput() throws Exception {

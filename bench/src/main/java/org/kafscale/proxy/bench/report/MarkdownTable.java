@@ -1,8 +1,6 @@
 package org.kafscale.proxy.bench.report;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -11,18 +9,13 @@ import java.util.Map;
  * docs/benchmarks.md, so the document always shows the last run and keeps its hand-written parts.
  */
 public final class MarkdownTable {
-    static final String BEGIN = "<!-- bench:latest:begin -->";
-    static final String END = "<!-- bench:latest:end -->";
+    private static final MarkedSection SECTION = new MarkedSection("bench:latest");
 
     private MarkdownTable() {
     }
 
     public static String render(BenchReport report) {
-        StringBuilder md = new StringBuilder();
-        md.append("Command: `").append(report.command()).append("`  \n");
-        md.append("Date: ").append(report.date()).append(", commit `").append(report.commit()).append("`  \n");
-        md.append("Machine: ").append(describe(report.environment())).append("  \n");
-        md.append("Settings: ").append(describe(report.settings())).append("\n\n");
+        StringBuilder md = new StringBuilder(header(report));
         md.append("| Workload | Metric | Unit | Direct (median) | Proxy (median) | Proxy/direct (median of rounds)"
                 + " | Proxy − direct (median of rounds) | Kroxylicious (median) | Kroxylicious/direct (median of rounds)"
                 + " | Kroxylicious − direct (median of rounds) | Target | Met |\n");
@@ -55,14 +48,15 @@ public final class MarkdownTable {
 
     /** Replaces the text between the markers in {@code document} (appending them if absent). */
     public static void replaceIn(Path document, String table) throws IOException {
-        String text = Files.exists(document) ? Files.readString(document, StandardCharsets.UTF_8) : "";
-        String block = BEGIN + "\n" + table + END;
-        int begin = text.indexOf(BEGIN);
-        int end = text.indexOf(END);
-        String updated = begin >= 0 && end > begin
-                ? text.substring(0, begin) + block + text.substring(end + END.length())
-                : text + "\n" + block + "\n";
-        Files.writeString(document, updated, StandardCharsets.UTF_8);
+        SECTION.replaceIn(document, table);
+    }
+
+    /** The lines above a run's table: its command, date and commit, machine and settings. */
+    static String header(BenchReport report) {
+        return "Command: `" + report.command() + "`  \n"
+                + "Date: " + report.date() + ", commit `" + report.commit() + "`  \n"
+                + "Machine: " + describe(report.environment()) + "  \n"
+                + "Settings: " + describe(report.settings()) + "\n\n";
     }
 
     private static String describe(Map<String, String> values) {

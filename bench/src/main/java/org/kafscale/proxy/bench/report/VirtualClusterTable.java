@@ -1,0 +1,45 @@
+package org.kafscale.proxy.bench.report;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The virtual-cluster comparison's table (issue 28) in Markdown: each row's values through the
+ * proxy without a gateway file and through the proxy placing the client in a virtual cluster,
+ * their medians, the median of each round's ratio (with / without) and every round's value, so
+ * that a reader sees the spread behind the ratio. Goes into its own section of
+ * docs/benchmarks.md ({@link #SECTION}).
+ */
+public final class VirtualClusterTable {
+    public static final MarkedSection SECTION = new MarkedSection("bench:tenants");
+
+    private VirtualClusterTable() {
+    }
+
+    /**
+     * The table of {@code report}, whose rows hold the route without the gateway file as
+     * {@code direct} and the virtual cluster's as {@code proxy}.
+     */
+    public static String render(BenchReport report) {
+        StringBuilder md = new StringBuilder(MarkdownTable.header(report));
+        md.append("| Workload | Metric | Unit | No gateway file (median) | One virtual cluster (median)"
+                + " | With/without (median of rounds) | Rounds, no gateway file | Rounds, virtual cluster |\n");
+        md.append("|---|---|---|---:|---:|---:|---|---|\n");
+        for (Row row : report.rows()) {
+            md.append("| ").append(row.workload())
+                    .append(" | ").append(row.metric())
+                    .append(" | ").append(row.unit())
+                    .append(" | ").append(Format.number(row.directMedian()))
+                    .append(" | ").append(Format.number(row.proxyMedian()))
+                    .append(" | ").append(Format.number(row.ratio()))
+                    .append(" | ").append(rounds(row.direct()))
+                    .append(" | ").append(rounds(row.proxy()))
+                    .append(" |\n");
+        }
+        return md.toString();
+    }
+
+    private static String rounds(List<Double> values) {
+        return values.stream().map(Format::number).collect(Collectors.joining(" "));
+    }
+}
