@@ -27,6 +27,7 @@ class BenchTenantTest {
     void theGatewayFilePlacesTheClientsPrincipalInAVirtualClusterThatPrefixesItsTopics() {
         // When the proxy reads the bench's gateway file
         Optional<VirtualCluster> placed = GatewayFile.parse("gateway.yaml", tenant.gatewayYaml().getBytes(StandardCharsets.UTF_8))
+                .virtualClusters()
                 .of(new KafkaPrincipal(KafkaPrincipal.USER_TYPE, tenant.user()));
 
         // Then the bench's user is in the virtual cluster, whose real name of the bench's topic is
