@@ -3,6 +3,7 @@ package org.kafscale.proxy.app.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,7 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -59,23 +62,28 @@ class StreamsExactlyOnceIT {
     private static final List<String> VOCABULARY = List.of("alpha", "bravo", "charlie", "delta", "echo", "foxtrot",
             "golf", "hotel", "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa");
     private static final String STORE = "word-counts";
+    private static final String TENANT_PREFIX = "team-a.";
 
     @RegisterExtension
     static final KafkaAndEtcdExtension BACKENDS = KafkaAndEtcdExtension.withBrokers(3);
     @TempDir
     Path stateRoot;
 
-    @ParameterizedTest(name = "{0} topology, {1} mode")
-    @CsvSource({"kafka, single", "etcd, brokers"})
-    void wordCountThroughARepartitionTopicIsExactAfterARestart(String topology, String mode) throws Exception {
+    @ParameterizedTest(name = "{0} topology, {1} mode, in a virtual cluster: {2}")
+    @CsvSource({"kafka, single, false", "etcd, brokers, false", "kafka, single, true"})
+    void wordCountThroughARepartitionTopicIsExactAfterARestart(String topology, String mode, boolean tenant)
+            throws Exception {
         // Given: the input and output topics, and for etcd every topic Streams will use published
-        // as KafScale would (its internal topics made up front under the names Streams gives them)
-        String app = "wordcount-" + topology + "-" + mode;
+        // as KafScale would (its internal topics made up front under the names Streams gives them).
+        // In a virtual cluster the application is alice's: every name it uses is under team-a's
+        // prefix in the real cluster, its internal topics included, which it creates itself.
+        String app = "wordcount-" + topology + "-" + mode + (tenant ? "-tenant" : "");
+        String prefix = tenant ? TENANT_PREFIX : "";
         String input = app + "-lines";
         String output = app + "-counts";
         List<String> topics = new ArrayList<>(List.of(input, output));
-        createTopic(input, Map.of());
-        createTopic(output, Map.of());
+        createTopic(prefix + input, Map.of());
+        createTopic(prefix + output, Map.of());
         if (topology.equals("etcd")) {
             String repartition = app + "-" + STORE + "-repartition";
             String changelog = app + "-" + STORE + "-changelog";
@@ -90,23 +98,26 @@ class StreamsExactlyOnceIT {
         Path stateDir = stateRoot.resolve(app);
         try (RunningProxy proxy = topology.equals("etcd")
                 ? RunningProxy.startOnEtcd(BACKENDS.cluster(), mode, BACKENDS.etcd().endpoint())
+                : tenant ? RunningProxy.start(BACKENDS.cluster(), mode, tenantSettings())
                 : RunningProxy.start(BACKENDS.cluster(), mode)) {
+            Properties client = tenant ? ScramUsers.client(proxy.bootstrap(), "alice") : new Properties();
+            client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
             // When: half the lines, the application started, stopped once it has published
             // counts, the other half, and the application started again on the same state
-            produce(proxy.bootstrap(), input, lines.subList(0, LINES / 2));
-            try (KafkaStreams first = wordCount(proxy.bootstrap(), app, input, output, stateDir)) {
+            produce(client, input, lines.subList(0, LINES / 2));
+            try (KafkaStreams first = wordCount(client, app, input, output, stateDir)) {
                 first.start();
                 Eventually.await(DEADLINE, "the first run publishes counts",
-                        () -> assertTrue(!readCounts(proxy.bootstrap(), output, Duration.ofSeconds(1)).isEmpty()));
-                produce(proxy.bootstrap(), input, lines.subList(LINES / 2, LINES));
+                        () -> assertTrue(!readCounts(client, output, Duration.ofSeconds(1)).isEmpty()));
+                produce(client, input, lines.subList(LINES / 2, LINES));
                 first.close(Duration.ofSeconds(60));
             }
             List<ConsumerRecord<String, Long>> published;
-            try (KafkaStreams second = wordCount(proxy.bootstrap(), app, input, output, stateDir)) {
+            try (KafkaStreams second = wordCount(client, app, input, output, stateDir)) {
                 second.start();
                 Eventually.await(DEADLINE, "the second run has counted every word",
-                        () -> assertEquals(expected, latest(readCounts(proxy.bootstrap(), output, Duration.ofSeconds(2)))));
-                published = readCounts(proxy.bootstrap(), output, Duration.ofSeconds(2));
+                        () -> assertEquals(expected, latest(readCounts(client, output, Duration.ofSeconds(2)))));
+                published = readCounts(client, output, Duration.ofSeconds(2));
                 second.close(Duration.ofSeconds(60));
             }
 
@@ -116,9 +127,33 @@ class StreamsExactlyOnceIT {
             published.forEach(r -> highest.merge(r.key(), r.value(), Math::max));
             assertEquals(expected, highest, "a count above the number of times the word was written");
         }
+        if (tenant) {
+            // and the application's internal topics and group are the tenant's, under its prefix
+            Set<String> realTopics = BACKENDS.cluster().admin().listTopics().names().get(10, TimeUnit.SECONDS);
+            assertTrue(realTopics.containsAll(Set.of(prefix + app + "-" + STORE + "-repartition",
+                    prefix + app + "-" + STORE + "-changelog")), realTopics.toString());
+            assertTrue(BACKENDS.cluster().admin().listGroups().all().get(10, TimeUnit.SECONDS).stream()
+                    .anyMatch(g -> g.groupId().equals(prefix + app)), "the group " + prefix + app);
+        }
     }
 
-    private static KafkaStreams wordCount(String bootstrap, String app, String input, String output, Path stateDir) {
+    /** SASL on the listener, and a gateway file placing alice in team-a under {@link #TENANT_PREFIX}. */
+    private Map<String, String> tenantSettings() throws Exception {
+        Path credentials = ScramUsers.credentialsFile(stateRoot.resolve("sasl-users"), List.of("alice"));
+        Path gateway = Files.writeString(stateRoot.resolve("gateway.yaml"), """
+                virtualClusters:
+                  - name: team-a
+                    principals: ["User:alice"]
+                    topicPrefix: "%1$s"
+                    groupPrefix: "%1$s"
+                    transactionalIdPrefix: "%1$s"
+                """.formatted(TENANT_PREFIX));
+        return Map.of("KAFSCALE_PROXY_SASL_MECHANISMS", "SCRAM-SHA-512",
+                "KAFSCALE_PROXY_SASL_CREDENTIALS_FILE", credentials.toString(),
+                "KAFSCALE_PROXY_GATEWAY_FILE", gateway.toString());
+    }
+
+    private static KafkaStreams wordCount(Properties client, String app, String input, String output, Path stateDir) {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
                 .flatMapValues(line -> Arrays.asList(line.split(" ")))
@@ -126,9 +161,8 @@ class StreamsExactlyOnceIT {
                 .count(Materialized.as(STORE))
                 .toStream()
                 .to(output, Produced.with(Serdes.String(), Serdes.Long()));
-        Properties props = new Properties();
+        Properties props = copy(client);
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, app);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "200");
@@ -165,9 +199,8 @@ class StreamsExactlyOnceIT {
         return counts;
     }
 
-    private static void produce(String bootstrap, String topic, List<String> lines) throws Exception {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    private static void produce(Properties client, String topic, List<String> lines) throws Exception {
+        Properties props = copy(client);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
@@ -179,9 +212,8 @@ class StreamsExactlyOnceIT {
     }
 
     /** Every committed count in the output topic, in partition order, read until a quiet poll. */
-    private static List<ConsumerRecord<String, Long>> readCounts(String bootstrap, String topic, Duration quiet) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    private static List<ConsumerRecord<String, Long>> readCounts(Properties client, String topic, Duration quiet) {
+        Properties props = copy(client);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -198,6 +230,13 @@ class StreamsExactlyOnceIT {
             }
         }
         return records;
+    }
+
+    /** The client's settings (bootstrap, and SASL in a virtual cluster), for one client to add its own to. */
+    private static Properties copy(Properties client) {
+        Properties props = new Properties();
+        props.putAll(client);
+        return props;
     }
 
     private static Map<String, Long> latest(List<ConsumerRecord<String, Long>> records) {
