@@ -66,6 +66,26 @@ would print 5368709120 as 5.36870912e+09: whole numbers are printed as integers.
 {{- define "kafscale-proxy.saslDir" -}}/etc/kafscale/sasl{{- end -}}
 {{- define "kafscale-proxy.aclDir" -}}/etc/kafscale/acl{{- end -}}
 {{- define "kafscale-proxy.backendTlsDir" -}}/etc/kafscale/backend-tls{{- end -}}
+{{- define "kafscale-proxy.gatewayDir" -}}/etc/kafscale/gateway{{- end -}}
+
+{{/* The ConfigMap holding the gateway file: the chart's own, or gateway.existingConfigMap.name; empty without one. */}}
+{{- define "kafscale-proxy.gatewayConfigMap" -}}
+{{- if .Values.gateway.virtualClusters -}}
+{{- printf "%s-gateway" (include "kafscale-proxy.fullname" .) -}}
+{{- else -}}
+{{- .Values.gateway.existingConfigMap.name -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The key of the gateway file in that ConfigMap. */}}
+{{- define "kafscale-proxy.gatewayKey" -}}
+{{- ternary "gateway.yaml" .Values.gateway.existingConfigMap.key (not (empty .Values.gateway.virtualClusters)) -}}
+{{- end -}}
+
+{{/* The gateway file as the proxy reads it (docs/tenants.md), from gateway.virtualClusters. */}}
+{{- define "kafscale-proxy.gatewayFile" -}}
+{{- dict "virtualClusters" .Values.gateway.virtualClusters | toYaml -}}
+{{- end -}}
 
 {{/* The Secret holding the Kafka listener's certificate: tls.secretName, else the one cert-manager writes. */}}
 {{- define "kafscale-proxy.tlsSecretName" -}}
@@ -164,6 +184,9 @@ addresses from the ports, so probes and Service agree), then the first-class val
 {{- $_ := set $s "KAFSCALE_PROXY_ADDR" (printf ":%s" (include "kafscale-proxy.envValue" $v.ports.kafka)) -}}
 {{- $_ := set $s "KAFSCALE_PROXY_HEALTH_ADDR" (printf ":%s" (include "kafscale-proxy.envValue" $v.ports.health)) -}}
 {{- $_ := set $s "KAFSCALE_PROXY_DRAIN_TIMEOUT_MS" (include "kafscale-proxy.envValue" $v.drainTimeoutMs) -}}
+{{- with include "kafscale-proxy.gatewayConfigMap" . -}}
+{{- $_ := set $s "KAFSCALE_PROXY_GATEWAY_FILE" (printf "%s/%s" (include "kafscale-proxy.gatewayDir" $) (include "kafscale-proxy.gatewayKey" $)) -}}
+{{- end -}}
 {{- if $v.lfs.enabled -}}
 {{- $_ := set $s "KAFSCALE_PROXY_LFS_ENABLED" "true" -}}
 {{- $_ := set $s "KAFSCALE_LFS_PROXY_HTTP_ADDR" (printf ":%s" (include "kafscale-proxy.envValue" $v.ports.lfs)) -}}
@@ -242,6 +265,18 @@ Secret, never to the ConfigMap.
 {{- end -}}
 {{- if and .Values.acl.configMap .Values.acl.secret -}}
 {{- fail "acl.configMap and acl.secret are both set: the rules file comes from one of them" -}}
+{{- end -}}
+{{- $gateway := .Values.gateway -}}
+{{- if and $gateway.virtualClusters $gateway.existingConfigMap.name -}}
+{{- fail "gateway.virtualClusters and gateway.existingConfigMap.name are both set: the gateway file comes from one of them" -}}
+{{- end -}}
+{{- if include "kafscale-proxy.gatewayConfigMap" . -}}
+{{- if get .Values.config "KAFSCALE_PROXY_GATEWAY_FILE" -}}
+{{- fail "gateway is set, and so is config.KAFSCALE_PROXY_GATEWAY_FILE: the chart mounts the gateway file and names it itself; remove config.KAFSCALE_PROXY_GATEWAY_FILE" -}}
+{{- end -}}
+{{- if not (or (hasKey $settings "KAFSCALE_PROXY_SASL_MECHANISMS") (eq (get $settings "KAFSCALE_PROXY_TLS_REQUIRE_CLIENT_CERT" | toString) "true")) -}}
+{{- fail "gateway needs clients that authenticate, as virtual clusters place each client by its principal: set sasl.mechanisms, or tls.clientAuth required" -}}
+{{- end -}}
 {{- end -}}
 {{- $btls := .Values.backend.tls -}}
 {{- if and $btls.mutual (not $btls.secretName) -}}

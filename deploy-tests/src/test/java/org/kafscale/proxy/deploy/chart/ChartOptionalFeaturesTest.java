@@ -20,7 +20,8 @@ class ChartOptionalFeaturesTest {
     @Test
     void everyOptionalObjectIsRendered() {
         assertEquals(List.of("NetworkPolicy", "PodDisruptionBudget", "ServiceAccount", "Secret", "ConfigMap",
-                "Service", "Service", "Deployment", "HorizontalPodAutoscaler", "ServiceMonitor"), rendered.kinds());
+                "ConfigMap", "Service", "Service", "Deployment", "HorizontalPodAutoscaler", "ServiceMonitor"),
+                rendered.kinds());
     }
 
     @Test

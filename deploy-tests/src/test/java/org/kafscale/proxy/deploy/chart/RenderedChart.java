@@ -96,9 +96,14 @@ public final class RenderedChart {
         return env;
     }
 
+    /** The chart's ConfigMap of settings (the gateway file, when rendered, has one of its own). */
+    public JsonNode settingsConfigMap() {
+        return get("ConfigMap", ChartRenderer.RELEASE + "-kafscale-proxy");
+    }
+
     public Map<String, String> configMapData() {
         Map<String, String> data = new TreeMap<>();
-        get("ConfigMap").path("data").fields().forEachRemaining(e -> data.put(e.getKey(), e.getValue().asText()));
+        settingsConfigMap().path("data").fields().forEachRemaining(e -> data.put(e.getKey(), e.getValue().asText()));
         return data;
     }
 
@@ -136,7 +141,7 @@ public final class RenderedChart {
     }
 
     private void assertRefersTo(JsonNode reference, String kind) {
-        String target = get(kind).path("metadata").path("name").asText();
+        String target = (kind.equals("ConfigMap") ? settingsConfigMap() : get(kind)).path("metadata").path("name").asText();
         if (!target.equals(reference.path("name").asText())) {
             throw new AssertionError("Env refers to " + kind + " " + reference.path("name") + ", rendered is " + target);
         }
