@@ -55,8 +55,8 @@ public final class BackendChannel {
     private Consumer<BackendChannel> deliveries = channel -> { };
     /** The client connection's log fields, once its pool has adopted this channel. */
     private LogFields fields = LogFields.NONE;
-    /** Where the loop time of this channel's answers is counted; nowhere until a pool says. */
-    private LongConsumer loopTime = nanos -> { };
+    /** Where the loop time of this channel's answers is counted; null (not measured) until a pool says. */
+    private LongConsumer loopTime;
 
     BackendChannel(Channel channel, BrokerEndpoint broker) {
         this.channel = channel;
@@ -74,9 +74,9 @@ public final class BackendChannel {
         this.loopTime = sink;
     }
 
-    /** {@code nanos} of the loop went to handling one of this channel's answers. */
-    void loopTimeUsed(long nanos) {
-        loopTime.accept(nanos);
+    /** Where the loop time of this channel's answers is counted; null while nothing asks for it. */
+    LongConsumer loopTime() {
+        return loopTime;
     }
 
     public BrokerEndpoint broker() {

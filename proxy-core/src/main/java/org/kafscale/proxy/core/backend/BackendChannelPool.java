@@ -39,7 +39,8 @@ public final class BackendChannelPool {
     private int nextConnecting;
     /** The client connection's log fields, which lines about its channels carry. */
     private LogFields fields = LogFields.NONE;
-    private LongConsumer loopTime = nanos -> { };
+    /** Where its channels' answers' loop time is counted; null (not measured) until the connection asks. */
+    private LongConsumer loopTime;
 
     public BackendChannelPool(EventLoop loop, BackendConnector connector) {
         this.loop = loop;
@@ -51,9 +52,17 @@ public final class BackendChannelPool {
         this.fields = fields;
     }
 
-    /** The loop time its channels' answers take is counted to {@code sink}: the client connection's. Call on the loop. */
+    /**
+     * From now on the loop time its channels' answers take, open ones included, is counted to
+     * {@code sink}: the client connection's. Call on the loop.
+     */
     public void meterLoopTimeTo(LongConsumer sink) {
         this.loopTime = sink;
+        for (Future<BackendChannel> channel : all()) {
+            if (channel.isSuccess()) {
+                channel.getNow().meterLoopTimeTo(sink);
+            }
+        }
     }
 
     /** An open channel to {@code broker}: the pooled one while it is usable, else a new one. */

@@ -3,6 +3,7 @@ package org.kafscale.proxy.core.backend;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.function.LongConsumer;
 import org.kafscale.proxy.core.security.tls.TlsFailureText;
 
 /** Hands each answer frame from a broker, and each change of the channel's writability, to its {@link BackendChannel}. */
@@ -15,10 +16,14 @@ final class BackendResponseHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        // What the answer's merge, policies and write to the client take of the loop: a request-time quota counts it.
-        long start = System.nanoTime();
+        // What the answer's merge, policies and write to the client take of the loop, measured only
+        // for a request-time quota.
+        LongConsumer loopTime = backend.loopTime();
+        long start = loopTime == null ? 0 : System.nanoTime();
         backend.onResponse((ByteBuf) msg);
-        backend.loopTimeUsed(System.nanoTime() - start);
+        if (loopTime != null) {
+            loopTime.accept(System.nanoTime() - start);
+        }
     }
 
     @Override

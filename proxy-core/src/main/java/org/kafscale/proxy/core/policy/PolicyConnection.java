@@ -62,7 +62,8 @@ public final class PolicyConnection implements LogFields {
 
     /**
      * The event-loop time spent on the connection (its requests handled, its broker answers
-     * handled) since the last call; a request-time quota charges it. Call on the event loop.
+     * handled) since the last call; a request-time quota charges it. The first call starts the
+     * measuring: a connection no such quota asks about does not pay for it. Call on the event loop.
      */
     public long takeLoopTime() {
         return connection.takeLoopTime();

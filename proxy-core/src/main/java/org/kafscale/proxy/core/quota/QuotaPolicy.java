@@ -20,8 +20,8 @@ import org.kafscale.proxy.core.tenant.VirtualClusters;
  * Holds each virtual cluster, and each principal in it, to its quotas, with Kafka's semantics: a
  * client past a rate gets its answer at once, carrying in {@code throttle_time_ms} how long it
  * should wait, and the proxy reads nothing more from that connection for that long, as a broker
- * mutes the channel of a throttled client (KIP-219). A client that honours the field (every Java
- * client since 2.0, librdkafka) never notices the mute; one that does not is held all the same.
+ * mutes the channel of a throttled client (KIP-219). A client that waits by itself (the Java
+ * client since 2.0) never notices the mute; one that does not is held all the same.
  *
  * <p>Produce counts the request's bytes as it is read, so the throttle begins before the request
  * is even sent on; Fetch counts the answer's bytes as it comes back. The request-time quota

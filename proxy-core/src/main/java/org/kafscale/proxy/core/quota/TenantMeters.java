@@ -1,7 +1,9 @@
 package org.kafscale.proxy.core.quota;
 
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 
@@ -13,6 +15,8 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
 final class TenantMeters {
     private final TenantQuotas quotas;
     private final Map<QuotaKind, RateMeter> cluster = new EnumMap<>(QuotaKind.class);
+    /** The kinds any of its quotas counts, settled once: asked on every request. */
+    private final Set<QuotaKind> limited = EnumSet.noneOf(QuotaKind.class);
     private final ConcurrentHashMap<KafkaPrincipal, Map<QuotaKind, RateMeter>> principals =
             new ConcurrentHashMap<>();
 
@@ -23,12 +27,15 @@ final class TenantMeters {
             if (rate > 0) {
                 cluster.put(kind, new RateMeter(rate));
             }
+            if (quotas.limits(kind)) {
+                limited.add(kind);
+            }
         }
     }
 
     /** Whether any quota of the virtual cluster counts {@code kind}. */
     boolean limits(QuotaKind kind) {
-        return quotas.limits(kind);
+        return limited.contains(kind);
     }
 
     /**

@@ -129,11 +129,15 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
             timeouts.admitted();
         }
         context.clientIdSeen(request.clientId());
-        long start = System.nanoTime();
+        // The request's policies, route and, when it is answered at once, its answer: the client's
+        // loop time, measured only for a request-time quota.
+        boolean metered = context.metersLoopTime();
+        long start = metered ? System.nanoTime() : 0;
         requests.add(request);
         updateReading();
-        // The request's policies, route and, when it is answered at once, its answer: the client's loop time.
-        context.loopTimeUsed(System.nanoTime() - start);
+        if (metered) {
+            context.loopTimeUsed(System.nanoTime() - start);
+        }
     }
 
     @Override

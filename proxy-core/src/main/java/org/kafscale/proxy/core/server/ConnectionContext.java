@@ -56,6 +56,8 @@ public final class ConnectionContext implements LogFields {
     private Runnable onThrottle = () -> { };
     /** Event-loop time spent on this connection since a quota last took it. */
     private long loopNanos;
+    /** Whether that time is measured: only once a request-time quota asks, so no other connection pays for it. */
+    private boolean metersLoopTime;
 
     /** A connection on the bootstrap listener, which stands for no one broker. */
     public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress) {
@@ -82,7 +84,6 @@ public final class ConnectionContext implements LogFields {
         this.addressedBroker = addressedBroker;
         if (backends != null) {
             backends.logAs(this);
-            backends.meterLoopTimeTo(this::loopTimeUsed);
         }
     }
 
@@ -300,16 +301,38 @@ public final class ConnectionContext implements LogFields {
         loopNanos += nanos;
     }
 
-    /** The loop time counted since the last call, which a request-time quota charges to the client. */
+    /**
+     * The loop time counted since the last call, which a request-time quota charges to the client.
+     * The first call starts the measuring, of the connection's requests and of its broker
+     * channels' answers.
+     */
     public long takeLoopTime() {
+        if (!metersLoopTime) {
+            metersLoopTime = true;
+            if (backends != null) {
+                backends.meterLoopTimeTo(this::loopTimeUsed);
+            }
+        }
         long taken = loopNanos;
         loopNanos = 0;
         return taken;
     }
 
+    /** Whether the client's requests' loop time is measured ({@link #takeLoopTime} was called). */
+    boolean metersLoopTime() {
+        return metersLoopTime;
+    }
+
     /** How long, in nanoseconds of the loop's clock, the client stays throttled; 0 or less when it is not. */
     public long throttleLeftNanos() {
-        return throttledUntilNanos == 0 ? 0 : throttledUntilNanos - loop.ticker().nanoTime();
+        if (throttledUntilNanos == 0) {
+            return 0;
+        }
+        long left = throttledUntilNanos - loop.ticker().nanoTime();
+        if (left <= 0) {
+            throttledUntilNanos = 0; // over: the read gate's later looks need no clock
+        }
+        return left;
     }
 
     void onThrottle(Runnable step) {

@@ -2,10 +2,8 @@ package org.kafscale.proxy.app.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -56,8 +54,8 @@ class QuotasIT {
 
     @BeforeAll
     static void startProxy() throws Exception {
-        Path credentials = ScramUsers.credentialsFile(dir.resolve("sasl-users"), List.of("alice", "bob", "carol"));
-        Path gateway = Files.writeString(dir.resolve("gateway.yaml"), """
+        proxy = RunningProxy.start(KAFKA.cluster(), "single", ScramUsers.gatewaySettings(dir, "SCRAM-SHA-512",
+                List.of("alice", "bob", "carol"), """
                 virtualClusters:
                   - name: team-a
                     principals: ["User:alice"]
@@ -76,12 +74,7 @@ class QuotasIT {
                     topicPrefix: "c."
                     quotas:
                       requestPercentage: 0.1
-                """.formatted(ALICE_PRODUCE, BOB_PRODUCE, BOB_FETCH));
-        Map<String, String> env = new HashMap<>();
-        env.put("KAFSCALE_PROXY_SASL_MECHANISMS", "SCRAM-SHA-512");
-        env.put("KAFSCALE_PROXY_SASL_CREDENTIALS_FILE", credentials.toString());
-        env.put("KAFSCALE_PROXY_GATEWAY_FILE", gateway.toString());
-        proxy = RunningProxy.start(KAFKA.cluster(), "single", env);
+                """.formatted(ALICE_PRODUCE, BOB_PRODUCE, BOB_FETCH)));
         Eventually.await(Duration.ofSeconds(15), "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
         KAFKA.cluster().admin().createTopics(List.of(new NewTopic("a.orders", 1, (short) 1),
                 new NewTopic("b.orders", 1, (short) 1), new NewTopic("b.history", 1, (short) 1),

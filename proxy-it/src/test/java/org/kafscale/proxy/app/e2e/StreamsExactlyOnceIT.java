@@ -139,8 +139,7 @@ class StreamsExactlyOnceIT {
 
     /** SASL on the listener, and a gateway file placing alice in team-a under {@link #TENANT_PREFIX}. */
     private Map<String, String> tenantSettings() throws Exception {
-        Path credentials = ScramUsers.credentialsFile(stateRoot.resolve("sasl-users"), List.of("alice"));
-        Path gateway = Files.writeString(stateRoot.resolve("gateway.yaml"), """
+        return ScramUsers.gatewaySettings(stateRoot, "SCRAM-SHA-512", List.of("alice"), """
                 virtualClusters:
                   - name: team-a
                     principals: ["User:alice"]
@@ -148,9 +147,6 @@ class StreamsExactlyOnceIT {
                     groupPrefix: "%1$s"
                     transactionalIdPrefix: "%1$s"
                 """.formatted(TENANT_PREFIX));
-        return Map.of("KAFSCALE_PROXY_SASL_MECHANISMS", "SCRAM-SHA-512",
-                "KAFSCALE_PROXY_SASL_CREDENTIALS_FILE", credentials.toString(),
-                "KAFSCALE_PROXY_GATEWAY_FILE", gateway.toString());
     }
 
     private static KafkaStreams wordCount(Properties client, String app, String input, String output, Path stateDir) {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,8 +71,8 @@ class TenantApisIT {
             bobs.initTransactions();
         }
         realClusterId = KAFKA.cluster().admin().describeCluster().clusterId().get(10, TimeUnit.SECONDS);
-        Path credentials = ScramUsers.credentialsFile(dir.resolve("sasl-users"), List.of("alice", "bob"));
-        Path gateway = Files.writeString(dir.resolve("gateway.yaml"), """
+        proxy = RunningProxy.start(KAFKA.cluster(), "single", ScramUsers.gatewaySettings(dir, "PLAIN",
+                List.of("alice", "bob"), """
                 virtualClusters:
                   - name: team-a
                     principals: ["User:alice"]
@@ -85,12 +84,7 @@ class TenantApisIT {
                     topicPrefix: "u."
                     groupPrefix: "u."
                     transactionalIdPrefix: "u."
-                """);
-        Map<String, String> env = new HashMap<>();
-        env.put("KAFSCALE_PROXY_SASL_MECHANISMS", "PLAIN");
-        env.put("KAFSCALE_PROXY_SASL_CREDENTIALS_FILE", credentials.toString());
-        env.put("KAFSCALE_PROXY_GATEWAY_FILE", gateway.toString());
-        proxy = RunningProxy.start(KAFKA.cluster(), "single", env);
+                """));
         Eventually.await(Duration.ofSeconds(15), "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
     }
 

@@ -6,13 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -63,9 +60,8 @@ class VirtualClustersIT {
 
     @BeforeAll
     static void startProxy() throws Exception {
-        Path credentials = ScramUsers.credentialsFile(dir.resolve("sasl-users"), List.of("alice", "bob", "carol"));
-        Path gateway = dir.resolve("gateway.yaml");
-        Files.writeString(gateway, """
+        proxy = RunningProxy.start(KAFKA.cluster(), "single", ScramUsers.gatewaySettings(dir, "PLAIN,SCRAM-SHA-512",
+                List.of("alice", "bob", "carol"), """
                 virtualClusters:
                   - name: team-a
                     principals: ["User:alice"]
@@ -77,12 +73,7 @@ class VirtualClustersIT {
                     topicPrefix: "b."
                     groupPrefix: "b."
                     transactionalIdPrefix: "b."
-                """);
-        Map<String, String> env = new HashMap<>();
-        env.put("KAFSCALE_PROXY_SASL_MECHANISMS", "PLAIN,SCRAM-SHA-512");
-        env.put("KAFSCALE_PROXY_SASL_CREDENTIALS_FILE", credentials.toString());
-        env.put("KAFSCALE_PROXY_GATEWAY_FILE", gateway.toString());
-        proxy = RunningProxy.start(KAFKA.cluster(), "single", env);
+                """));
         Eventually.await(Duration.ofSeconds(15), "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
         for (String user : List.of("alice", "bob")) {
             try (Admin admin = Admin.create(client(user))) {
