@@ -3,7 +3,6 @@ package org.kafscale.proxy.app;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.kafscale.proxy.app.authz.AclFileWatcher;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.lfs.LfsRuntime;
 import org.kafscale.proxy.app.metrics.ProxyMetrics;
@@ -20,6 +19,7 @@ import org.kafscale.proxy.core.policy.PolicyChain;
 import org.kafscale.proxy.core.policy.PolicyFactory;
 import org.kafscale.proxy.core.quota.QuotaPolicy;
 import org.kafscale.proxy.core.security.OwnConnections;
+import org.kafscale.proxy.core.security.authz.AclsInForce;
 import org.kafscale.proxy.core.security.authz.AuthorizationPolicy;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 import org.kafscale.proxy.core.server.RequestDispatcher;
@@ -41,12 +41,13 @@ import org.kafscale.proxy.routing.apis.Apis;
  * @param metrics the proxy's meters
  * @param lfs the LFS runtime, when LFS is on: Produce is rewritten through it
  * @param sasl SASL on the listener, when configured
- * @param acls the ACL file, when configured
+ * @param acls whose ACL rules decide whose requests, when any ACL file (the proxy's or a virtual
+ *     cluster's) is configured
  * @param own the connections the proxy opens to itself, which authorization lets through
  */
 record KafkaPathAssembly(ProxyConfig config, TopologySource topology, AdvertisedListener advertised,
                          BrokerApiVersions brokerVersions, ProxyMetrics metrics, Optional<LfsRuntime> lfs,
-                         Optional<SaslAuthenticator> sasl, Optional<AclFileWatcher> acls, OwnConnections own) {
+                         Optional<SaslAuthenticator> sasl, Optional<AclsInForce> acls, OwnConnections own) {
 
     /** The handlers for each new connection, SASL outermost. */
     RequestHandlers handlers() {
@@ -93,8 +94,8 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
                 policies.add(PolicyFactory.shared(quotas));
             }
         }
-        acls.ifPresent(watcher -> policies.add(PolicyFactory.shared(new AuthorizationPolicy(apis,
-                watcher.authorizer(), topology, metrics, own))));
+        acls.ifPresent(inForce -> policies.add(PolicyFactory.shared(new AuthorizationPolicy(apis, inForce, topology,
+                metrics, own))));
         return policies;
     }
 }

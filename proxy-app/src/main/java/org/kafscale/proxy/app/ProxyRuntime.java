@@ -14,7 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
-import org.kafscale.proxy.app.authz.AclFileWatcher;
+import org.kafscale.proxy.app.authz.AclFiles;
 import org.kafscale.proxy.app.config.ConfigException;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
@@ -84,8 +84,8 @@ public final class ProxyRuntime implements AutoCloseable {
      */
     public static ProxyRuntime start(ProxyConfig config, UnaryOperator<RequestHandlers> aroundHandlers)
             throws InterruptedException {
-        // A bad ACL file stops start-up before anything is started.
-        Optional<AclFileWatcher> acls = config.acl().map(AclFileWatcher::load);
+        // A bad ACL file (the proxy's or a virtual cluster's) stops start-up before anything is started.
+        AclFiles acls = AclFiles.load(config);
         OwnedResources resources = new OwnedResources();
         try {
             return start(config, aroundHandlers, acls, resources);
@@ -96,7 +96,7 @@ public final class ProxyRuntime implements AutoCloseable {
     }
 
     private static ProxyRuntime start(ProxyConfig config, UnaryOperator<RequestHandlers> aroundHandlers,
-                                      Optional<AclFileWatcher> acls, OwnedResources resources)
+                                      AclFiles acls, OwnedResources resources)
             throws InterruptedException {
         LOGGER.info("TLS through {} ({})", config.tlsProvider().displayName(), config.tlsProvider().reason());
         EventLoopGroup workers = NettyTransport.newEventLoopGroup(config.ioThreads(), "kafka-io");
@@ -126,7 +126,7 @@ public final class ProxyRuntime implements AutoCloseable {
         });
         resources.own("the housekeeping thread", housekeeping::shutdownNow);
         housekeeping.scheduleWithFixedDelay(probe::probeBrokers, 0, PROBE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
-        acls.ifPresent(watcher -> watcher.follow(housekeeping));
+        acls.follow(housekeeping);
 
         AdvertisedListener advertised = new AdvertisedListener(config.advertisedHost(), config.advertisedPort(),
                 config.advertiseMode(), config.brokerPorts(), config.sniHosts());
@@ -145,7 +145,7 @@ public final class ProxyRuntime implements AutoCloseable {
         Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> resources.own("SASL on the listener",
                 startSasl(settings, proxyMetrics, probeLogin)));
         RequestHandlers handlers = aroundHandlers.apply(new KafkaPathAssembly(config, topology, advertised,
-                brokerVersions, proxyMetrics, lfs, sasl, acls, own).handlers());
+                brokerVersions, proxyMetrics, lfs, sasl, acls.inForce(), own).handlers());
         KafkaProxyServer kafkaServer = resources.own("the Kafka listener", bound(ProxyConfig.ADDR,
                 () -> KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector, proxyMetrics)));
         if (config.advertiseMode() == AdvertiseMode.PORTS) {

@@ -50,19 +50,29 @@ public final class AclFile {
      * @throws ConfigException naming the setting, {@code source} and the line of the first problem
      */
     public static AclRules parse(String source, byte[] text) {
+        return parse(SETTING, source, text);
+    }
+
+    /**
+     * The rules in {@code text}, read from {@code source}, which {@code setting} names (a virtual
+     * cluster's {@code virtualClusters[0].aclFile}, for instance).
+     *
+     * @throws ConfigException naming {@code setting}, {@code source} and the line of the first problem
+     */
+    public static AclRules parse(String setting, String source, byte[] text) {
         Document document;
         try {
             document = new String(text, java.nio.charset.StandardCharsets.UTF_8).isBlank() ? null
                     : MAPPER.readValue(text, Document.class);
         } catch (JsonProcessingException e) {
-            throw new ConfigException(SETTING + " (" + source + ") is invalid"
+            throw new ConfigException(setting + " (" + source + ") is invalid"
                     + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()) + ruleNumber(e)
                     + ": " + problem(e));
         } catch (IOException e) {
-            throw new ConfigException(SETTING + " (" + source + ") cannot be read: " + e.getMessage());
+            throw new ConfigException(setting + " (" + source + ") cannot be read: " + e.getMessage());
         }
         if (document == null || document.acls() == null) {
-            throw new ConfigException(SETTING + " (" + source + ") is invalid: expected a list `acls` of rules "
+            throw new ConfigException(setting + " (" + source + ") is invalid: expected a list `acls` of rules "
                     + "(an empty list refuses everything)");
         }
         return new AclRules(document.acls().stream().map(Rule::binding).toList());

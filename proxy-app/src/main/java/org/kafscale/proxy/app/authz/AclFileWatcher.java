@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.kafscale.proxy.app.config.ConfigException;
 import org.kafscale.proxy.core.security.authz.AclAuthorizer;
 import org.kafscale.proxy.core.security.authz.AclRules;
@@ -24,32 +25,59 @@ public final class AclFileWatcher {
     private static final Logger LOGGER = LoggerFactory.getLogger(AclFileWatcher.class);
 
     private final AclSettings settings;
+    private final String setting;
+    private final UnaryOperator<AclRules> toInForce;
     private final AclAuthorizer authorizer;
     private byte[] lastSeen;
     private String lastProblem;
 
-    private AclFileWatcher(AclSettings settings, AclAuthorizer authorizer, byte[] loaded) {
+    private AclFileWatcher(AclSettings settings, String setting, UnaryOperator<AclRules> toInForce,
+                           AclAuthorizer authorizer, byte[] loaded) {
         this.settings = settings;
+        this.setting = setting;
+        this.toInForce = toInForce;
         this.authorizer = authorizer;
         this.lastSeen = loaded;
     }
 
     /**
-     * Reads the file, before anything else starts.
+     * Reads the proxy's ACL file ({@code KAFSCALE_PROXY_ACL_FILE}), before anything else starts.
      *
      * @throws ConfigException when it cannot be read or does not parse
      */
     public static AclFileWatcher load(AclSettings settings) {
+        return load(settings, AclFile.SETTING, UnaryOperator.identity());
+    }
+
+    /**
+     * Reads an ACL file that {@code setting} names, before anything else starts; each set of rules
+     * it holds, at start and at every reload, is put in force as {@code toInForce} makes it (a
+     * virtual cluster's rules in real names), which may refuse it with an
+     * {@link IllegalArgumentException} that says why.
+     *
+     * @throws ConfigException when it cannot be read, does not parse or is refused
+     */
+    public static AclFileWatcher load(AclSettings settings, String setting, UnaryOperator<AclRules> toInForce) {
         byte[] text;
         try {
             text = Files.readAllBytes(settings.file());
         } catch (IOException e) {
-            throw new ConfigException(AclFile.SETTING + " (" + settings.file() + ") cannot be read: " + e);
+            throw new ConfigException(setting + " (" + settings.file() + ") cannot be read: " + e);
         }
-        AclRules rules = AclFile.parse(settings.file().toString(), text);
-        LOGGER.info("Authorization on: {} from {}, re-read every {} ms", rules, settings.file(),
+        AclRules rules = inForce(setting, settings, toInForce, text);
+        LOGGER.info("Authorization on: {} from {} ({}), re-read every {} ms", rules, settings.file(), setting,
                 settings.reloadInterval().toMillis());
-        return new AclFileWatcher(settings, new AclAuthorizer(rules), text);
+        return new AclFileWatcher(settings, setting, toInForce, new AclAuthorizer(rules), text);
+    }
+
+    private static AclRules inForce(String setting, AclSettings settings, UnaryOperator<AclRules> toInForce,
+                                    byte[] text) {
+        AclRules parsed = AclFile.parse(setting, settings.file().toString(), text);
+        try {
+            return toInForce.apply(parsed);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(setting + " (" + settings.file() + ") is invalid: " + e.getMessage());
+        }
     }
 
     /** The rules in force, which this watcher keeps current. */
@@ -77,7 +105,7 @@ public final class AclFileWatcher {
         }
         lastSeen = text;
         try {
-            AclRules rules = AclFile.parse(settings.file().toString(), text);
+            AclRules rules = inForce(setting, settings, toInForce, text);
             authorizer.replace(rules);
             lastProblem = null;
             LOGGER.info("ACL file {} reloaded: {} in force", settings.file(), rules);

@@ -26,7 +26,8 @@ import org.kafscale.proxy.core.tenant.VirtualClusters;
  * Reads the gateway file ({@code KAFSCALE_PROXY_GATEWAY_FILE}): YAML (or JSON), a list
  * {@code virtualClusters}, each with a {@code name}, the {@code principals} placed in it
  * ({@code User:alice}), and optionally its {@code clusterId} and its {@code topicPrefix},
- * {@code groupPrefix} and {@code transactionalIdPrefix} (each {@code <name>.} by default). Every
+ * {@code groupPrefix} and {@code transactionalIdPrefix} (each {@code <name>.} by default), its
+ * {@code quotas} and its own {@code aclFile} (read relative to the gateway file). Every
  * problem is an error naming the setting, the file and the path in it
  * ({@code virtualClusters[1].topicPrefix}); a key the proxy does not know yet is refused rather
  * than ignored, so a file written for a later version does not half-apply.
@@ -35,10 +36,9 @@ public final class GatewayFile {
     static final String SETTING = "KAFSCALE_PROXY_GATEWAY_FILE";
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
     private static final Set<String> KEYS = Set.of("name", "principals", "clusterId", "topicPrefix", "groupPrefix",
-            "transactionalIdPrefix", "quotas");
+            "transactionalIdPrefix", "quotas", "aclFile");
     /** Keys of virtual clusters that later versions read: named, so the error says it is not a typo. */
-    private static final Set<String> NOT_YET = Set.of("listener", "sniHostSuffix", "aclFile",
-            "credentialsFile");
+    private static final Set<String> NOT_YET = Set.of("listener", "sniHostSuffix", "credentialsFile");
 
     private GatewayFile() {
     }
@@ -51,7 +51,8 @@ public final class GatewayFile {
         } catch (IOException e) {
             throw new ConfigException(SETTING + " (" + path + ") cannot be read: " + e.getMessage());
         }
-        return parse(path.toString(), text);
+        Path dir = path.toAbsolutePath().getParent();
+        return parse(path.toString(), text, dir);
     }
 
     /**
@@ -60,6 +61,14 @@ public final class GatewayFile {
      * @throws ConfigException naming the setting, {@code source} and the path of the first problem
      */
     public static Gateway parse(String source, byte[] text) {
+        return parse(source, text, Path.of("").toAbsolutePath());
+    }
+
+    /**
+     * The same, with the files the gateway file names ({@code aclFile}) read relative to {@code dir}
+     * (the gateway file's own folder, so a config map's files can name each other).
+     */
+    private static Gateway parse(String source, byte[] text, Path dir) {
         String where = SETTING + " (" + source + ")";
         JsonNode root;
         try {
@@ -82,6 +91,7 @@ public final class GatewayFile {
         }
         List<VirtualCluster> clusters = new ArrayList<>();
         Map<String, TenantQuotas> quotas = new HashMap<>();
+        Map<String, Path> aclFiles = new HashMap<>();
         JsonNode list = root.get("virtualClusters");
         for (int i = 0; i < list.size(); i++) {
             String path = "virtualClusters[" + i + "]";
@@ -92,6 +102,10 @@ public final class GatewayFile {
             if (!limits.isEmpty()) {
                 quotas.put(cluster.name(), limits);
             }
+            String aclFile = text(where, path + ".aclFile", list.get(i).get("aclFile"), false);
+            if (aclFile != null) {
+                aclFiles.put(cluster.name(), dir.resolve(aclFile));
+            }
         }
         VirtualClusters virtualClusters;
         try {
@@ -99,7 +113,7 @@ public final class GatewayFile {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + " is invalid: " + e.getMessage());
         }
-        return new Gateway(virtualClusters, quotas);
+        return new Gateway(virtualClusters, quotas, aclFiles);
     }
 
     private static VirtualCluster cluster(String where, String path, JsonNode node) {

@@ -61,6 +61,7 @@ import org.slf4j.LoggerFactory;
  * @param sasl SASL on the Kafka listener, when {@code KAFSCALE_PROXY_SASL_MECHANISMS} is set ({@link SaslConfig})
  * @param backendSecurity TLS and SASL on every connection to a broker ({@link BackendSecurityConfig})
  * @param acl authorization at the proxy, when an ACL file is set (KAFSCALE_PROXY_ACL_*)
+ * @param aclReloadInterval how often every ACL file (the proxy's and each virtual cluster's) is read again
  * @param sniHosts in sni mode, the bootstrap's and the brokers' host names (KAFSCALE_PROXY_SNI_*);
  *     {@link SniHosts#NONE} otherwise
  * @param tlsProvider the TLS implementation of every TLS context, and why (KAFSCALE_PROXY_TLS_PROVIDER)
@@ -78,7 +79,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
                           ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
                           Optional<SaslSettings> sasl, BackendSecurity backendSecurity, Optional<AclSettings> acl,
-                          SniHosts sniHosts, TlsProvider tlsProvider, ProxyProtocolMode proxyProtocol,
+                          Duration aclReloadInterval, SniHosts sniHosts, TlsProvider tlsProvider, ProxyProtocolMode proxyProtocol,
                           Gateway gateway) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
@@ -226,8 +227,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         Optional<LfsSettings> lfs = LfsConfig.from(s, tlsProvider);
         Optional<SaslSettings> sasl = SaslConfig.from(s);
         BackendSecurity backendSecurity = BackendSecurityConfig.from(s, tlsProvider);
-        Optional<AclSettings> acl = s.existingFile(ACL_FILE)
-                .map(file -> new AclSettings(file, Duration.ofMillis(s.longValue(ConfigKey.ACL_RELOAD_MS))));
+        Duration aclReloadInterval = Duration.ofMillis(s.longValue(ConfigKey.ACL_RELOAD_MS));
+        Optional<AclSettings> acl = s.existingFile(ACL_FILE).map(file -> new AclSettings(file, aclReloadInterval));
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
         SniHosts sniHosts = sniHosts(s, advertiseMode, listenerTls);
         ProxyProtocolMode proxyProtocol = s.proxyProtocol(ConfigKey.ACCEPT_PROXY_PROTOCOL);
@@ -242,7 +243,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
                 metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
-                logging, lfs, sasl, backendSecurity, acl, sniHosts, tlsProvider, proxyProtocol, gateway);
+                logging, lfs, sasl, backendSecurity, acl, aclReloadInterval, sniHosts, tlsProvider, proxyProtocol,
+                gateway);
     }
 
     /**

@@ -65,6 +65,8 @@ class GatewayFileTest {
                 .contains("virtualClusters[0].topicPrefx: unknown key"));
         assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    listener: 'h:1'\n")
                 .contains("virtualClusters[0].listener: not supported yet"));
+        assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    aclFile: ''\n")
+                .contains("virtualClusters[0].aclFile: expected a non-empty string"));
         assertTrue(error("virtualClusters: []\n").contains("at least one entry"));
         assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n  - name: b\n    principals: [User:a]\n")
                 .contains("User:a is in two virtual clusters, 'a' and 'b'"));

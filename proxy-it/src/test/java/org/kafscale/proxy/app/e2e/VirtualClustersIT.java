@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -26,8 +28,11 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicCollection;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,6 +40,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.kafscale.proxy.core.tenant.VirtualCluster;
+import org.kafscale.proxy.testkit.ClientFamily;
+import org.kafscale.proxy.testkit.ClientPrograms;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
 import org.kafscale.proxy.testkit.Kcat;
@@ -43,9 +50,10 @@ import org.kafscale.proxy.testkit.Kcat;
  * Virtual clusters on one proxy in front of one real cluster: alice's clients are in team-a, bob's
  * in team-b (the gateway file places them by their SASL principal). Each tenant creates a topic
  * of the same name, produces, consumes as a group of the same name and runs a transaction, with
- * the real Java clients and kcat; neither sees a record, a topic, a group or a transactional id of
+ * the real Java clients, kcat and confluent-kafka; neither sees a record, a topic, a group or a transactional id of
  * the other's, each is told its own cluster id, and the real cluster holds both under their
- * prefixes. A principal in no virtual cluster is not served.
+ * prefixes. Team a has an ACL file of its own, in its own names, which the proxy follows. A
+ * principal in no virtual cluster is not served.
  */
 class VirtualClustersIT {
     @RegisterExtension
@@ -58,8 +66,19 @@ class VirtualClustersIT {
     static Path dir;
     private static RunningProxy proxy;
 
+    /** Team a's own ACL file, in its names: everything of its own but the topic {@code secret}. */
+    private static final String TEAM_A_ACLS = """
+            acls:
+              - {principal: "User:alice", resourceType: TOPIC, name: "*", operation: All, permission: ALLOW}
+              - {principal: "User:alice", resourceType: GROUP, name: "*", operation: All, permission: ALLOW}
+              - {principal: "User:alice", resourceType: TRANSACTIONAL_ID, name: "*", operation: All, permission: ALLOW}
+              - {principal: "User:alice", resourceType: CLUSTER, name: kafka-cluster, operation: All, permission: ALLOW}
+              - {principal: "User:alice", resourceType: TOPIC, name: secret, operation: All, permission: DENY}
+            """;
+
     @BeforeAll
     static void startProxy() throws Exception {
+        Files.writeString(dir.resolve("team-a-acls.yaml"), TEAM_A_ACLS);
         proxy = RunningProxy.start(KAFKA.cluster(), "single", ScramUsers.gatewaySettings(dir, "PLAIN,SCRAM-SHA-512",
                 List.of("alice", "bob", "carol"), """
                 virtualClusters:
@@ -68,6 +87,7 @@ class VirtualClustersIT {
                     topicPrefix: "a."
                     groupPrefix: "a."
                     transactionalIdPrefix: "a."
+                    aclFile: team-a-acls.yaml
                   - name: team-b
                     principals: ["User:bob"]
                     topicPrefix: "b."
@@ -77,7 +97,8 @@ class VirtualClustersIT {
         Eventually.await(Duration.ofSeconds(15), "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
         for (String user : List.of("alice", "bob")) {
             try (Admin admin = Admin.create(client(user))) {
-                admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1), new NewTopic("kcat-" + TOPIC, 1, (short) 1)))
+                admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1), new NewTopic("kcat-" + TOPIC, 1, (short) 1),
+                        new NewTopic("librdkafka-" + TOPIC, 2, (short) 1)))
                         .all().get(30, TimeUnit.SECONDS);
             }
         }
@@ -125,9 +146,15 @@ class VirtualClustersIT {
         consumeAsGroup("bob", TOPIC, "bob-only", 1);
         String realClusterId = KAFKA.cluster().admin().describeCluster().clusterId().get(10, TimeUnit.SECONDS);
         try (Admin alice = Admin.create(client("alice")); Admin bob = Admin.create(client("bob"))) {
-            // Then the topics each lists are its own, by its names, with no internal topic
-            assertEquals(Set.of(TOPIC, "kcat-" + TOPIC), alice.listTopics().names().get(10, TimeUnit.SECONDS));
-            assertEquals(Set.of(TOPIC, "kcat-" + TOPIC), bob.listTopics().names().get(10, TimeUnit.SECONDS));
+            // Then the topics each lists are exactly its own, by its names, with no internal topic (alice's
+            // "secret" is hidden by her ACL file, and "later" too once the ACL test has run)
+            Set<String> aliceTopics = new java.util.HashSet<>(alice.listTopics().names().get(10, TimeUnit.SECONDS));
+            aliceTopics.remove("later");
+            Set<String> aliceReal = realTopicsOf("a.");
+            aliceReal.removeAll(Set.of("secret", "later"));
+            assertEquals(aliceReal, aliceTopics);
+            assertTrue(aliceTopics.containsAll(Set.of(TOPIC, "kcat-" + TOPIC)), aliceTopics.toString());
+            assertEquals(realTopicsOf("b."), bob.listTopics().names().get(10, TimeUnit.SECONDS));
             // and the groups and transactional ids too
             Set<String> aliceGroups = alice.listConsumerGroups().all().get(10, TimeUnit.SECONDS).stream()
                     .map(ConsumerGroupListing::groupId).collect(Collectors.toSet());
@@ -177,6 +204,80 @@ class VirtualClustersIT {
             Kcat.Result consumed = Kcat.run(Duration.ofSeconds(30), null, consume);
             assertTrue(consumed.succeeded(), consumed.stderr());
             assertEquals(List.of(user + "-1", user + "-2"), consumed.lines());
+        }
+    }
+
+    @Test
+    void confluentKafkaInEachTenantReadsOnlyItsOwnRecords() throws Exception {
+        // Given each tenant's "librdkafka-orders" of 2 partitions, when confluent-kafka (librdkafka)
+        // produces a different number of records in each and reads its topic back as a group
+        Map<String, Integer> counts = Map.of("alice", 10, "bob", 6);
+        for (Map.Entry<String, Integer> user : counts.entrySet()) {
+            ClientPrograms.Run run = ClientPrograms.produceThenConsume(ClientFamily.CONFLUENT_KAFKA_PYTHON,
+                    proxy.bootstrap(), "librdkafka-" + TOPIC, user.getValue(), 2, Duration.ofSeconds(60),
+                    Map.of("security.protocol", "sasl_plaintext", "sasl.mechanisms", "SCRAM-SHA-512",
+                            "sasl.username", user.getKey(), "sasl.password", user.getKey() + "-secret"));
+            // Then each read back exactly what it wrote
+            assertTrue(run.readEverything(), run.toString());
+            assertEquals(user.getValue(), run.records().size(), run.toString());
+        }
+        // and the real cluster holds each tenant's records in its own prefixed topic, none in the other's
+        Admin real = KAFKA.cluster().admin();
+        for (Map.Entry<String, Integer> user : counts.entrySet()) {
+            String realTopic = user.getKey().substring(0, 1) + ".librdkafka-" + TOPIC;
+            long total = 0;
+            for (int p = 0; p < 2; p++) {
+                TopicPartition partition = new TopicPartition(realTopic, p);
+                total += real.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition)
+                        .get(10, TimeUnit.SECONDS).offset();
+            }
+            assertEquals(user.getValue().longValue(), total, realTopic);
+        }
+    }
+
+    @Test
+    void aTenantsOwnAclFileDecidesInItsOwnNamesAndIsFollowed() throws Exception {
+        // Given team a's real topics a.secret and a.later, and team a's ACL file denying "secret"
+        KAFKA.cluster().createTopic("a.secret", 1);
+        KAFKA.cluster().createTopic("a.later", 1);
+        try (Admin admin = Admin.create(client("alice"))) {
+            // Then alice does not see "secret", which her file names in her own names, but sees "later"
+            Eventually.await(Duration.ofSeconds(20), "alice sees later", () -> tenantTopics(admin).contains("later"));
+            assertTrue(!tenantTopics(admin).contains("secret"), tenantTopics(admin).toString());
+            // and cannot write it
+            Properties props = client("alice");
+            props.putAll(RecordRoundTrip.idempotentProducerProperties(proxy.bootstrap()));
+            props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+                ExecutionException refused = assertThrows(ExecutionException.class,
+                        () -> producer.send(new ProducerRecord<>("secret", "k", "v")).get(30, TimeUnit.SECONDS));
+                assertInstanceOf(TopicAuthorizationException.class, refused.getCause());
+                assertEquals(Set.of("secret"), ((TopicAuthorizationException) refused.getCause()).unauthorizedTopics());
+            }
+            // When team a's file denies "later" too, the proxy follows it without a restart
+            Files.writeString(dir.resolve("team-a-acls.yaml"), TEAM_A_ACLS
+                    + "  - {principal: \"User:alice\", resourceType: TOPIC, name: later, operation: All, permission: DENY}\n");
+            Eventually.await(Duration.ofSeconds(30), "alice no longer sees later",
+                    () -> !tenantTopics(admin).contains("later"));
+        }
+        // and bob's virtual cluster, which has no ACL file, is not checked
+        try (Admin admin = Admin.create(client("bob"))) {
+            assertTrue(tenantTopics(admin).contains(TOPIC));
+        }
+    }
+
+    /** The real cluster's topics under {@code prefix}, by their tenant's names. */
+    private static Set<String> realTopicsOf(String prefix) throws Exception {
+        return KAFKA.cluster().admin().listTopics().names().get(10, TimeUnit.SECONDS).stream()
+                .filter(name -> name.startsWith(prefix)).map(name -> name.substring(prefix.length()))
+                .collect(Collectors.toSet());
+    }
+
+    private static Set<String> tenantTopics(Admin admin) {
+        try {
+            return admin.listTopics().names().get(20, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("listing topics failed", e);
         }
     }
 

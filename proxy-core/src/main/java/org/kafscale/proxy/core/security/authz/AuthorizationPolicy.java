@@ -4,9 +4,11 @@ import io.netty.util.concurrent.Future;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.kafscale.proxy.core.policy.AnswerOutcome;
 import org.kafscale.proxy.core.policy.AnswerPolicy;
@@ -20,9 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Authorization, the first policy of the chain: each request is checked against the ACL rules for
- * the connection's principal ({@link PolicyConnection#principal()}) before anything is answered or
- * routed. What is allowed goes on unchanged; what is refused is answered here with Kafka's own
+ * Authorization: each request is checked against the ACL rules for the connection's principal
+ * ({@link PolicyConnection#principal()}, whose rules {@link AclsInForce} gives) before anything is
+ * answered or routed; a principal no ACL file applies to is not checked. What is allowed goes on unchanged; what is refused is answered here with Kafka's own
  * error for the resource; a request partly allowed goes on narrowed to what is allowed, and the
  * refused parts are added to its answer (which the routes merged as usual). Listings (Metadata,
  * ListGroups, ListTransactions, ...) go on and their answers lose what the principal may not see.
@@ -43,7 +45,7 @@ public final class AuthorizationPolicy implements RequestPolicy {
     private final RateLimitedLog refusals = RateLimitedLog.every10Seconds(LOGGER);
 
     private final ServedGuards apis;
-    private final AclAuthorizer authorizer;
+    private final AclsInForce acls;
     private final Topology topology;
     private final AuthorizationObserver observer;
     private final OwnConnections own;
@@ -52,10 +54,10 @@ public final class AuthorizationPolicy implements RequestPolicy {
      * @param apis the guard of each served key, which checks its requests
      * @param own the proxy's own connections (its readiness probe), which are not checked
      */
-    public AuthorizationPolicy(ServedGuards apis, AclAuthorizer authorizer, Topology topology,
+    public AuthorizationPolicy(ServedGuards apis, AclsInForce acls, Topology topology,
                                AuthorizationObserver observer, OwnConnections own) {
         this.apis = apis;
-        this.authorizer = authorizer;
+        this.acls = acls;
         this.topology = topology;
         this.observer = observer;
         this.own = own;
@@ -72,8 +74,13 @@ public final class AuthorizationPolicy implements RequestPolicy {
         if (own.isOwn(context.connection().peerAddress())) {
             return context.forward();
         }
+        KafkaPrincipal principal = context.connection().principal();
+        Optional<AclRules> rules = acls.rulesFor(principal);
+        if (rules.isEmpty()) {
+            return context.forward();
+        }
         ApiKeys api = context.api();
-        Access access = new Access(context.connection().principal(), hostOf(context.connection().clientAddress()), authorizer.rules(),
+        Access access = new Access(principal, hostOf(context.connection().clientAddress()), rules.get(),
                 topology.snapshot());
         Verdict verdict;
         try {
