@@ -1,7 +1,9 @@
 package org.kafscale.proxy.app;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.lfs.LfsRuntime;
@@ -24,7 +26,9 @@ import org.kafscale.proxy.core.security.authz.AuthorizationPolicy;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 import org.kafscale.proxy.core.server.RequestDispatcher;
 import org.kafscale.proxy.core.server.RequestHandlers;
+import org.kafscale.proxy.core.tenant.TenantPlacement;
 import org.kafscale.proxy.core.tenant.TenantPolicy;
+import org.kafscale.proxy.core.tenant.VirtualCluster;
 import org.kafscale.proxy.discovery.TopologySource;
 import org.kafscale.proxy.routing.Routing;
 import org.kafscale.proxy.routing.apis.Apis;
@@ -36,7 +40,7 @@ import org.kafscale.proxy.routing.apis.Apis;
  *
  * @param config the proxy's settings
  * @param topology where brokers, partitions and coordinators are learnt
- * @param advertised the address clients are told to use for every broker
+ * @param advertised the address the shared listener's clients are told to use for every broker
  * @param brokerVersions the API versions the brokers support, kept fresh by the probe
  * @param metrics the proxy's meters
  * @param lfs the LFS runtime, when LFS is on: Produce is rewritten through it
@@ -49,20 +53,52 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
                          BrokerApiVersions brokerVersions, ProxyMetrics metrics, Optional<LfsRuntime> lfs,
                          Optional<SaslAuthenticator> sasl, Optional<AclsInForce> acls, OwnConnections own) {
 
-    /** The handlers for each new connection, SASL outermost. */
-    RequestHandlers handlers() {
+    /**
+     * The handlers for each new connection, SASL outermost: of the shared listener, and of each
+     * virtual cluster's own listener. The policies after the tenant policy (quotas, authorization)
+     * are one instance for all of them, so a tenant's rates are one whichever listener its
+     * clients use.
+     */
+    KafkaPaths handlers() {
         // Where each key is served and how it is checked, from its one entry in Apis: one catalog for
         // the dispatcher, ApiVersions and the authorizer.
         ApiCatalog apis = Apis.catalog();
-        RequestHandlers dispatchers = dispatchers(apis);
+        List<PolicyFactory> afterTenants = policiesAfterTenants(apis);
+        RequestHandlers shared = path(apis, advertised, Optional.empty(), afterTenants);
+        Map<String, RequestHandlers> own = new LinkedHashMap<>();
+        config.gateway().listeners().forEach((name, listener) -> {
+            VirtualCluster cluster = config.virtualClusters().named(name).orElseThrow();
+            AdvertisedListener itsAddress = new AdvertisedListener(config.advertisedHost(), listener.port(),
+                    config.advertiseMode(), config.brokerPorts(), config.sniHosts());
+            own.put(name, path(apis, itsAddress, Optional.of(cluster), afterTenants));
+        });
+        return new KafkaPaths(shared, own);
+    }
+
+    /**
+     * The handlers of the shared listener, and of each virtual cluster's own listener by its name.
+     */
+    record KafkaPaths(RequestHandlers shared, Map<String, RequestHandlers> ownListeners) {
+    }
+
+    /** One listener's path: its clients are told {@code advertised}, and placed as its {@code listenerCluster} says. */
+    private RequestHandlers path(ApiCatalog apis, AdvertisedListener advertised,
+                                 Optional<VirtualCluster> listenerCluster, List<PolicyFactory> afterTenants) {
+        RequestHandlers dispatchers = dispatchers(apis, advertised);
+        List<PolicyFactory> policies = new ArrayList<>();
+        if (!config.virtualClusters().isEmpty()) {
+            policies.add(PolicyFactory.shared(new TenantPolicy(apis, config.virtualClusters(),
+                    new TenantPlacement(config.virtualClusters(), listenerCluster), topology, own)));
+        }
+        policies.addAll(afterTenants);
         // The policy chain reads every request before the dispatcher answers or routes it, and every
         // answer before it is written. With SASL, every connection (bootstrap and broker ports)
         // authenticates before the chain sees a request.
-        RequestHandlers chained = new PolicyChain(policies(apis)).around(dispatchers);
+        RequestHandlers chained = new PolicyChain(policies).around(dispatchers);
         return sasl.map(s -> s.guard(chained)).orElse(chained);
     }
 
-    private RequestHandlers dispatchers(ApiCatalog apis) {
+    private RequestHandlers dispatchers(ApiCatalog apis, AdvertisedListener advertised) {
         ApiVersionsResponder apiVersions = new ApiVersionsResponder(apis, brokerVersions,
                 sasl.isPresent() ? SaslAuthenticator.advertisedApis() : List.of());
         MetadataResponder metadata = new MetadataResponder(topology, advertised);
@@ -79,17 +115,15 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
     }
 
     /**
-     * The chain's policies in the order they run: virtual clusters first, so every later policy
-     * (authorization with ACLs in the real cluster's names) sees real names; then their quotas, so
-     * a client's refused requests count against its rates too; then authorization, so no later
-     * policy sees a refused request.
+     * The chain's policies after the tenant policy, in the order they run. The tenant policy is
+     * first, so every later policy (authorization with ACLs in the real cluster's names) sees real
+     * names and the connection's virtual cluster; then the quotas, so a client's refused requests
+     * count against its rates too; then authorization, so no later policy sees a refused request.
      */
-    private List<PolicyFactory> policies(ApiCatalog apis) {
+    private List<PolicyFactory> policiesAfterTenants(ApiCatalog apis) {
         List<PolicyFactory> policies = new ArrayList<>();
         if (!config.virtualClusters().isEmpty()) {
-            policies.add(PolicyFactory.shared(new TenantPolicy(apis, config.virtualClusters(), topology, own)));
-            QuotaPolicy quotas = new QuotaPolicy(config.virtualClusters(), config.gateway().quotas(), metrics,
-                    System::nanoTime);
+            QuotaPolicy quotas = new QuotaPolicy(config.gateway().quotas(), metrics, System::nanoTime);
             if (quotas.holdsAny()) {
                 policies.add(PolicyFactory.shared(quotas));
             }

@@ -6,6 +6,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import org.kafscale.proxy.app.authz.AclFiles;
 import org.kafscale.proxy.app.config.ConfigException;
+import org.kafscale.proxy.app.config.HostPort;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
 import org.kafscale.proxy.app.health.MetricsPage;
@@ -54,6 +56,8 @@ public final class ProxyRuntime implements AutoCloseable {
     private final OwnedResources resources;
     private final TopologySource topology;
     private final KafkaProxyServer kafkaServer;
+    /** Each virtual cluster's own listener, by its name. */
+    private final Map<String, KafkaProxyServer> tenantServers;
     private final Readiness readiness;
     private final Optional<HealthServer> healthServer;
     private final Optional<LfsRuntime> lfs;
@@ -61,11 +65,12 @@ public final class ProxyRuntime implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private ProxyRuntime(OwnedResources resources, TopologySource topology, KafkaProxyServer kafkaServer,
-                         Readiness readiness, Optional<HealthServer> healthServer, Optional<LfsRuntime> lfs,
-                         Optional<ProbeLogin> probeLogin) {
+                         Map<String, KafkaProxyServer> tenantServers, Readiness readiness,
+                         Optional<HealthServer> healthServer, Optional<LfsRuntime> lfs, Optional<ProbeLogin> probeLogin) {
         this.resources = resources;
         this.topology = topology;
         this.kafkaServer = kafkaServer;
+        this.tenantServers = Map.copyOf(tenantServers);
         this.readiness = readiness;
         this.healthServer = healthServer;
         this.lfs = lfs;
@@ -144,10 +149,22 @@ public final class ProxyRuntime implements AutoCloseable {
         Optional<ProbeLogin> probeLogin = config.sasl().map(settings -> ProbeLogin.mint(own::isOwn));
         Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> resources.own("SASL on the listener",
                 startSasl(settings, proxyMetrics, probeLogin)));
-        RequestHandlers handlers = aroundHandlers.apply(new KafkaPathAssembly(config, topology, advertised,
-                brokerVersions, proxyMetrics, lfs, sasl, acls.inForce(), own).handlers());
+        KafkaPathAssembly.KafkaPaths paths = new KafkaPathAssembly(config, topology, advertised,
+                brokerVersions, proxyMetrics, lfs, sasl, acls.inForce(), own).handlers();
+        RequestHandlers handlers = aroundHandlers.apply(paths.shared());
         KafkaProxyServer kafkaServer = resources.own("the Kafka listener", bound(ProxyConfig.ADDR,
                 () -> KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector, proxyMetrics)));
+        Map<String, KafkaProxyServer> tenantServers = new LinkedHashMap<>();
+        for (Map.Entry<String, RequestHandlers> path : paths.ownListeners().entrySet()) {
+            HostPort bind = config.gateway().listeners().get(path.getKey());
+            RequestHandlers tenantHandlers = aroundHandlers.apply(path.getValue());
+            tenantServers.put(path.getKey(), resources.own("virtual cluster " + path.getKey() + "'s listener",
+                    bound(ProxyConfig.GATEWAY_FILE + " (the listener " + bind + " of virtual cluster '" + path.getKey()
+                            + "')", () -> KafkaProxyServer.start(config.listenerSettings(bind), workers,
+                            tenantHandlers, connector, proxyMetrics))));
+            LOGGER.info("Virtual cluster '{}' served on {} (advertised {}:{})", path.getKey(),
+                    tenantServers.get(path.getKey()).localAddress(), advertised.host(), bind.port());
+        }
         if (config.advertiseMode() == AdvertiseMode.PORTS) {
             // Ports of the brokers known now before the first client; then the topology is followed.
             kafkaServer.followBrokers(topology.snapshot().brokerIds());
@@ -175,7 +192,7 @@ public final class ProxyRuntime implements AutoCloseable {
                         ? ", brokers by TLS server name " + config.sniHosts().brokerHostPattern() : "",
                 config.backendSecurity().protocol(),
                 config.backendSecurity().sasl().map(s -> " (" + s + ")").orElse(""));
-        return new ProxyRuntime(resources, topology, kafkaServer, readiness, health, lfs, probeLogin);
+        return new ProxyRuntime(resources, topology, kafkaServer, tenantServers, readiness, health, lfs, probeLogin);
     }
 
     /**
@@ -216,6 +233,11 @@ public final class ProxyRuntime implements AutoCloseable {
         return kafkaServer.localAddress();
     }
 
+    /** Where virtual cluster {@code name}'s own listener listens, when it has one. */
+    public Optional<InetSocketAddress> virtualClusterAddress(String name) {
+        return Optional.ofNullable(tenantServers.get(name)).map(KafkaProxyServer::localAddress);
+    }
+
     /** Advertise mode ports: the broker ports open now, by broker id. */
     public Map<Integer, InetSocketAddress> brokerPortAddresses() {
         return kafkaServer.brokerPortAddresses();
@@ -254,7 +276,11 @@ public final class ProxyRuntime implements AutoCloseable {
                 drainTimeout.toMillis());
         readiness.startDraining();
         try {
+            long deadline = System.nanoTime() + drainTimeout.toNanos();
             kafkaServer.drain(drainTimeout);
+            for (KafkaProxyServer tenantServer : tenantServers.values()) {
+                tenantServer.drain(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {

@@ -22,12 +22,10 @@ import org.kafscale.proxy.core.tenant.VirtualClusters;
 public final class AclFiles {
     private final Optional<AclFileWatcher> shared;
     private final Map<String, AclFileWatcher> tenants;
-    private final VirtualClusters clusters;
 
-    private AclFiles(Optional<AclFileWatcher> shared, Map<String, AclFileWatcher> tenants, VirtualClusters clusters) {
+    private AclFiles(Optional<AclFileWatcher> shared, Map<String, AclFileWatcher> tenants) {
         this.shared = shared;
         this.tenants = tenants;
-        this.clusters = clusters;
     }
 
     /**
@@ -52,7 +50,7 @@ public final class AclFiles {
             }
             index++;
         }
-        return new AclFiles(shared, Map.copyOf(tenants), clusters);
+        return new AclFiles(shared, Map.copyOf(tenants));
     }
 
     /** Who decides whose requests, when any ACL file is configured. */
@@ -62,7 +60,7 @@ public final class AclFiles {
         }
         Map<String, AclAuthorizer> own = new LinkedHashMap<>();
         tenants.forEach((name, watcher) -> own.put(name, watcher.authorizer()));
-        return Optional.of(new TenantAcls(clusters, shared.map(AclFileWatcher::authorizer), own));
+        return Optional.of(new TenantAcls(shared.map(AclFileWatcher::authorizer), own));
     }
 
     /** Re-reads every file on {@code housekeeping} from now on. */

@@ -12,12 +12,21 @@ import org.kafscale.proxy.core.tenant.VirtualClusters;
  * @param quotas each virtual cluster's quotas, by its name; a virtual cluster without is absent
  * @param aclFiles each virtual cluster's own ACL file, in its own names, by its name; a virtual
  *     cluster without is absent
+ * @param listeners each virtual cluster's own listener (its bind address, whose port is advertised
+ *     to its clients), by its name; a virtual cluster reached through the shared listener is absent
  */
-public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas, Map<String, Path> aclFiles) {
-    public static final Gateway NONE = new Gateway(VirtualClusters.NONE, Map.of(), Map.of());
+public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas, Map<String, Path> aclFiles,
+                      Map<String, HostPort> listeners) {
+    public static final Gateway NONE = new Gateway(VirtualClusters.NONE, Map.of(), Map.of(), Map.of());
 
     public Gateway {
         quotas = Map.copyOf(quotas);
         aclFiles = Map.copyOf(aclFiles);
+        listeners = Map.copyOf(listeners);
+    }
+
+    /** Whether every virtual cluster has a listener of its own, so none needs clients to authenticate. */
+    public boolean placesEveryClientByListener() {
+        return virtualClusters.all().stream().allMatch(cluster -> listeners.containsKey(cluster.name()));
     }
 }

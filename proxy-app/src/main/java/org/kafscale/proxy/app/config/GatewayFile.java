@@ -36,9 +36,9 @@ public final class GatewayFile {
     static final String SETTING = "KAFSCALE_PROXY_GATEWAY_FILE";
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
     private static final Set<String> KEYS = Set.of("name", "principals", "clusterId", "topicPrefix", "groupPrefix",
-            "transactionalIdPrefix", "quotas", "aclFile");
+            "transactionalIdPrefix", "quotas", "aclFile", "listener");
     /** Keys of virtual clusters that later versions read: named, so the error says it is not a typo. */
-    private static final Set<String> NOT_YET = Set.of("listener", "sniHostSuffix", "credentialsFile");
+    private static final Set<String> NOT_YET = Set.of("brokerPortBase", "sniHostSuffix", "credentialsFile");
 
     private GatewayFile() {
     }
@@ -92,6 +92,8 @@ public final class GatewayFile {
         List<VirtualCluster> clusters = new ArrayList<>();
         Map<String, TenantQuotas> quotas = new HashMap<>();
         Map<String, Path> aclFiles = new HashMap<>();
+        Map<String, HostPort> listeners = new HashMap<>();
+        Map<HostPort, String> listenerOwners = new HashMap<>();
         JsonNode list = root.get("virtualClusters");
         for (int i = 0; i < list.size(); i++) {
             String path = "virtualClusters[" + i + "]";
@@ -106,6 +108,18 @@ public final class GatewayFile {
             if (aclFile != null) {
                 aclFiles.put(cluster.name(), dir.resolve(aclFile));
             }
+            HostPort listener = listener(where, path + ".listener", list.get(i).get("listener"));
+            if (listener != null) {
+                String other = listenerOwners.putIfAbsent(listener, cluster.name());
+                if (other != null) {
+                    throw new ConfigException(where + " is invalid at " + path + ".listener: " + listener
+                            + " is the listener of virtual cluster '" + other + "' already");
+                }
+                listeners.put(cluster.name(), listener);
+            } else if (cluster.principals().isEmpty()) {
+                throw new ConfigException(where + " is invalid at " + path + ".principals: expected a list of at least "
+                        + "one principal (User:alice), or a listener of its own");
+            }
         }
         VirtualClusters virtualClusters;
         try {
@@ -113,7 +127,7 @@ public final class GatewayFile {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + " is invalid: " + e.getMessage());
         }
-        return new Gateway(virtualClusters, quotas, aclFiles);
+        return new Gateway(virtualClusters, quotas, aclFiles, listeners);
     }
 
     private static VirtualCluster cluster(String where, String path, JsonNode node) {
@@ -152,8 +166,22 @@ public final class GatewayFile {
                 principals(where, path + ".principals", node.get("principals")));
     }
 
+    /** A virtual cluster's own listener, {@code host:port} with a port of its own (never 0: it is advertised). */
+    private static HostPort listener(String where, String path, JsonNode node) {
+        String value = text(where, path, node, false);
+        if (value == null) {
+            return null;
+        }
+        return HostPort.parse(value).orElseThrow(() -> new ConfigException(where + " is invalid at " + path + ": '"
+                + value + "' is not host:port with a port from 1 to 65535 (the port is advertised to the clients)"));
+    }
+
+    /** The principals placed in a virtual cluster; none when the key is absent (checked against its listener). */
     private static Set<KafkaPrincipal> principals(String where, String path, JsonNode node) {
-        if (node == null || !node.isArray() || node.isEmpty()) {
+        if (node == null) {
+            return Set.of();
+        }
+        if (!node.isArray() || node.isEmpty()) {
             throw new ConfigException(where + " is invalid at " + path
                     + ": expected a list of at least one principal (User:alice)");
         }

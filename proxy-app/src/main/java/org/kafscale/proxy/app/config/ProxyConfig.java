@@ -232,7 +232,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
         SniHosts sniHosts = sniHosts(s, advertiseMode, listenerTls);
         ProxyProtocolMode proxyProtocol = s.proxyProtocol(ConfigKey.ACCEPT_PROXY_PROTOCOL);
-        Gateway gateway = gateway(s, sasl, listenerTls);
+        Gateway gateway = gateway(s, sasl, listenerTls, advertiseMode);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = sniHosts != SniHosts.NONE ? sniHosts.bootstrapHost()
                 : s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
@@ -248,23 +248,32 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     }
 
     /**
-     * The gateway file's virtual clusters. A client is placed by the principal it proves, so one
-     * needs SASL or a client certificate the listener requires: an anonymous client would be in none.
+     * The gateway file's virtual clusters. A client on the shared listener is placed by the
+     * principal it proves, so unless every virtual cluster has a listener of its own, clients need
+     * SASL or a client certificate the listener requires: an anonymous client would be in none.
+     * A virtual cluster's own listener advertises one address for every broker, so it is refused
+     * in the modes that advertise a port or a name per broker.
      */
     private static Gateway gateway(Settings s, Optional<SaslSettings> sasl,
-                                   Optional<ListenerTlsSettings> listenerTls) {
+                                   Optional<ListenerTlsSettings> listenerTls, AdvertiseMode mode) {
         Optional<java.nio.file.Path> file = s.existingFile(GATEWAY_FILE);
         if (file.isEmpty()) {
             return Gateway.NONE;
         }
+        Gateway gateway = GatewayFile.read(file.get());
+        if (!gateway.listeners().isEmpty() && mode.addressPerBroker()) {
+            throw new ConfigException(GATEWAY_FILE + ": virtual cluster '" + gateway.listeners().keySet().iterator().next()
+                    + "' has a listener of its own, which " + ADVERTISE_MODE + "=" + mode.name().toLowerCase(java.util.Locale.ROOT)
+                    + " does not support yet (a port or a name per broker for each virtual cluster); use single or brokers");
+        }
         boolean certificates = listenerTls.map(tls -> tls.clientCertificates() == ClientCertificates.REQUIRED)
                 .orElse(false);
-        if (sasl.isEmpty() && !certificates) {
+        if (sasl.isEmpty() && !certificates && !gateway.placesEveryClientByListener()) {
             throw new ConfigException(GATEWAY_FILE + " is set, but clients do not authenticate: virtual clusters place "
                     + "each client by its principal, so set " + ConfigKey.SASL_MECHANISMS.envName() + " or "
                     + TLS_REQUIRE_CLIENT_CERT + "=true");
         }
-        return GatewayFile.read(file.get());
+        return gateway;
     }
 
     /**
@@ -390,7 +399,15 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     }
 
     public ListenerSettings listenerSettings() {
-        return new ListenerSettings(listen.toBindAddress(), maxFrameBytes, maxInFlightPerConnection, requestTimeout,
+        return listenerSettings(listen);
+    }
+
+    /**
+     * The same settings for a listener at {@code bind} (a virtual cluster's own): the same limits,
+     * TLS and PROXY protocol, each listener counting its own connections.
+     */
+    public ListenerSettings listenerSettings(HostPort bind) {
+        return new ListenerSettings(bind.toBindAddress(), maxFrameBytes, maxInFlightPerConnection, requestTimeout,
                 connectTimeout, ioThreads, listenerLimits, brokerPorts, listenerTls, sniHosts, proxyProtocol);
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
@@ -60,11 +61,11 @@ class AclFilesTest {
 
         AclFiles files = AclFiles.load(ProxyConfig.from(env));
 
-        AclRules alice = files.inForce().orElseThrow().rulesFor(ALICE).orElseThrow();
+        AclRules alice = files.inForce().orElseThrow().rulesFor(ALICE, Optional.of("team-a")).orElseThrow();
         assertTrue(alice.allows(ALICE, ResourceType.TOPIC, "a.orders", AclOperation.WRITE));
         assertFalse(alice.allows(ALICE, ResourceType.TOPIC, "b.orders", AclOperation.WRITE));
         // bob's virtual cluster has no ACL file, nor the proxy: bob is not checked
-        assertTrue(files.inForce().orElseThrow().rulesFor(BOB).isEmpty());
+        assertTrue(files.inForce().orElseThrow().rulesFor(BOB, Optional.of("team-b")).isEmpty());
     }
 
     @Test

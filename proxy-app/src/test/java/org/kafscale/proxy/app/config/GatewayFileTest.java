@@ -63,8 +63,8 @@ class GatewayFileTest {
                 .contains("virtualClusters[0].principals[0]: 'alice' is not a principal"));
         assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    topicPrefx: a.\n")
                 .contains("virtualClusters[0].topicPrefx: unknown key"));
-        assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    listener: 'h:1'\n")
-                .contains("virtualClusters[0].listener: not supported yet"));
+        assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    brokerPortBase: 9300\n")
+                .contains("virtualClusters[0].brokerPortBase: not supported yet"));
         assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    aclFile: ''\n")
                 .contains("virtualClusters[0].aclFile: expected a non-empty string"));
         assertTrue(error("virtualClusters: []\n").contains("at least one entry"));
@@ -93,6 +93,48 @@ class GatewayFileTest {
         assertEquals(1, ProxyConfig.from(env).virtualClusters().all().size());
         env.remove(ProxyConfig.GATEWAY_FILE);
         assertTrue(ProxyConfig.from(env).virtualClusters().isEmpty());
+    }
+
+    @Test
+    void aVirtualClusterMayHaveAListenerOfItsOwnAndThenNeedsNoPrincipals() {
+        Gateway gateway = gateway("""
+                virtualClusters:
+                  - name: team-a
+                    listener: "127.0.0.1:19192"
+                  - name: team-b
+                    principals: [User:bob]
+                    listener: ":19193"
+                """);
+        assertEquals(Map.of("team-a", new HostPort("127.0.0.1", 19192), "team-b", new HostPort("", 19193)),
+                gateway.listeners());
+        assertTrue(gateway.virtualClusters().named("team-a").orElseThrow().principals().isEmpty());
+        assertTrue(gateway.placesEveryClientByListener());
+
+        String head = "virtualClusters:\n  - name: a\n";
+        assertTrue(error(head + "    listener: 'localhost'\n")
+                .contains("virtualClusters[0].listener: 'localhost' is not host:port with a port from 1 to 65535"));
+        assertTrue(error(head + "    listener: ':0'\n").contains("virtualClusters[0].listener: ':0' is not host:port"));
+        assertTrue(error(head + "    listener: ':9300'\n  - name: b\n    listener: ':9300'\n")
+                .contains("virtualClusters[1].listener: :9300 is the listener of virtual cluster 'a' already"));
+        assertTrue(error(head + "    topicPrefix: a.\n").contains("virtualClusters[0].principals: expected a list of at "
+                + "least one principal (User:alice), or a listener of its own"));
+    }
+
+    @Test
+    void aListenerOfItsOwnLetsClientsInWithoutAuthenticationButNotInModesWithAnAddressPerBroker(@TempDir Path dir)
+            throws Exception {
+        Path file = Files.writeString(dir.resolve("gateway.yaml"),
+                "virtualClusters:\n  - name: a\n    listener: ':19192'\n");
+        Map<String, String> env = new HashMap<>();
+        env.put(ProxyConfig.BACKENDS, "broker-0:9092");
+        env.put(ProxyConfig.GATEWAY_FILE, file.toString());
+        assertEquals(new HostPort("", 19192), ProxyConfig.from(env).gateway().listeners().get("a"));
+
+        env.put(ProxyConfig.ADVERTISE_MODE, "ports");
+        env.put(ProxyConfig.BROKER_PORT_BASE, "19300");
+        ConfigException ports = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+        assertTrue(ports.getMessage().contains("virtual cluster 'a' has a listener of its own, which "
+                + "KAFSCALE_PROXY_ADVERTISE_MODE=ports does not support yet"), ports.getMessage());
     }
 
     @Test

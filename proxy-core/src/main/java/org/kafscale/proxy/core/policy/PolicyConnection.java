@@ -2,6 +2,7 @@ package org.kafscale.proxy.core.policy;
 
 import io.netty.channel.EventLoop;
 import java.net.SocketAddress;
+import java.util.Optional;
 import java.util.OptionalInt;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.logging.LogFields;
@@ -44,6 +45,20 @@ public final class PolicyConnection implements LogFields {
     /** Who the client proved to be so far ({@link KafkaPrincipal#ANONYMOUS} until it authenticates). */
     public KafkaPrincipal principal() {
         return connection.principal();
+    }
+
+    /**
+     * The name of the virtual cluster the tenant policy placed the connection in; empty before its
+     * first request after ApiVersions, or without virtual clusters. Policies after the tenant
+     * policy read it rather than place the connection again.
+     */
+    public Optional<String> virtualCluster() {
+        return Optional.ofNullable(connection.virtualCluster());
+    }
+
+    /** Places the connection in the virtual cluster {@code name}: the tenant policy's call, once per connection. */
+    public void placeIn(String name) {
+        connection.placeIn(name);
     }
 
     /** The client id of the client's latest request header (null until one names it). */

@@ -13,8 +13,6 @@ import org.kafscale.proxy.core.policy.AnswerPolicy;
 import org.kafscale.proxy.core.policy.PolicyContext;
 import org.kafscale.proxy.core.policy.RequestOutcome;
 import org.kafscale.proxy.core.policy.RequestPolicy;
-import org.kafscale.proxy.core.tenant.VirtualCluster;
-import org.kafscale.proxy.core.tenant.VirtualClusters;
 
 /**
  * Holds each virtual cluster, and each principal in it, to its quotas, with Kafka's semantics: a
@@ -32,7 +30,6 @@ public final class QuotaPolicy implements RequestPolicy {
     /** The longest one answer throttles for: a client past its rate by more is throttled again on its next request. */
     static final long MAX_THROTTLE_MILLIS = TimeUnit.SECONDS.toMillis(10);
 
-    private final VirtualClusters clusters;
     private final Map<String, TenantMeters> meters = new HashMap<>();
     private final QuotaObserver observer;
     private final LongSupplier nanoClock;
@@ -43,9 +40,7 @@ public final class QuotaPolicy implements RequestPolicy {
      * @param quotas each virtual cluster's quotas, by its name (a virtual cluster absent or without any is not held)
      * @param nanoClock the clock rates are measured on ({@code System::nanoTime} but in tests)
      */
-    public QuotaPolicy(VirtualClusters clusters, Map<String, TenantQuotas> quotas, QuotaObserver observer,
-                       LongSupplier nanoClock) {
-        this.clusters = clusters;
+    public QuotaPolicy(Map<String, TenantQuotas> quotas, QuotaObserver observer, LongSupplier nanoClock) {
         this.observer = observer;
         this.nanoClock = nanoClock;
         quotas.forEach((name, limits) -> {
@@ -69,12 +64,13 @@ public final class QuotaPolicy implements RequestPolicy {
     @Override
     public Future<RequestOutcome> onRequest(ApiMessage body, PolicyContext context) {
         KafkaPrincipal principal = context.connection().principal();
-        VirtualCluster cluster = clusters.of(principal).orElse(null);
-        TenantMeters tenant = cluster == null ? null : meters.get(cluster.name());
+        // Placed by the tenant policy, which runs first, on whichever listener the client came in on.
+        String cluster = context.connection().virtualCluster().orElse(null);
+        TenantMeters tenant = cluster == null ? null : meters.get(cluster);
         if (tenant == null) {
             return context.forward();
         }
-        Charge charge = new Charge(cluster.name(), principal, tenant);
+        Charge charge = new Charge(cluster, principal, tenant);
         long millis = 0;
         if (tenant.limits(QuotaKind.REQUEST_TIME)) {
             millis = charge.count(QuotaKind.REQUEST_TIME, context.connection().takeLoopTime(), context);

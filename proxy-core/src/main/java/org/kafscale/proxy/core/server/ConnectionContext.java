@@ -58,6 +58,8 @@ public final class ConnectionContext implements LogFields {
     private long loopNanos;
     /** Whether that time is measured: only once a request-time quota asks, so no other connection pays for it. */
     private boolean metersLoopTime;
+    /** The virtual cluster the tenant policy placed this connection in; null until then, or without virtual clusters. */
+    private String virtualCluster;
 
     /** A connection on the bootstrap listener, which stands for no one broker. */
     public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress) {
@@ -107,6 +109,25 @@ public final class ConnectionContext implements LogFields {
      */
     public OptionalInt addressedBroker() {
         return addressedBroker;
+    }
+
+    /** The name of the virtual cluster the connection was placed in; null before, or without virtual clusters. */
+    public String virtualCluster() {
+        return virtualCluster;
+    }
+
+    /**
+     * Places the connection in the virtual cluster {@code name}, once: the tenant policy decides
+     * at the connection's first request it reads, and every later policy reads the same answer.
+     *
+     * @throws IllegalStateException when it was placed in another already
+     */
+    public void placeIn(String name) {
+        if (virtualCluster != null && !virtualCluster.equals(name)) {
+            throw new IllegalStateException("connection " + id() + " is in virtual cluster '" + virtualCluster
+                    + "' already, not '" + name + "'");
+        }
+        virtualCluster = name;
     }
 
     /**

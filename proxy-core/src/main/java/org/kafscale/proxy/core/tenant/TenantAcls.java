@@ -27,7 +27,6 @@ import org.kafscale.proxy.core.security.authz.AclsInForce;
  * allows. Every other principal is decided by the shared file alone, or not checked without one.
  */
 public final class TenantAcls implements AclsInForce {
-    private final VirtualClusters clusters;
     private final Optional<AclsInForce> shared;
     private final Map<String, AclAuthorizer> own;
     /** Each virtual cluster's rules joined with the shared ones, made again when either set is replaced. */
@@ -37,22 +36,21 @@ public final class TenantAcls implements AclsInForce {
      * @param shared the rules of the proxy's ACL file, for every principal; empty without one
      * @param own the rules (already in real names) of each virtual cluster with a file of its own, by name
      */
-    public TenantAcls(VirtualClusters clusters, Optional<AclsInForce> shared, Map<String, AclAuthorizer> own) {
-        this.clusters = clusters;
+    public TenantAcls(Optional<AclsInForce> shared, Map<String, AclAuthorizer> own) {
         this.shared = shared;
         this.own = Map.copyOf(own);
     }
 
     @Override
-    public Optional<AclRules> rulesFor(KafkaPrincipal principal) {
-        Optional<AclRules> common = shared.flatMap(acls -> acls.rulesFor(principal));
-        String name = clusters.of(principal).map(VirtualCluster::name).orElse(null);
+    public Optional<AclRules> rulesFor(KafkaPrincipal principal, Optional<String> virtualCluster) {
+        Optional<AclRules> common = shared.flatMap(acls -> acls.rulesFor(principal, virtualCluster));
+        String name = virtualCluster.orElse(null);
         AclAuthorizer tenants = name == null ? null : own.get(name);
         if (tenants == null) {
             return common;
         }
         if (common.isEmpty()) {
-            return tenants.rulesFor(principal);
+            return tenants.rulesFor(principal, virtualCluster);
         }
         AclRules ownRules = tenants.rules();
         Joined last = joined.get(name);

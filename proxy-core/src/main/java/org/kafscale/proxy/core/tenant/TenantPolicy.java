@@ -1,11 +1,13 @@
 package org.kafscale.proxy.core.tenant;
 
 import io.netty.util.concurrent.Future;
+import java.util.Optional;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.kafscale.proxy.core.policy.AnswerOutcome;
 import org.kafscale.proxy.core.policy.AnswerPolicy;
+import org.kafscale.proxy.core.policy.PolicyConnection;
 import org.kafscale.proxy.core.policy.PolicyContext;
 import org.kafscale.proxy.core.policy.RequestOutcome;
 import org.kafscale.proxy.core.policy.RequestPolicy;
@@ -15,8 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Virtual clusters: each connection is placed in the virtual cluster of the principal it
- * authenticated as, and each of its requests is kept within it by its API's {@link Isolation}.
+ * Virtual clusters: each connection is placed in a virtual cluster once ({@link TenantPlacement}:
+ * by the principal it authenticated as, or by the virtual cluster's own listener it came in on),
+ * and each of its requests is kept within it by its API's {@link Isolation}.
  * The request's names (topics, groups, transactional ids, topic ids) become the real cluster's,
  * its answer's become the client's again, and what belongs to no one of the tenant's is left out,
  * so a tenant sees its own Kafka and nothing of the others'. An API that cannot be kept within a
@@ -32,17 +35,26 @@ public final class TenantPolicy implements RequestPolicy {
 
     private final IsolatedApis apis;
     private final VirtualClusters clusters;
+    private final TenantPlacement placement;
     private final Topology topology;
     private final OwnConnections own;
     /** ApiVersions loses the keys no virtual cluster is served: the same answer for every tenant. */
     private final AnswerPolicy servedVersions = new ServedVersions();
 
+    /** The tenant policy of the proxy's shared listener, where a principal says which virtual cluster. */
     public TenantPolicy(IsolatedApis apis, VirtualClusters clusters, Topology topology, OwnConnections own) {
+        this(apis, clusters, new TenantPlacement(clusters, Optional.empty()), topology, own);
+    }
+
+    /** @param placement how this listener's connections are placed */
+    public TenantPolicy(IsolatedApis apis, VirtualClusters clusters, TenantPlacement placement, Topology topology,
+                        OwnConnections own) {
         if (clusters.isEmpty()) {
             throw new IllegalArgumentException("a tenant policy needs virtual clusters");
         }
         this.apis = apis;
         this.clusters = clusters;
+        this.placement = placement;
         this.topology = topology;
         this.own = own;
     }
@@ -58,10 +70,15 @@ public final class TenantPolicy implements RequestPolicy {
             // Before SASL authentication too: which keys a tenant gets does not depend on which tenant.
             return context.now(RequestOutcome.forward(null, servedVersions));
         }
-        VirtualCluster cluster = clusters.of(context.connection().principal()).orElse(null);
+        PolicyConnection connection = context.connection();
+        VirtualCluster cluster = connection.virtualCluster().flatMap(clusters::named).orElse(null);
         if (cluster == null) {
-            return context.now(context.close(context.connection().principal() + " is in no virtual cluster ("
-                    + context.describeRequest() + ")"));
+            TenantPlacement.Placed placed = placement.place(connection.principal());
+            if (placed.cluster() == null) {
+                return context.now(context.close(placed.refusal() + " (" + context.describeRequest() + ")"));
+            }
+            cluster = placed.cluster();
+            connection.placeIn(cluster.name());
         }
         Isolation isolation = apis.isolationOf(api);
         if (isolation.refuses()) {

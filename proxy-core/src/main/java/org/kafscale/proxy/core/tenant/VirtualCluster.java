@@ -15,7 +15,9 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
  * @param name the operator's name for it, in log lines and refusals
  * @param clusterId the id Metadata and DescribeCluster answer its clients with
  * @param names its topic, group and transactional id prefixes
- * @param principals who connects to it; each principal is in one virtual cluster at most
+ * @param principals who is placed in it wherever it connects; each principal is in one virtual
+ *     cluster at most. Empty for a virtual cluster reached only through a listener of its own
+ *     ({@link TenantPlacement}); on that listener, a non-empty set also says who may use it.
  */
 public record VirtualCluster(String name, String clusterId, TenantNames names, Set<KafkaPrincipal> principals) {
 
@@ -26,9 +28,6 @@ public record VirtualCluster(String name, String clusterId, TenantNames names, S
         principals = Set.copyOf(principals);
         if (name.isBlank()) {
             throw new IllegalArgumentException("a virtual cluster needs a name");
-        }
-        if (principals.isEmpty()) {
-            throw new IllegalArgumentException("virtual cluster '" + name + "' names no principal, so no client reaches it");
         }
     }
 

@@ -59,6 +59,11 @@ public final class VirtualClusters {
         return Optional.ofNullable(byPrincipal.get(principal));
     }
 
+    /** The virtual cluster named {@code name}, if any. */
+    public Optional<VirtualCluster> named(String name) {
+        return clusters.stream().filter(cluster -> cluster.name().equals(name)).findFirst();
+    }
+
     public List<VirtualCluster> all() {
         return clusters;
     }

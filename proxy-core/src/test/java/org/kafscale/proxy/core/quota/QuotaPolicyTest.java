@@ -212,12 +212,16 @@ class QuotaPolicyTest {
     }
 
     private QuotaPolicy policy(Map<String, TenantQuotas> quotas) {
-        return new QuotaPolicy(CLUSTERS, quotas, observer, clock::get);
+        return new QuotaPolicy(quotas, observer, clock::get);
     }
 
     private ConnectionContext connection(KafkaPrincipal principal) throws Exception {
         ConnectionContext connection = new ConnectionContext(loop, null, new InetSocketAddress("127.0.0.1", 50000));
-        loop.submit(() -> connection.authenticatedAs(principal)).get(5, TimeUnit.SECONDS);
+        loop.submit(() -> {
+            connection.authenticatedAs(principal);
+            // as the tenant policy, first in the chain, places it
+            CLUSTERS.of(principal).ifPresent(cluster -> connection.placeIn(cluster.name()));
+        }).get(5, TimeUnit.SECONDS);
         return connection;
     }
 

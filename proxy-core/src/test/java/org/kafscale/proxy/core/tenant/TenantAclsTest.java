@@ -28,7 +28,8 @@ class TenantAclsTest {
     private static final KafkaPrincipal BOB = new KafkaPrincipal("User", "bob");
     private static final VirtualCluster TEAM_B = new VirtualCluster("team-b", VirtualCluster.derivedClusterId("team-b"),
             TenantNames.prefixed("b."), Set.of(BOB));
-    private static final VirtualClusters CLUSTERS = new VirtualClusters(List.of(TeamA.CLUSTER, TEAM_B));
+    private static final Optional<String> TEAM_A_NAME = Optional.of("team-a");
+    private static final Optional<String> TEAM_B_NAME = Optional.of(TEAM_B.name());
 
     @Test
     void aLiteralNameIsTheTenantsOwnTopicGroupOrTransactionalId() {
@@ -81,11 +82,11 @@ class TenantAclsTest {
     void aWildcardPrincipalMeansEachOfTheVirtualClustersOwn() {
         AclAuthorizer teamA = new AclAuthorizer(TenantAcls.inRealNames(TeamA.CLUSTER, rules(
                 allow("User:*", ResourceType.TOPIC, "*", PatternType.LITERAL, AclOperation.ALL))));
-        TenantAcls acls = new TenantAcls(CLUSTERS, Optional.empty(), Map.of("team-a", teamA));
+        TenantAcls acls = new TenantAcls(Optional.empty(), Map.of("team-a", teamA));
 
-        assertTrue(acls.rulesFor(ALICE).orElseThrow().allows(ALICE, ResourceType.TOPIC, "a.orders", AclOperation.READ));
+        assertTrue(acls.rulesFor(ALICE, TEAM_A_NAME).orElseThrow().allows(ALICE, ResourceType.TOPIC, "a.orders", AclOperation.READ));
         // bob's virtual cluster has no ACL file and there is no shared one: bob is not checked at all
-        assertTrue(acls.rulesFor(BOB).isEmpty());
+        assertTrue(acls.rulesFor(BOB, TEAM_B_NAME).isEmpty());
     }
 
     @Test
@@ -95,17 +96,17 @@ class TenantAclsTest {
                 allow("User:bob", ResourceType.TOPIC, "b.", PatternType.PREFIXED, AclOperation.READ)));
         AclAuthorizer teamA = new AclAuthorizer(TenantAcls.inRealNames(TeamA.CLUSTER, rules(
                 allow("User:alice", ResourceType.TOPIC, "*", PatternType.LITERAL, AclOperation.READ))));
-        TenantAcls acls = new TenantAcls(CLUSTERS, Optional.of(shared), Map.of("team-a", teamA));
+        TenantAcls acls = new TenantAcls(Optional.of(shared), Map.of("team-a", teamA));
 
-        AclRules alice = acls.rulesFor(ALICE).orElseThrow();
+        AclRules alice = acls.rulesFor(ALICE, TEAM_A_NAME).orElseThrow();
         assertTrue(alice.allows(ALICE, ResourceType.TOPIC, "a.orders", AclOperation.READ));
         assertFalse(alice.allows(ALICE, ResourceType.TOPIC, "a.secret", AclOperation.READ));
         // bob's virtual cluster has no file of its own: the shared rules alone
-        assertSame(shared.rules(), acls.rulesFor(BOB).orElseThrow());
+        assertSame(shared.rules(), acls.rulesFor(BOB, TEAM_B_NAME).orElseThrow());
         // and the joined set is made once, not per request, until a file is reloaded
-        assertSame(alice, acls.rulesFor(ALICE).orElseThrow());
+        assertSame(alice, acls.rulesFor(ALICE, TEAM_A_NAME).orElseThrow());
         teamA.replace(TenantAcls.inRealNames(TeamA.CLUSTER, rules()));
-        assertFalse(acls.rulesFor(ALICE).orElseThrow().allows(ALICE, ResourceType.TOPIC, "a.orders", AclOperation.READ));
+        assertFalse(acls.rulesFor(ALICE, TEAM_A_NAME).orElseThrow().allows(ALICE, ResourceType.TOPIC, "a.orders", AclOperation.READ));
     }
 
     private static AclRules rules(AclBinding... rules) {

@@ -23,7 +23,7 @@ public final class AclAuthorizer implements AclsInForce {
 
     /** The same rules for every principal. */
     @Override
-    public Optional<AclRules> rulesFor(KafkaPrincipal principal) {
+    public Optional<AclRules> rulesFor(KafkaPrincipal principal, Optional<String> virtualCluster) {
         return rules.get();
     }
 

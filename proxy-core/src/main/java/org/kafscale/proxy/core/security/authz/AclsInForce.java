@@ -11,6 +11,10 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
  */
 public interface AclsInForce {
 
-    /** The rules for {@code principal}'s requests; empty when no ACL file applies to it, so nothing is checked. */
-    Optional<AclRules> rulesFor(KafkaPrincipal principal);
+    /**
+     * The rules for {@code principal}'s requests; empty when no ACL file applies to it, so nothing is checked.
+     *
+     * @param virtualCluster the virtual cluster its connection was placed in, if any
+     */
+    Optional<AclRules> rulesFor(KafkaPrincipal principal, Optional<String> virtualCluster);
 }

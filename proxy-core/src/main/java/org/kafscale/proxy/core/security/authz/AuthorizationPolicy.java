@@ -75,7 +75,7 @@ public final class AuthorizationPolicy implements RequestPolicy {
             return context.forward();
         }
         KafkaPrincipal principal = context.connection().principal();
-        Optional<AclRules> rules = acls.rulesFor(principal);
+        Optional<AclRules> rules = acls.rulesFor(principal, context.connection().virtualCluster());
         if (rules.isEmpty()) {
             return context.forward();
         }
