@@ -45,13 +45,16 @@ import org.kafscale.proxy.routing.apis.Apis;
  * @param metrics the proxy's meters
  * @param lfs the LFS runtime, when LFS is on: Produce is rewritten through it
  * @param sasl SASL on the listener, when configured
+ * @param tenantSasl SASL on the own listener of each virtual cluster with a credentials file of its
+ *     own, by its name; the others' listeners take {@code sasl}
  * @param acls whose ACL rules decide whose requests, when any ACL file (the proxy's or a virtual
  *     cluster's) is configured
  * @param own the connections the proxy opens to itself, which authorization lets through
  */
 record KafkaPathAssembly(ProxyConfig config, TopologySource topology, AdvertisedListener advertised,
                          BrokerApiVersions brokerVersions, ProxyMetrics metrics, Optional<LfsRuntime> lfs,
-                         Optional<SaslAuthenticator> sasl, Optional<AclsInForce> acls, OwnConnections own) {
+                         Optional<SaslAuthenticator> sasl, Map<String, SaslAuthenticator> tenantSasl,
+                         Optional<AclsInForce> acls, OwnConnections own) {
 
     /**
      * The handlers for each new connection, SASL outermost: of the shared listener, and of each
@@ -95,7 +98,9 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
         // answer before it is written. With SASL, every connection (bootstrap and broker ports)
         // authenticates before the chain sees a request.
         RequestHandlers chained = new PolicyChain(policies).around(dispatchers);
-        return sasl.map(s -> s.guard(chained)).orElse(chained);
+        Optional<SaslAuthenticator> itsSasl = listenerCluster.map(cluster -> tenantSasl.get(cluster.name()))
+                .or(() -> sasl);
+        return itsSasl.map(s -> s.guard(chained)).orElse(chained);
     }
 
     private RequestHandlers dispatchers(ApiCatalog apis, AdvertisedListener advertised) {

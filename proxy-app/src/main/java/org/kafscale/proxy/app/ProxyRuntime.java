@@ -149,8 +149,13 @@ public final class ProxyRuntime implements AutoCloseable {
         Optional<ProbeLogin> probeLogin = config.sasl().map(settings -> ProbeLogin.mint(own::isOwn));
         Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> resources.own("SASL on the listener",
                 startSasl(settings, proxyMetrics, probeLogin)));
+        Map<String, SaslAuthenticator> tenantSasl = new LinkedHashMap<>();
+        config.gateway().credentialsFiles().forEach((name, file) -> tenantSasl.put(name, resources.own(
+                "SASL on virtual cluster " + name + "'s listener", startSasl(config.sasl().orElseThrow()
+                        .withCredentialsFile(file), proxyMetrics, Optional.empty(), ProxyConfig.GATEWAY_FILE
+                        + " (the credentials file " + file + " of virtual cluster '" + name + "')"))));
         KafkaPathAssembly.KafkaPaths paths = new KafkaPathAssembly(config, topology, advertised,
-                brokerVersions, proxyMetrics, lfs, sasl, acls.inForce(), own).handlers();
+                brokerVersions, proxyMetrics, lfs, sasl, tenantSasl, acls.inForce(), own).handlers();
         RequestHandlers handlers = aroundHandlers.apply(paths.shared());
         KafkaProxyServer kafkaServer = resources.own("the Kafka listener", bound(ProxyConfig.ADDR,
                 () -> KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector, proxyMetrics)));
@@ -222,10 +227,16 @@ public final class ProxyRuntime implements AutoCloseable {
      */
     private static SaslAuthenticator startSasl(SaslSettings settings, ProxyMetrics metrics,
                                                Optional<ProbeLogin> probeLogin) {
+        return startSasl(settings, metrics, probeLogin, "SASL on the Kafka listener (KAFSCALE_PROXY_SASL_*)");
+    }
+
+    /** The same for the SASL that {@code what} names (a virtual cluster's own listener's). */
+    private static SaslAuthenticator startSasl(SaslSettings settings, ProxyMetrics metrics,
+                                               Optional<ProbeLogin> probeLogin, String what) {
         try {
             return SaslAuthenticator.start(settings, metrics, probeLogin);
         } catch (RuntimeException e) {
-            throw new ConfigException("SASL on the Kafka listener (KAFSCALE_PROXY_SASL_*) could not start: " + e);
+            throw new ConfigException(what + " could not start: " + e);
         }
     }
 

@@ -36,9 +36,9 @@ public final class GatewayFile {
     static final String SETTING = "KAFSCALE_PROXY_GATEWAY_FILE";
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
     private static final Set<String> KEYS = Set.of("name", "principals", "clusterId", "topicPrefix", "groupPrefix",
-            "transactionalIdPrefix", "quotas", "aclFile", "listener");
+            "transactionalIdPrefix", "quotas", "aclFile", "listener", "credentialsFile");
     /** Keys of virtual clusters that later versions read: named, so the error says it is not a typo. */
-    private static final Set<String> NOT_YET = Set.of("brokerPortBase", "sniHostSuffix", "credentialsFile");
+    private static final Set<String> NOT_YET = Set.of("brokerPortBase", "sniHostSuffix");
 
     private GatewayFile() {
     }
@@ -94,6 +94,7 @@ public final class GatewayFile {
         Map<String, Path> aclFiles = new HashMap<>();
         Map<String, HostPort> listeners = new HashMap<>();
         Map<HostPort, String> listenerOwners = new HashMap<>();
+        Map<String, Path> credentialsFiles = new HashMap<>();
         JsonNode list = root.get("virtualClusters");
         for (int i = 0; i < list.size(); i++) {
             String path = "virtualClusters[" + i + "]";
@@ -120,6 +121,16 @@ public final class GatewayFile {
                 throw new ConfigException(where + " is invalid at " + path + ".principals: expected a list of at least "
                         + "one principal (User:alice), or a listener of its own");
             }
+            String credentialsFile = text(where, path + ".credentialsFile", list.get(i).get("credentialsFile"), false);
+            if (credentialsFile != null) {
+                if (listener == null) {
+                    // On the shared listener a client authenticates before it is placed, so no
+                    // virtual cluster's file could be the one it is checked against.
+                    throw new ConfigException(where + " is invalid at " + path + ".credentialsFile: needs a listener "
+                            + "of its own (on the shared listener, clients authenticate before they are placed)");
+                }
+                credentialsFiles.put(cluster.name(), dir.resolve(credentialsFile));
+            }
         }
         VirtualClusters virtualClusters;
         try {
@@ -127,7 +138,7 @@ public final class GatewayFile {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + " is invalid: " + e.getMessage());
         }
-        return new Gateway(virtualClusters, quotas, aclFiles, listeners);
+        return new Gateway(virtualClusters, quotas, aclFiles, listeners, credentialsFiles);
     }
 
     private static VirtualCluster cluster(String where, String path, JsonNode node) {

@@ -266,6 +266,12 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                     + "' has a listener of its own, which " + ADVERTISE_MODE + "=" + mode.name().toLowerCase(java.util.Locale.ROOT)
                     + " does not support yet (a port or a name per broker for each virtual cluster); use single or brokers");
         }
+        if (!gateway.credentialsFiles().isEmpty()
+                && sasl.map(settings -> !SaslSettings.needsCredentials(settings.mechanisms())).orElse(true)) {
+            throw new ConfigException(GATEWAY_FILE + ": virtual cluster '" + gateway.credentialsFiles().keySet().iterator()
+                    .next() + "' has a credentials file, which needs " + ConfigKey.SASL_MECHANISMS.envName()
+                    + " with PLAIN or a SCRAM mechanism");
+        }
         boolean certificates = listenerTls.map(tls -> tls.clientCertificates() == ClientCertificates.REQUIRED)
                 .orElse(false);
         if (sasl.isEmpty() && !certificates && !gateway.placesEveryClientByListener()) {

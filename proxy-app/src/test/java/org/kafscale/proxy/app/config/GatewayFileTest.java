@@ -116,6 +116,8 @@ class GatewayFileTest {
         assertTrue(error(head + "    listener: ':0'\n").contains("virtualClusters[0].listener: ':0' is not host:port"));
         assertTrue(error(head + "    listener: ':9300'\n  - name: b\n    listener: ':9300'\n")
                 .contains("virtualClusters[1].listener: :9300 is the listener of virtual cluster 'a' already"));
+        assertTrue(error(head + "    principals: [User:a]\n    credentialsFile: users\n")
+                .contains("virtualClusters[0].credentialsFile: needs a listener of its own"));
         assertTrue(error(head + "    topicPrefix: a.\n").contains("virtualClusters[0].principals: expected a list of at "
                 + "least one principal (User:alice), or a listener of its own"));
     }
@@ -129,6 +131,10 @@ class GatewayFileTest {
         env.put(ProxyConfig.BACKENDS, "broker-0:9092");
         env.put(ProxyConfig.GATEWAY_FILE, file.toString());
         assertEquals(new HostPort("", 19192), ProxyConfig.from(env).gateway().listeners().get("a"));
+        Files.writeString(file, "virtualClusters:\n  - name: a\n    listener: ':19192'\n    credentialsFile: users\n");
+        ConfigException noSasl = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+        assertTrue(noSasl.getMessage().contains("virtual cluster 'a' has a credentials file, which needs "
+                + "KAFSCALE_PROXY_SASL_MECHANISMS"), noSasl.getMessage());
 
         env.put(ProxyConfig.ADVERTISE_MODE, "ports");
         env.put(ProxyConfig.BROKER_PORT_BASE, "19300");

@@ -52,7 +52,8 @@ import org.kafscale.proxy.testkit.Kcat;
  * of the same name, produces, consumes as a group of the same name and runs a transaction, with
  * the real Java clients, kcat and confluent-kafka; neither sees a record, a topic, a group or a transactional id of
  * the other's, each is told its own cluster id, and the real cluster holds both under their
- * prefixes. Team a has an ACL file of its own, in its own names, which the proxy follows. A
+ * prefixes. Team a has an ACL file of its own, in its own names, which the proxy follows; team c
+ * has a listener and SASL users of its own. A
  * principal in no virtual cluster is not served.
  */
 class VirtualClustersIT {
@@ -76,9 +77,14 @@ class VirtualClustersIT {
               - {principal: "User:alice", resourceType: TOPIC, name: secret, operation: All, permission: DENY}
             """;
 
+    /** Team c's own listener, whose users (dave) are in a credentials file of its own. */
+    private static int teamCPort;
+
     @BeforeAll
     static void startProxy() throws Exception {
         Files.writeString(dir.resolve("team-a-acls.yaml"), TEAM_A_ACLS);
+        ScramUsers.credentialsFile(dir.resolve("team-c-users"), List.of("dave"));
+        teamCPort = org.kafscale.proxy.testkit.FreePorts.next();
         proxy = RunningProxy.start(KAFKA.cluster(), "single", ScramUsers.gatewaySettings(dir, "PLAIN,SCRAM-SHA-512",
                 List.of("alice", "bob", "carol"), """
                 virtualClusters:
@@ -93,7 +99,11 @@ class VirtualClustersIT {
                     topicPrefix: "b."
                     groupPrefix: "b."
                     transactionalIdPrefix: "b."
-                """));
+                  - name: team-c
+                    listener: "127.0.0.1:%d"
+                    credentialsFile: team-c-users
+                    topicPrefix: "c."
+                """.formatted(teamCPort)));
         Eventually.await(Duration.ofSeconds(15), "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
         for (String user : List.of("alice", "bob")) {
             try (Admin admin = Admin.create(client(user))) {
@@ -278,6 +288,31 @@ class VirtualClustersIT {
             return admin.listTopics().names().get(20, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("listing topics failed", e);
+        }
+    }
+
+    @Test
+    void aVirtualClustersOwnListenerChecksUsersAgainstItsOwnCredentialsFile() throws Exception {
+        String teamC = "127.0.0.1:" + teamCPort;
+        // dave, a user of team c's file only, works on team c's listener, in team c
+        try (Admin dave = Admin.create(ScramUsers.client(teamC, "dave"))) {
+            dave.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            assertEquals(Set.of(TOPIC), dave.listTopics().names().get(10, TimeUnit.SECONDS));
+        }
+        assertTrue(KAFKA.cluster().admin().listTopics().names().get(10, TimeUnit.SECONDS).contains("c." + TOPIC));
+        // but not on the shared listener, whose credentials do not hold him
+        assertAuthenticationFails(ScramUsers.client(proxy.bootstrap(), "dave"));
+        // and alice, a user of the shared file, does not get in on team c's listener
+        assertAuthenticationFails(ScramUsers.client(teamC, "alice"));
+    }
+
+    private static void assertAuthenticationFails(Properties props) {
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        try (Admin admin = Admin.create(props)) {
+            ExecutionException failed = assertThrows(ExecutionException.class,
+                    () -> admin.listTopics().names().get(20, TimeUnit.SECONDS));
+            assertInstanceOf(org.apache.kafka.common.errors.SaslAuthenticationException.class, failed.getCause());
         }
     }
 

@@ -39,6 +39,12 @@ public record SaslSettings(List<SaslMechanism> mechanisms, Optional<Path> creden
         }
     }
 
+    /** The same mechanisms and limits, checking users against {@code file} (a virtual cluster's own listener's). */
+    public SaslSettings withCredentialsFile(Path file) {
+        return new SaslSettings(mechanisms, Optional.of(file), oauthBearer, maxReauth, maxConcurrentAuthentications,
+                maxTokenBytes);
+    }
+
     /** Whether a mechanism that checks users against the credentials file is enabled. */
     public static boolean needsCredentials(List<SaslMechanism> mechanisms) {
         return mechanisms.stream().anyMatch(m -> m != SaslMechanism.OAUTHBEARER);
