@@ -72,7 +72,7 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
         config.gateway().listeners().forEach((name, listener) -> {
             VirtualCluster cluster = config.virtualClusters().named(name).orElseThrow();
             AdvertisedListener itsAddress = new AdvertisedListener(config.advertisedHost(), listener.port(),
-                    config.advertiseMode(), config.brokerPorts(), config.sniHosts());
+                    config.advertiseMode(), config.brokerPortsOf(name), config.sniHosts());
             own.put(name, path(apis, itsAddress, Optional.of(cluster), afterTenants));
         });
         return new KafkaPaths(shared, own);

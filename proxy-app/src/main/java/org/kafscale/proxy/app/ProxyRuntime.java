@@ -6,6 +6,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -165,16 +166,20 @@ public final class ProxyRuntime implements AutoCloseable {
             RequestHandlers tenantHandlers = aroundHandlers.apply(path.getValue());
             tenantServers.put(path.getKey(), resources.own("virtual cluster " + path.getKey() + "'s listener",
                     bound(ProxyConfig.GATEWAY_FILE + " (the listener " + bind + " of virtual cluster '" + path.getKey()
-                            + "')", () -> KafkaProxyServer.start(config.listenerSettings(bind), workers,
+                            + "')", () -> KafkaProxyServer.start(config.listenerSettings(bind, config.brokerPortsOf(path.getKey())), workers,
                             tenantHandlers, connector, proxyMetrics))));
             LOGGER.info("Virtual cluster '{}' served on {} (advertised {}:{})", path.getKey(),
                     tenantServers.get(path.getKey()).localAddress(), advertised.host(), bind.port());
         }
         if (config.advertiseMode() == AdvertiseMode.PORTS) {
-            // Ports of the brokers known now before the first client; then the topology is followed.
-            kafkaServer.followBrokers(topology.snapshot().brokerIds());
-            housekeeping.scheduleWithFixedDelay(() -> kafkaServer.followBrokers(topology.snapshot().brokerIds()),
-                    BROKER_PORTS_INTERVAL.toMillis(), BROKER_PORTS_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+            // Ports of the brokers known now before the first client; then the topology is followed,
+            // by the shared listener and by each virtual cluster's own.
+            List<KafkaProxyServer> servers = new ArrayList<>(List.of(kafkaServer));
+            servers.addAll(tenantServers.values());
+            servers.forEach(server -> server.followBrokers(topology.snapshot().brokerIds()));
+            housekeeping.scheduleWithFixedDelay(() -> servers.forEach(server -> server.followBrokers(
+                    topology.snapshot().brokerIds())), BROKER_PORTS_INTERVAL.toMillis(), BROKER_PORTS_INTERVAL.toMillis(),
+                    TimeUnit.MILLISECONDS);
         }
 
         own.listenerAt(kafkaServer.localAddress());

@@ -14,17 +14,22 @@ import org.kafscale.proxy.core.tenant.VirtualClusters;
  *     cluster without is absent
  * @param listeners each virtual cluster's own listener (its bind address, whose port is advertised
  *     to its clients), by its name; a virtual cluster reached through the shared listener is absent
+ * @param brokerPortBases in advertise mode ports, the first broker port of each virtual cluster's
+ *     own listener (broker id N on that port + N), by its name
  * @param credentialsFiles the SASL credentials file of each virtual cluster whose own listener
  *     checks users against a file of its own, by its name
  */
 public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas, Map<String, Path> aclFiles,
-                      Map<String, HostPort> listeners, Map<String, Path> credentialsFiles) {
-    public static final Gateway NONE = new Gateway(VirtualClusters.NONE, Map.of(), Map.of(), Map.of(), Map.of());
+                      Map<String, HostPort> listeners, Map<String, Integer> brokerPortBases,
+                      Map<String, Path> credentialsFiles) {
+    public static final Gateway NONE = new Gateway(VirtualClusters.NONE, Map.of(), Map.of(), Map.of(), Map.of(),
+            Map.of());
 
     public Gateway {
         quotas = Map.copyOf(quotas);
         aclFiles = Map.copyOf(aclFiles);
         listeners = Map.copyOf(listeners);
+        brokerPortBases = Map.copyOf(brokerPortBases);
         credentialsFiles = Map.copyOf(credentialsFiles);
     }
 

@@ -36,9 +36,9 @@ public final class GatewayFile {
     static final String SETTING = "KAFSCALE_PROXY_GATEWAY_FILE";
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
     private static final Set<String> KEYS = Set.of("name", "principals", "clusterId", "topicPrefix", "groupPrefix",
-            "transactionalIdPrefix", "quotas", "aclFile", "listener", "credentialsFile");
+            "transactionalIdPrefix", "quotas", "aclFile", "listener", "brokerPortBase", "credentialsFile");
     /** Keys of virtual clusters that later versions read: named, so the error says it is not a typo. */
-    private static final Set<String> NOT_YET = Set.of("brokerPortBase", "sniHostSuffix");
+    private static final Set<String> NOT_YET = Set.of("sniHostSuffix");
 
     private GatewayFile() {
     }
@@ -95,6 +95,7 @@ public final class GatewayFile {
         Map<String, HostPort> listeners = new HashMap<>();
         Map<HostPort, String> listenerOwners = new HashMap<>();
         Map<String, Path> credentialsFiles = new HashMap<>();
+        Map<String, Integer> brokerPortBases = new HashMap<>();
         JsonNode list = root.get("virtualClusters");
         for (int i = 0; i < list.size(); i++) {
             String path = "virtualClusters[" + i + "]";
@@ -121,6 +122,18 @@ public final class GatewayFile {
                 throw new ConfigException(where + " is invalid at " + path + ".principals: expected a list of at least "
                         + "one principal (User:alice), or a listener of its own");
             }
+            JsonNode base = list.get(i).get("brokerPortBase");
+            if (base != null) {
+                if (!base.canConvertToInt() || !base.isIntegralNumber() || base.intValue() < 1 || base.intValue() > 65535) {
+                    throw new ConfigException(where + " is invalid at " + path + ".brokerPortBase: expected a port "
+                            + "from 1 to 65535");
+                }
+                if (listener == null) {
+                    throw new ConfigException(where + " is invalid at " + path + ".brokerPortBase: needs a listener "
+                            + "of its own, whose brokers it gives ports");
+                }
+                brokerPortBases.put(cluster.name(), base.intValue());
+            }
             String credentialsFile = text(where, path + ".credentialsFile", list.get(i).get("credentialsFile"), false);
             if (credentialsFile != null) {
                 if (listener == null) {
@@ -138,7 +151,7 @@ public final class GatewayFile {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + " is invalid: " + e.getMessage());
         }
-        return new Gateway(virtualClusters, quotas, aclFiles, listeners, credentialsFiles);
+        return new Gateway(virtualClusters, quotas, aclFiles, listeners, brokerPortBases, credentialsFiles);
     }
 
     private static VirtualCluster cluster(String where, String path, JsonNode node) {

@@ -232,7 +232,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
         SniHosts sniHosts = sniHosts(s, advertiseMode, listenerTls);
         ProxyProtocolMode proxyProtocol = s.proxyProtocol(ConfigKey.ACCEPT_PROXY_PROTOCOL);
-        Gateway gateway = gateway(s, sasl, listenerTls, advertiseMode);
+        Gateway gateway = gateway(s, sasl, listenerTls, advertiseMode, brokerPorts, listen);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = sniHosts != SniHosts.NONE ? sniHosts.bootstrapHost()
                 : s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
@@ -255,17 +255,19 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
      * in the modes that advertise a port or a name per broker.
      */
     private static Gateway gateway(Settings s, Optional<SaslSettings> sasl,
-                                   Optional<ListenerTlsSettings> listenerTls, AdvertiseMode mode) {
+                                   Optional<ListenerTlsSettings> listenerTls, AdvertiseMode mode,
+                                   BrokerPorts brokerPorts, HostPort listen) {
         Optional<java.nio.file.Path> file = s.existingFile(GATEWAY_FILE);
         if (file.isEmpty()) {
             return Gateway.NONE;
         }
         Gateway gateway = GatewayFile.read(file.get());
-        if (!gateway.listeners().isEmpty() && mode.addressPerBroker()) {
+        if (!gateway.listeners().isEmpty() && mode == AdvertiseMode.SNI) {
             throw new ConfigException(GATEWAY_FILE + ": virtual cluster '" + gateway.listeners().keySet().iterator().next()
-                    + "' has a listener of its own, which " + ADVERTISE_MODE + "=" + mode.name().toLowerCase(java.util.Locale.ROOT)
-                    + " does not support yet (a port or a name per broker for each virtual cluster); use single or brokers");
+                    + "' has a listener of its own, which " + ADVERTISE_MODE + "=sni does not support yet (a host "
+                    + "name per virtual cluster, sniHostSuffix); use single, brokers or ports");
         }
+        tenantBrokerPorts(gateway, mode, brokerPorts, listen);
         if (!gateway.credentialsFiles().isEmpty()
                 && sasl.map(settings -> !SaslSettings.needsCredentials(settings.mechanisms())).orElse(true)) {
             throw new ConfigException(GATEWAY_FILE + ": virtual cluster '" + gateway.credentialsFiles().keySet().iterator()
@@ -361,6 +363,60 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         return ports;
     }
 
+    /**
+     * In advertise mode ports, each virtual cluster's own listener needs broker ports of its own
+     * ({@code brokerPortBase}, as many as {@code KAFSCALE_PROXY_BROKER_PORT_COUNT}), apart from the
+     * shared listener's, from each other's and from every listener's port; in the other modes a
+     * {@code brokerPortBase} would change nothing and is refused.
+     */
+    private static void tenantBrokerPorts(Gateway gateway, AdvertiseMode mode, BrokerPorts shared, HostPort listen) {
+        if (mode != AdvertiseMode.PORTS) {
+            if (!gateway.brokerPortBases().isEmpty()) {
+                throw new ConfigException(GATEWAY_FILE + ": virtual cluster '" + gateway.brokerPortBases().keySet()
+                        .iterator().next() + "' has a brokerPortBase, which only " + ADVERTISE_MODE + "=ports uses");
+            }
+            return;
+        }
+        Map<String, BrokerPorts> ranges = new LinkedHashMap<>();
+        ranges.put(BROKER_PORT_BASE, shared);
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        ports.put(ADDR, listen.port());
+        for (Map.Entry<String, HostPort> listener : gateway.listeners().entrySet()) {
+            String name = listener.getKey();
+            Integer base = gateway.brokerPortBases().get(name);
+            if (base == null) {
+                throw new ConfigException(GATEWAY_FILE + ": virtual cluster '" + name + "' has a listener of its own, "
+                        + "which " + ADVERTISE_MODE + "=ports needs a brokerPortBase for (broker id N on that port + N)");
+            }
+            ranges.put("the brokerPortBase of virtual cluster '" + name + "'", new BrokerPorts(base, shared.count()));
+            ports.put("the listener of virtual cluster '" + name + "'", listener.getValue().port());
+        }
+        List<Map.Entry<String, BrokerPorts>> all = List.copyOf(ranges.entrySet());
+        for (int i = 0; i < all.size(); i++) {
+            BrokerPorts a = all.get(i).getValue();
+            for (int j = i + 1; j < all.size(); j++) {
+                BrokerPorts b = all.get(j).getValue();
+                if (a.base() <= b.base() + b.count() - 1 && b.base() <= a.base() + a.count() - 1) {
+                    throw new ConfigException(GATEWAY_FILE + ": the broker ports " + b + " of " + all.get(j).getKey()
+                            + " overlap " + a + " of " + all.get(i).getKey());
+                }
+            }
+            for (Map.Entry<String, Integer> port : ports.entrySet()) {
+                if (a.contains(port.getValue())) {
+                    throw new ConfigException(GATEWAY_FILE + ": the broker ports " + a + " of " + all.get(i).getKey()
+                            + " include the port " + port.getValue() + " of " + port.getKey());
+                }
+            }
+        }
+    }
+
+    /** The broker ports of virtual cluster {@code name}'s own listener; {@link BrokerPorts#NONE} outside mode ports. */
+    public BrokerPorts brokerPortsOf(String name) {
+        Integer base = gateway.brokerPortBases().get(name);
+        return advertiseMode == AdvertiseMode.PORTS && base != null ? new BrokerPorts(base, brokerPorts.count())
+                : BrokerPorts.NONE;
+    }
+
     private static ListenerLimits listenerLimits(Settings s) {
         return new ListenerLimits(s.intValue(ConfigKey.MAX_CONNECTIONS), s.intValue(ConfigKey.MAX_CONNECTIONS_PER_IP),
                 s.intValue(ConfigKey.FD_HEADROOM), s.longValue(ConfigKey.MAX_PARTIAL_FRAME_BYTES),
@@ -405,15 +461,16 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     }
 
     public ListenerSettings listenerSettings() {
-        return listenerSettings(listen);
+        return listenerSettings(listen, brokerPorts);
     }
 
     /**
-     * The same settings for a listener at {@code bind} (a virtual cluster's own): the same limits,
-     * TLS and PROXY protocol, each listener counting its own connections.
+     * The same settings for a listener at {@code bind} with broker ports {@code ports} (a virtual
+     * cluster's own): the same limits, TLS and PROXY protocol, each listener counting its own
+     * connections.
      */
-    public ListenerSettings listenerSettings(HostPort bind) {
+    public ListenerSettings listenerSettings(HostPort bind, BrokerPorts ports) {
         return new ListenerSettings(bind.toBindAddress(), maxFrameBytes, maxInFlightPerConnection, requestTimeout,
-                connectTimeout, ioThreads, listenerLimits, brokerPorts, listenerTls, sniHosts, proxyProtocol);
+                connectTimeout, ioThreads, listenerLimits, ports, listenerTls, sniHosts, proxyProtocol);
     }
 }

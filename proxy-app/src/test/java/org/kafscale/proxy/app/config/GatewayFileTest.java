@@ -63,8 +63,12 @@ class GatewayFileTest {
                 .contains("virtualClusters[0].principals[0]: 'alice' is not a principal"));
         assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    topicPrefx: a.\n")
                 .contains("virtualClusters[0].topicPrefx: unknown key"));
+        assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    sniHostSuffix: a.example\n")
+                .contains("virtualClusters[0].sniHostSuffix: not supported yet"));
         assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    brokerPortBase: 9300\n")
-                .contains("virtualClusters[0].brokerPortBase: not supported yet"));
+                .contains("virtualClusters[0].brokerPortBase: needs a listener of its own"));
+        assertTrue(error("virtualClusters:\n  - name: a\n    listener: ':9200'\n    brokerPortBase: 70000\n")
+                .contains("virtualClusters[0].brokerPortBase: expected a port from 1 to 65535"));
         assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    aclFile: ''\n")
                 .contains("virtualClusters[0].aclFile: expected a non-empty string"));
         assertTrue(error("virtualClusters: []\n").contains("at least one entry"));
@@ -123,7 +127,7 @@ class GatewayFileTest {
     }
 
     @Test
-    void aListenerOfItsOwnLetsClientsInWithoutAuthenticationButNotInModesWithAnAddressPerBroker(@TempDir Path dir)
+    void aListenerOfItsOwnLetsClientsInWithoutAuthenticationAndNeedsBrokerPortsOfItsOwnInModePorts(@TempDir Path dir)
             throws Exception {
         Path file = Files.writeString(dir.resolve("gateway.yaml"),
                 "virtualClusters:\n  - name: a\n    listener: ':19192'\n");
@@ -138,9 +142,27 @@ class GatewayFileTest {
 
         env.put(ProxyConfig.ADVERTISE_MODE, "ports");
         env.put(ProxyConfig.BROKER_PORT_BASE, "19300");
-        ConfigException ports = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
-        assertTrue(ports.getMessage().contains("virtual cluster 'a' has a listener of its own, which "
-                + "KAFSCALE_PROXY_ADVERTISE_MODE=ports does not support yet"), ports.getMessage());
+        env.put(ProxyConfig.BROKER_PORT_COUNT, "16");
+        env.put(ProxyConfig.ADDR, ":19092");
+        Files.writeString(file, "virtualClusters:\n  - name: a\n    listener: ':19192'\n");
+        ConfigException noBase = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+        assertTrue(noBase.getMessage().contains("virtual cluster 'a' has a listener of its own, which "
+                + "KAFSCALE_PROXY_ADVERTISE_MODE=ports needs a brokerPortBase for"), noBase.getMessage());
+        Files.writeString(file, "virtualClusters:\n  - name: a\n    listener: ':19192'\n    brokerPortBase: 19310\n");
+        ConfigException overlap = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+        assertTrue(overlap.getMessage().contains("the broker ports 19310-19325 of the brokerPortBase of virtual "
+                + "cluster 'a' overlap 19300-19315 of KAFSCALE_PROXY_BROKER_PORT_BASE"), overlap.getMessage());
+        Files.writeString(file, "virtualClusters:\n  - name: a\n    listener: ':19192'\n    brokerPortBase: 19190\n");
+        ConfigException ownPort = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+        assertTrue(ownPort.getMessage().contains("include the port 19192 of the listener of virtual cluster 'a'"),
+                ownPort.getMessage());
+        Files.writeString(file, "virtualClusters:\n  - name: a\n    listener: ':19192'\n    brokerPortBase: 19400\n");
+        assertEquals("19400-19415", ProxyConfig.from(env).brokerPortsOf("a").toString());
+
+        env.put(ProxyConfig.ADVERTISE_MODE, "single");
+        ConfigException single = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+        assertTrue(single.getMessage().contains("virtual cluster 'a' has a brokerPortBase, which only "
+                + "KAFSCALE_PROXY_ADVERTISE_MODE=ports uses"), single.getMessage());
     }
 
     @Test
