@@ -3,6 +3,7 @@ package org.kafscale.proxy.app;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.kafscale.proxy.app.audit.AuditRuntime;
 import org.kafscale.proxy.app.authz.AclFileWatcher;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.lfs.LfsRuntime;
@@ -20,6 +21,7 @@ import org.kafscale.proxy.core.policy.PolicyChain;
 import org.kafscale.proxy.core.policy.PolicyFactory;
 import org.kafscale.proxy.core.quota.QuotaPolicy;
 import org.kafscale.proxy.core.security.OwnConnections;
+import org.kafscale.proxy.core.security.authz.AuthorizationObserver;
 import org.kafscale.proxy.core.security.authz.AuthorizationPolicy;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 import org.kafscale.proxy.core.server.RequestDispatcher;
@@ -31,7 +33,7 @@ import org.kafscale.proxy.routing.apis.Apis;
 
 /**
  * The Kafka path every client connection gets, outermost first: SASL (when configured), then the
- * policy chain (virtual clusters, their quotas, then authorization with ACLs), then the dispatcher, which answers ApiVersions,
+ * policy chain (virtual clusters, their quotas, the audit trail, then authorization with ACLs), then the dispatcher, which answers ApiVersions,
  * Metadata and the other local APIs itself and routes the rest.
  *
  * @param config the proxy's settings
@@ -43,10 +45,12 @@ import org.kafscale.proxy.routing.apis.Apis;
  * @param sasl SASL on the listener, when configured
  * @param acls the ACL file, when configured
  * @param own the connections the proxy opens to itself, which authorization lets through
+ * @param audit the audit trail, when the gateway file configures one
  */
 record KafkaPathAssembly(ProxyConfig config, TopologySource topology, AdvertisedListener advertised,
                          BrokerApiVersions brokerVersions, ProxyMetrics metrics, Optional<LfsRuntime> lfs,
-                         Optional<SaslAuthenticator> sasl, Optional<AclFileWatcher> acls, OwnConnections own) {
+                         Optional<SaslAuthenticator> sasl, Optional<AclFileWatcher> acls, OwnConnections own,
+                         Optional<AuditRuntime> audit) {
 
     /** The handlers for each new connection, SASL outermost. */
     RequestHandlers handlers() {
@@ -80,8 +84,8 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
     /**
      * The chain's policies in the order they run: virtual clusters first, so every later policy
      * (authorization with ACLs in the real cluster's names) sees real names; then their quotas, so
-     * a client's refused requests count against its rates too; then authorization, so no later
-     * policy sees a refused request.
+     * a client's refused requests count against its rates too; then the audit trail; then
+     * authorization, so no later policy sees a refused request.
      */
     private List<PolicyFactory> policies(ApiCatalog apis) {
         List<PolicyFactory> policies = new ArrayList<>();
@@ -93,8 +97,12 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
                 policies.add(PolicyFactory.shared(quotas));
             }
         }
+        // The audit trail stands before authorization: it reads a mutating call's answer after
+        // authorization did, so a call the ACLs refuse is recorded with its refusal.
+        audit.ifPresent(trail -> policies.add(PolicyFactory.shared(trail.policy())));
+        AuthorizationObserver refusals = audit.isPresent() ? audit.get().authorization(metrics) : metrics;
         acls.ifPresent(watcher -> policies.add(PolicyFactory.shared(new AuthorizationPolicy(apis,
-                watcher.authorizer(), topology, metrics, own))));
+                watcher.authorizer(), topology, refusals, own))));
         return policies;
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import org.kafscale.proxy.app.authz.AclFileWatcher;
+import org.kafscale.proxy.app.audit.AuditRuntime;
 import org.kafscale.proxy.app.config.ConfigException;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
@@ -30,6 +31,7 @@ import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.AdvertisedListener;
 import org.kafscale.proxy.core.local.BrokerApiVersions;
 import org.kafscale.proxy.core.security.OwnConnections;
+import org.kafscale.proxy.core.security.sasl.AuthenticationListener;
 import org.kafscale.proxy.core.security.sasl.ProbeLogin;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 import org.kafscale.proxy.core.security.sasl.SaslSettings;
@@ -130,22 +132,27 @@ public final class ProxyRuntime implements AutoCloseable {
 
         AdvertisedListener advertised = new AdvertisedListener(config.advertisedHost(), config.advertisedPort(),
                 config.advertiseMode(), config.brokerPorts(), config.sniHosts());
+        ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, topology.gate());
+        // The audit trail starts before anything it records and closes after it (resources close in reverse).
+        Optional<AuditRuntime> audit = config.gateway().audit().map(settings -> resources.own("the audit trail",
+                AuditRuntime.start(settings, topology, config.backendSecurity(), config.virtualClusters(), own,
+                        proxyMetrics)));
         // LFS and the health listener run on event loops of their own, not the Kafka workers.
         Optional<LfsRuntime> lfs = Optional.empty();
         if (config.lfs().isPresent()) {
             lfs = Optional.of(resources.own("the LFS listener",
                     LfsRuntime.start(config, config.lfs().get(), topology, metrics)));
         }
-        ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, topology.gate());
         BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), proxyMetrics,
                 config.backendSecurity());
         // With SASL, the readiness probe logs in to the listener with a login minted for this process,
         // accepted only on the connections the proxy opens to itself.
         Optional<ProbeLogin> probeLogin = config.sasl().map(settings -> ProbeLogin.mint(own::isOwn));
         Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> resources.own("SASL on the listener",
-                startSasl(settings, proxyMetrics, probeLogin)));
+                startSasl(settings, proxyMetrics, probeLogin, audit.map(AuditRuntime::authentications)
+                        .orElse(AuthenticationListener.NONE))));
         RequestHandlers handlers = aroundHandlers.apply(new KafkaPathAssembly(config, topology, advertised,
-                brokerVersions, proxyMetrics, lfs, sasl, acls, own).handlers());
+                brokerVersions, proxyMetrics, lfs, sasl, acls, own, audit).handlers());
         KafkaProxyServer kafkaServer = resources.own("the Kafka listener", bound(ProxyConfig.ADDR,
                 () -> KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector, proxyMetrics)));
         if (config.advertiseMode() == AdvertiseMode.PORTS) {
@@ -204,9 +211,9 @@ public final class ProxyRuntime implements AutoCloseable {
      * naming the settings, rather than leave a listener that lets no one in (or anyone).
      */
     private static SaslAuthenticator startSasl(SaslSettings settings, ProxyMetrics metrics,
-                                               Optional<ProbeLogin> probeLogin) {
+                                               Optional<ProbeLogin> probeLogin, AuthenticationListener audit) {
         try {
-            return SaslAuthenticator.start(settings, metrics, probeLogin);
+            return SaslAuthenticator.start(settings, metrics, probeLogin, audit);
         } catch (RuntimeException e) {
             throw new ConfigException("SASL on the Kafka listener (KAFSCALE_PROXY_SASL_*) could not start: " + e);
         }

@@ -1,6 +1,7 @@
 package org.kafscale.proxy.app.config;
 
 import java.util.Map;
+import java.util.Optional;
 import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
 
@@ -9,11 +10,18 @@ import org.kafscale.proxy.core.tenant.VirtualClusters;
  * quotas of those that have any.
  *
  * @param quotas each virtual cluster's quotas, by its name; a virtual cluster without is absent
+ * @param audit the audit trail's sinks ({@code audit}), when configured
  */
-public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas) {
+public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas,
+                      Optional<AuditSettings> audit) {
     public static final Gateway NONE = new Gateway(VirtualClusters.NONE, Map.of());
 
     public Gateway {
         quotas = Map.copyOf(quotas);
+    }
+
+    /** Virtual clusters and quotas, no audit trail. */
+    public Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas) {
+        this(virtualClusters, quotas, Optional.empty());
     }
 }

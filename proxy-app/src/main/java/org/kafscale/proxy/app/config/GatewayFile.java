@@ -14,6 +14,7 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.codec.AclNames;
@@ -34,6 +35,8 @@ import org.kafscale.proxy.core.tenant.VirtualClusters;
 public final class GatewayFile {
     static final String SETTING = "KAFSCALE_PROXY_GATEWAY_FILE";
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
+    /** The file's sections. */
+    private static final Set<String> ROOT_KEYS = Set.of("virtualClusters", "audit");
     private static final Set<String> KEYS = Set.of("name", "principals", "clusterId", "topicPrefix", "groupPrefix",
             "transactionalIdPrefix", "quotas");
     /** Keys of virtual clusters that later versions read: named, so the error says it is not a typo. */
@@ -70,15 +73,22 @@ public final class GatewayFile {
         } catch (IOException e) {
             throw new ConfigException(where + " cannot be read: " + e.getMessage());
         }
-        if (root == null || !root.isObject() || !root.path("virtualClusters").isArray()
-                || root.path("virtualClusters").isEmpty()) {
+        // A file of an audit trail alone has no virtual clusters; any other needs at least one.
+        boolean auditOnly = root != null && root.isObject() && root.has("audit") && !root.has("virtualClusters");
+        if (root == null || !root.isObject() || !auditOnly && (!root.path("virtualClusters").isArray()
+                || root.path("virtualClusters").isEmpty())) {
             throw new ConfigException(where + " is invalid: expected a list `virtualClusters` with at least one entry");
         }
         for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
             String key = keys.next();
-            if (!key.equals("virtualClusters")) {
-                throw new ConfigException(where + " is invalid at " + key + ": unknown key (expected virtualClusters)");
+            if (!ROOT_KEYS.contains(key)) {
+                throw new ConfigException(where + " is invalid at " + key + ": unknown key (expected "
+                        + String.join(", ", ROOT_KEYS.stream().sorted().toList()) + ")");
             }
+        }
+        Optional<AuditSettings> audit = GatewayAudit.parse(where, "audit", root.get("audit"));
+        if (auditOnly) {
+            return new Gateway(VirtualClusters.NONE, Map.of(), audit);
         }
         List<VirtualCluster> clusters = new ArrayList<>();
         Map<String, TenantQuotas> quotas = new HashMap<>();
@@ -99,7 +109,7 @@ public final class GatewayFile {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + " is invalid: " + e.getMessage());
         }
-        return new Gateway(virtualClusters, quotas);
+        return new Gateway(virtualClusters, quotas, audit);
     }
 
     private static VirtualCluster cluster(String where, String path, JsonNode node) {

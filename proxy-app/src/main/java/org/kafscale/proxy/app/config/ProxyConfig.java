@@ -255,14 +255,16 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         if (file.isEmpty()) {
             return Gateway.NONE;
         }
+        Gateway gateway = GatewayFile.read(file.get());
         boolean certificates = listenerTls.map(tls -> tls.clientCertificates() == ClientCertificates.REQUIRED)
                 .orElse(false);
-        if (sasl.isEmpty() && !certificates) {
+        // An audit trail alone records anonymous clients too; virtual clusters cannot place them.
+        if (!gateway.virtualClusters().isEmpty() && sasl.isEmpty() && !certificates) {
             throw new ConfigException(GATEWAY_FILE + " is set, but clients do not authenticate: virtual clusters place "
                     + "each client by its principal, so set " + ConfigKey.SASL_MECHANISMS.envName() + " or "
                     + TLS_REQUIRE_CLIENT_CERT + "=true");
         }
-        return GatewayFile.read(file.get());
+        return gateway;
     }
 
     /**
