@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import org.kafscale.proxy.app.authz.AclFileWatcher;
 import org.kafscale.proxy.app.audit.AuditRuntime;
+import org.kafscale.proxy.lfs.tracker.LfsTracker;
 import org.kafscale.proxy.app.config.ConfigException;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
@@ -141,7 +142,8 @@ public final class ProxyRuntime implements AutoCloseable {
         Optional<LfsRuntime> lfs = Optional.empty();
         if (config.lfs().isPresent()) {
             lfs = Optional.of(resources.own("the LFS listener",
-                    LfsRuntime.start(config, config.lfs().get(), topology, metrics)));
+                    LfsRuntime.start(config, config.lfs().get(), topology, metrics,
+                            audit.map(AuditRuntime::lfs).orElse(LfsTracker.NONE))));
         }
         BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), proxyMetrics,
                 config.backendSecurity());

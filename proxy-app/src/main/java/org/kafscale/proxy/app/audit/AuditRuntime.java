@@ -22,6 +22,7 @@ import org.kafscale.proxy.core.security.authz.AuthorizationObserver;
 import org.kafscale.proxy.core.security.sasl.AuthenticationListener;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
 import org.kafscale.proxy.core.topology.Topology;
+import org.kafscale.proxy.lfs.tracker.LfsTracker;
 
 /**
  * The audit trail as the proxy runs it: the sinks of the gateway file's {@code audit} section, each
@@ -75,6 +76,11 @@ public final class AuditRuntime implements AutoCloseable {
                     subjects.of(attempt.connection(), attempt.clientAddress(), attempt.principal()),
                     attempt.mechanism(), attempt.outcome().label(), attempt.reason()));
         };
+    }
+
+    /** LFS uploads and downloads, as the LFS routes' ops events tell of them. */
+    public LfsTracker lfs() {
+        return new LfsAudit(trail, clock);
     }
 
     /** {@code metrics}, and each denial as an event. */

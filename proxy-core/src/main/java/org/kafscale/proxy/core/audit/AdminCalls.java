@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.config.ConfigResource;
@@ -152,9 +153,9 @@ final class AdminCalls {
                     "validateOnly", r.validateOnly())));
         } else if (request instanceof AlterUserScramCredentialsRequestData r) {
             r.deletions().forEach(d -> out.add(resource("user", d.name(), "action", "delete", "mechanism",
-                    d.mechanism())));
+                    scram(d.mechanism()))));
             r.upsertions().forEach(u -> out.add(resource("user", u.name(), "action", "upsert", "mechanism",
-                    u.mechanism(), "iterations", u.iterations())));
+                    scram(u.mechanism()), "iterations", u.iterations())));
         } else if (request instanceof ElectLeadersRequestData r) {
             if (r.topicPartitions() == null) {
                 out.add(resource("cluster", "kafka-cluster", "electionType", r.electionType()));
@@ -286,6 +287,11 @@ final class AdminCalls {
             case GROUP -> "groupConfig";
             default -> "config";
         };
+    }
+
+    private static String scram(byte mechanism) {
+        ScramMechanism known = ScramMechanism.fromType(mechanism);
+        return known == ScramMechanism.UNKNOWN ? "unknown(" + mechanism + ")" : known.mechanismName();
     }
 
     private static String operation(byte op) {
