@@ -24,7 +24,8 @@ import org.kafscale.proxy.core.tenant.VirtualCluster;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
 
 /**
- * Reads the gateway file ({@code KAFSCALE_PROXY_GATEWAY_FILE}): YAML (or JSON), a list
+ * Reads the gateway file ({@code KAFSCALE_PROXY_GATEWAY_FILE}): YAML (or JSON), the audit trail's
+ * {@code audit} section ({@link GatewayAudit}; a file may hold only that), and a list
  * {@code virtualClusters}, each with a {@code name}, the {@code principals} placed in it
  * ({@code User:alice}), and optionally its {@code clusterId} and its {@code topicPrefix},
  * {@code groupPrefix} and {@code transactionalIdPrefix} (each {@code <name>.} by default). Every
@@ -46,7 +47,7 @@ public final class GatewayFile {
     private GatewayFile() {
     }
 
-    /** The virtual clusters and quotas of the file at {@code path}. */
+    /** The virtual clusters, quotas and audit trail of the file at {@code path}. */
     public static Gateway read(Path path) {
         byte[] text;
         try {

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.message.AlterConfigsRequestData;
+import org.apache.kafka.common.message.AlterConfigsResponseData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
@@ -13,6 +15,8 @@ import org.apache.kafka.common.message.EndTxnRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitResponseData;
+import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
+import org.apache.kafka.common.message.WriteTxnMarkersResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +59,50 @@ class AdminCallsTest {
         Map<String, Short> errors = AdminCalls.errors(answer);
         assertEquals(Errors.GROUP_AUTHORIZATION_FAILED.code(), AdminCalls.errorOf(resources.get(0), errors),
                 "the group fails with its partitions");
+    }
+
+    @Test
+    void writeTxnMarkersAndAlterConfigsAreMatchedToTheirAnswers() {
+        WriteTxnMarkersRequestData markers = new WriteTxnMarkersRequestData();
+        markers.markers().add(new WriteTxnMarkersRequestData.WritableTxnMarker().setProducerId(7).setTransactionResult(false)
+                .setTopics(List.of(new WriteTxnMarkersRequestData.WritableTxnMarkerTopic().setName("t")
+                        .setPartitionIndexes(List.of(0, 1)))));
+        WriteTxnMarkersResponseData markersAnswer = new WriteTxnMarkersResponseData();
+        markersAnswer.markers().add(new WriteTxnMarkersResponseData.WritableTxnMarkerResult().setProducerId(7)
+                .setTopics(List.of(new WriteTxnMarkersResponseData.WritableTxnMarkerTopicResult().setName("t")
+                        .setPartitions(List.of(new WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult()
+                                        .setPartitionIndex(0),
+                                new WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult().setPartitionIndex(1)
+                                        .setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER.code()))))));
+        AlterConfigsRequestData configs = new AlterConfigsRequestData();
+        configs.resources().add(new AlterConfigsRequestData.AlterConfigsResource().setResourceType((byte) 4)
+                .setResourceName("0").setConfigs(new AlterConfigsRequestData.AlterableConfigCollection(List.of(
+                        new AlterConfigsRequestData.AlterableConfig().setName("log.cleaner.threads").setValue("2"))
+                        .iterator())));
+        AlterConfigsResponseData configsAnswer = new AlterConfigsResponseData();
+        configsAnswer.responses().add(new AlterConfigsResponseData.AlterConfigsResourceResponse().setResourceType((byte) 4)
+                .setResourceName("0").setErrorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code()));
+
+        AdminCalls.Resource marker = AdminCalls.resources(markers).orElseThrow().get(0);
+        AdminCalls.Resource broker = AdminCalls.resources(configs).orElseThrow().get(0);
+
+        assertEquals("abort", marker.fields().get("action"));
+        assertEquals(Errors.NOT_LEADER_OR_FOLLOWER.code(), AdminCalls.errorOf(marker, AdminCalls.errors(markersAnswer)));
+        assertEquals("broker", broker.fields().get("resourceType"));
+        assertEquals(List.of("log.cleaner.threads"), broker.fields().get("configs"));
+        assertEquals(Errors.CLUSTER_AUTHORIZATION_FAILED.code(), AdminCalls.errorOf(broker,
+                AdminCalls.errors(configsAnswer)));
+    }
+
+    @Test
+    void aResourceTheAnswerDoesNotNameIsAnUnknownError() {
+        CreateTopicsRequestData request = new CreateTopicsRequestData();
+        request.topics().add(new CreateTopicsRequestData.CreatableTopic().setName("missing"));
+
+        AdminCalls.Resource resource = AdminCalls.resources(request).orElseThrow().get(0);
+
+        assertEquals(Errors.UNKNOWN_SERVER_ERROR.code(), AdminCalls.errorOf(resource,
+                AdminCalls.errors(new CreateTopicsResponseData())));
     }
 
     @Test
