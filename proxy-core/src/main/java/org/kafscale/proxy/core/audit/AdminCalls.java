@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
@@ -148,7 +150,9 @@ final class AdminCalls {
                         f.patternTypeFilter(), f.principalFilter(), f.hostFilter(), f.operation(), f.permissionType())));
             }
         } else if (request instanceof AlterClientQuotasRequestData r) {
-            r.entries().forEach(e -> out.add(resource("clientQuotaEntity", entity(e.entity()), "keys",
+            r.entries().forEach(e -> out.add(resource("clientQuotaEntity", entity(e.entity(),
+                    AlterClientQuotasRequestData.EntityData::entityType, AlterClientQuotasRequestData.EntityData::entityName),
+                    "keys",
                     e.ops().stream().map(op -> op.key() + (op.remove() ? ":remove" : ":set")).toList(),
                     "validateOnly", r.validateOnly())));
         } else if (request instanceof AlterUserScramCredentialsRequestData r) {
@@ -226,7 +230,8 @@ final class AdminCalls {
                 out.put("acl/" + i, a.filterResults().get(i).errorCode());
             }
         } else if (answer instanceof AlterClientQuotasResponseData a) {
-            a.entries().forEach(e -> out.put(key("clientQuotaEntity", responseEntity(e.entity())), e.errorCode()));
+            a.entries().forEach(e -> out.put(key("clientQuotaEntity", entity(e.entity(),
+                    AlterClientQuotasResponseData.EntityData::entityType, AlterClientQuotasResponseData.EntityData::entityName)), e.errorCode()));
         } else if (answer instanceof AlterUserScramCredentialsResponseData a) {
             a.results().forEach(u -> out.put(key("user", u.user()), u.errorCode()));
         } else if (answer instanceof ElectLeadersResponseData a) {
@@ -320,17 +325,9 @@ final class AdminCalls {
         return fields;
     }
 
-    private static String entity(List<AlterClientQuotasRequestData.EntityData> parts) {
-        StringBuilder name = new StringBuilder();
-        parts.forEach(p -> name.append(name.length() == 0 ? "" : ",").append(p.entityType()).append('=')
-                .append(p.entityName() == null ? "<default>" : p.entityName()));
-        return name.toString();
-    }
-
-    private static String responseEntity(List<AlterClientQuotasResponseData.EntityData> parts) {
-        StringBuilder name = new StringBuilder();
-        parts.forEach(p -> name.append(name.length() == 0 ? "" : ",").append(p.entityType()).append('=')
-                .append(p.entityName() == null ? "<default>" : p.entityName()));
-        return name.toString();
+    /** A quota entity as {@code user=carol,client-id=app}; a default entity's name is {@code <default>}. */
+    private static <T> String entity(List<T> parts, Function<T, String> type, Function<T, String> name) {
+        return parts.stream().map(p -> type.apply(p) + "=" + (name.apply(p) == null ? "<default>" : name.apply(p)))
+                .collect(Collectors.joining(","));
     }
 }
