@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.HashMap;
+import java.util.Map;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class GatewayAuditTest {
     private static Gateway gateway(String yaml) {
@@ -51,6 +55,19 @@ class GatewayAuditTest {
 
         assertEquals(new AuditSettings(Optional.of(Path.of("audit.jsonl")), 1000, 3, true, Optional.of("_audit"), 50,
                 true), audit);
+    }
+
+    @Test
+    void anAuditTrailAloneNeedsNoAuthenticationOnTheListener(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("gateway.yaml"), "audit:\n  stdout: true\n");
+        Map<String, String> env = new HashMap<>();
+        env.put(ProxyConfig.BACKENDS, "broker-0:9092");
+        env.put(ProxyConfig.GATEWAY_FILE, file.toString());
+
+        ProxyConfig config = ProxyConfig.from(env);
+
+        assertTrue(config.gateway().audit().orElseThrow().stdout());
+        assertTrue(config.virtualClusters().isEmpty());
     }
 
     @Test
