@@ -69,14 +69,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.kafscale.proxy.app.config.LfsConfig;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
 import org.kafscale.proxy.testkit.S3Server;
+import org.kafscale.proxy.testkit.TestCertificates;
 
 /**
- * The audit trail with real SASL (SCRAM) and an ACL file, against a real broker: each kind of
- * event reaches the rolling file and the Kafka topic the proxy's own producer writes; a sink that
+ * The audit trail with real SASL (SCRAM), an ACL file and LFS over mTLS, against a real broker and
+ * S3: each kind of event reaches the rolling file and the Kafka topic the proxy's own producer writes; a sink that
  * is stuck drops and counts while requests go on; with failClosed, mutating calls are refused while
  * a sink is down and go through again once it writes.
  */
@@ -105,6 +107,8 @@ class AuditIT {
     private static RunningProxy proxy;
     private static Path auditFile;
     private static S3Server s3;
+    private static TestCertificates certificates;
+    private static TestCertificates.Identity uploader;
     private static final String BUCKET = "audit-lfs";
     private static final String LFS_TOPIC = "audit-media";
 
@@ -115,12 +119,20 @@ class AuditIT {
         s3 = S3Server.start();
         s3.createBucket(BUCKET);
         auditFile = dir.resolve("audit.jsonl");
-        proxy = RunningProxy.start(KAFKA.cluster(), "single", RunningProxy.lfsOn(s3, BUCKET,
-                settings(dir.resolve("main"), """
-                        audit:
-                          file: %s
-                          topic: %s
-                        """.formatted(auditFile, AUDIT_TOPIC))));
+        // LFS over mTLS: the uploader's certificate is its principal
+        certificates = TestCertificates.create(dir.resolve("certs"), "audit-lfs");
+        TestCertificates.Identity server = certificates.server();
+        uploader = certificates.client("uploader");
+        Map<String, String> settings = new HashMap<>(settings(dir.resolve("main"), """
+                audit:
+                  file: %s
+                  topic: %s
+                """.formatted(auditFile, AUDIT_TOPIC)));
+        settings.putAll(Map.of(LfsConfig.HTTP_TLS_ENABLED, "true",
+                LfsConfig.HTTP_TLS_CERT_FILE, server.chainFile().toString(),
+                LfsConfig.HTTP_TLS_KEY_FILE, server.keyFile().toString(),
+                LfsConfig.HTTP_TLS_CLIENT_CA_FILE, certificates.caFile().toString()));
+        proxy = RunningProxy.start(KAFKA.cluster(), "single", RunningProxy.lfsOn(s3, BUCKET, settings));
     }
 
     @AfterAll
@@ -194,14 +206,16 @@ class AuditIT {
         }
 
         // an LFS upload and its download
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        HttpResponse<String> uploaded = http.send(HttpRequest.newBuilder(URI.create(proxy.lfsUrl("/lfs/produce")))
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .sslContext(certificates.clientContext(uploader)).build();
+        String lfs = "https://127.0.0.1:" + proxy.runtime().lfsAddress().orElseThrow().getPort();
+        HttpResponse<String> uploaded = http.send(HttpRequest.newBuilder(URI.create(lfs + "/lfs/produce"))
                 .header("X-Kafka-Topic", LFS_TOPIC).POST(HttpRequest.BodyPublishers.ofString("a large payload"))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, uploaded.statusCode(), uploaded.body());
         JsonNode envelope = JSON.readTree(uploaded.body());
         String objectKey = envelope.get("key").asText();
-        HttpResponse<String> downloaded = http.send(HttpRequest.newBuilder(URI.create(proxy.lfsUrl("/lfs/download")))
+        HttpResponse<String> downloaded = http.send(HttpRequest.newBuilder(URI.create(lfs + "/lfs/download"))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"bucket\":\"" + BUCKET + "\",\"key\":\"" + objectKey
                         + "\",\"integrity\":{\"sha256\":\"" + envelope.get("sha256").asText() + "\",\"size\":"
                         + "a large payload".length() + "}}")).build(), HttpResponse.BodyHandlers.ofString());
@@ -236,13 +250,14 @@ class AuditIT {
                 admin("EndTxn", "succeeded", "abort"),
                 admin("DeleteTopics", "succeeded", topic),
                 e -> is(e, "lfs") && text(e, "action").equals("upload") && text(e, "outcome").equals("succeeded")
+                        && text(e, "principal").equals("User:CN=uploader")
                         && e.path("object").path("bucket").asText().equals(BUCKET)
                         && e.path("object").path("key").asText().equals(objectKey)
                         && text(e, "topic").equals(LFS_TOPIC),
                 e -> is(e, "lfs") && text(e, "action").equals("upload") && text(e, "outcome").equals("started")
                         && text(e, "clientAddress").startsWith("127.0.0.1"),
                 e -> is(e, "lfs") && text(e, "action").equals("download") && text(e, "outcome").equals("succeeded")
-                        && e.path("object").path("key").asText().equals(objectKey));
+                        && text(e, "principal").equals("User:CN=uploader") && e.path("object").path("key").asText().equals(objectKey));
         Eventually.await(DEADLINE, "every event in the file", () -> missing(expected, fileEvents(auditFile)).isEmpty());
         Eventually.await(DEADLINE, "every event in the topic", () -> missing(expected, topicEvents()).isEmpty());
         for (JsonNode event : fileEvents(auditFile)) {
