@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import org.kafscale.proxy.app.authz.AclFileWatcher;
 import org.kafscale.proxy.app.audit.AuditRuntime;
-import org.kafscale.proxy.lfs.tracker.LfsTracker;
 import org.kafscale.proxy.app.config.ConfigException;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.health.HealthServer;
@@ -40,6 +39,7 @@ import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.server.RequestHandlers;
 import org.kafscale.proxy.discovery.TopologySource;
+import org.kafscale.proxy.lfs.tracker.LfsTracker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

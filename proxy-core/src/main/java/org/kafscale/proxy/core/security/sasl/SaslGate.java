@@ -142,14 +142,15 @@ final class SaslGate implements RequestHandler {
                     "SaslAuthenticate while the previous token is still being evaluated"));
         }
         byte[] token = request.decodeBody(SaslAuthenticateRequestData.class).authBytes();
-        if (!exchange.tokenRead) {
-            exchange.tokenRead = true;
-            exchange.claimed = ClaimedUser.of(exchange.mechanism, token);
-        }
         int maxTokenBytes = authenticator.settings().maxTokenBytes();
         if (token.length > maxTokenBytes) {
             return Replies.now(context.loop(), failed(request, Outcome.REFUSED,
                     "a SASL token of " + token.length + " bytes (at most " + maxTokenBytes + ")"));
+        }
+        if (!exchange.tokenRead) {
+            // Read within the token limit only: a refused token is not even looked at.
+            exchange.tokenRead = true;
+            exchange.claimed = ClaimedUser.of(exchange.mechanism, token);
         }
         Optional<CompletableFuture<byte[]>> step = authenticator.evaluate(exchange.server, token);
         if (step.isEmpty()) {
