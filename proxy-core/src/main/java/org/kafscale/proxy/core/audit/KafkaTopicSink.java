@@ -43,7 +43,12 @@ public final class KafkaTopicSink implements AuditSink {
         List<Future<RecordMetadata>> sent = new ArrayList<>(lines.size());
         try {
             for (String line : lines) {
-                sent.add(out.send(new ProducerRecord<>(topic, line.getBytes(StandardCharsets.UTF_8))));
+                Future<RecordMetadata> each = out.send(new ProducerRecord<>(topic, line.getBytes(StandardCharsets.UTF_8)));
+                if (each.isDone()) {
+                    // Failed at once (no metadata within max.block.ms): the rest of the batch would wait as long each.
+                    each.get();
+                }
+                sent.add(each);
             }
             out.flush();
             for (Future<RecordMetadata> each : sent) {
