@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.kafscale.proxy.app.audit.AuditRuntime;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.lfs.LfsRuntime;
 import org.kafscale.proxy.app.metrics.ProxyMetrics;
@@ -22,6 +23,7 @@ import org.kafscale.proxy.core.policy.PolicyFactory;
 import org.kafscale.proxy.core.quota.QuotaPolicy;
 import org.kafscale.proxy.core.security.OwnConnections;
 import org.kafscale.proxy.core.security.authz.AclsInForce;
+import org.kafscale.proxy.core.security.authz.AuthorizationObserver;
 import org.kafscale.proxy.core.security.authz.AuthorizationPolicy;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 import org.kafscale.proxy.core.server.RequestDispatcher;
@@ -35,7 +37,7 @@ import org.kafscale.proxy.routing.apis.Apis;
 
 /**
  * The Kafka path every client connection gets, outermost first: SASL (when configured), then the
- * policy chain (virtual clusters, their quotas, then authorization with ACLs), then the dispatcher, which answers ApiVersions,
+ * policy chain (virtual clusters, their quotas, the audit trail, then authorization with ACLs), then the dispatcher, which answers ApiVersions,
  * Metadata and the other local APIs itself and routes the rest.
  *
  * @param config the proxy's settings
@@ -50,11 +52,12 @@ import org.kafscale.proxy.routing.apis.Apis;
  * @param acls whose ACL rules decide whose requests, when any ACL file (the proxy's or a virtual
  *     cluster's) is configured
  * @param own the connections the proxy opens to itself, which authorization lets through
+ * @param audit the audit trail, when the gateway file configures one
  */
 record KafkaPathAssembly(ProxyConfig config, TopologySource topology, AdvertisedListener advertised,
                          BrokerApiVersions brokerVersions, ProxyMetrics metrics, Optional<LfsRuntime> lfs,
                          Optional<SaslAuthenticator> sasl, Map<String, SaslAuthenticator> tenantSasl,
-                         Optional<AclsInForce> acls, OwnConnections own) {
+                         Optional<AclsInForce> acls, OwnConnections own, Optional<AuditRuntime> audit) {
 
     /**
      * The handlers for each new connection, SASL outermost: of the shared listener, and of each
@@ -123,7 +126,8 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
      * The chain's policies after the tenant policy, in the order they run. The tenant policy is
      * first, so every later policy (authorization with ACLs in the real cluster's names) sees real
      * names and the connection's virtual cluster; then the quotas, so a client's refused requests
-     * count against its rates too; then authorization, so no later policy sees a refused request.
+     * count against its rates too; then the audit trail; then authorization, so no later policy
+     * sees a refused request.
      */
     private List<PolicyFactory> policiesAfterTenants(ApiCatalog apis) {
         List<PolicyFactory> policies = new ArrayList<>();
@@ -133,8 +137,12 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
                 policies.add(PolicyFactory.shared(quotas));
             }
         }
+        // The audit trail stands before authorization: it reads a mutating call's answer after
+        // authorization did, so a call the ACLs refuse is recorded with its refusal.
+        audit.ifPresent(trail -> policies.add(PolicyFactory.shared(trail.policy())));
+        AuthorizationObserver refusals = audit.isPresent() ? audit.get().authorization(metrics) : metrics;
         acls.ifPresent(inForce -> policies.add(PolicyFactory.shared(new AuthorizationPolicy(apis, inForce, topology,
-                metrics, own))));
+                refusals, own))));
         return policies;
     }
 }

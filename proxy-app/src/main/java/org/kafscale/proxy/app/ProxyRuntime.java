@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import org.kafscale.proxy.app.authz.AclFiles;
+import org.kafscale.proxy.app.audit.AuditRuntime;
 import org.kafscale.proxy.app.config.ConfigException;
 import org.kafscale.proxy.app.config.HostPort;
 import org.kafscale.proxy.app.config.ProxyConfig;
@@ -33,6 +34,7 @@ import org.kafscale.proxy.core.local.AdvertiseMode;
 import org.kafscale.proxy.core.local.AdvertisedListener;
 import org.kafscale.proxy.core.local.BrokerApiVersions;
 import org.kafscale.proxy.core.security.OwnConnections;
+import org.kafscale.proxy.core.security.sasl.AuthenticationListener;
 import org.kafscale.proxy.core.security.sasl.ProbeLogin;
 import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 import org.kafscale.proxy.core.security.sasl.SaslSettings;
@@ -40,6 +42,7 @@ import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.kafscale.proxy.core.server.RequestHandlers;
 import org.kafscale.proxy.discovery.TopologySource;
+import org.kafscale.proxy.lfs.tracker.LfsTracker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -136,27 +139,35 @@ public final class ProxyRuntime implements AutoCloseable {
 
         AdvertisedListener advertised = new AdvertisedListener(config.advertisedHost(), config.advertisedPort(),
                 config.advertiseMode(), config.brokerPorts(), config.sniHosts());
+        ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, topology.gate());
+        // The audit trail starts before anything it records and closes after it (resources close in reverse).
+        Optional<AuditRuntime> audit = config.gateway().audit().map(settings -> resources.own("the audit trail",
+                AuditRuntime.start(settings, topology, config.backendSecurity(), config.virtualClusters(), own,
+                        proxyMetrics)));
         // LFS and the health listener run on event loops of their own, not the Kafka workers.
         Optional<LfsRuntime> lfs = Optional.empty();
         if (config.lfs().isPresent()) {
             lfs = Optional.of(resources.own("the LFS listener",
-                    LfsRuntime.start(config, config.lfs().get(), topology, metrics)));
+                    LfsRuntime.start(config, config.lfs().get(), topology, metrics,
+                            audit.map(AuditRuntime::lfs).orElse(LfsTracker.NONE))));
         }
-        ProxyMetrics proxyMetrics = new ProxyMetrics(metrics, topology, topology.gate());
         BackendConnector connector = new BackendConnector(config.maxFrameBytes(), config.connectTimeout(), proxyMetrics,
                 config.backendSecurity());
         // With SASL, the readiness probe logs in to the listener with a login minted for this process,
         // accepted only on the connections the proxy opens to itself.
         Optional<ProbeLogin> probeLogin = config.sasl().map(settings -> ProbeLogin.mint(own::isOwn));
+        AuthenticationListener authentications = audit.map(AuditRuntime::authentications)
+                .orElse(AuthenticationListener.NONE);
         Optional<SaslAuthenticator> sasl = config.sasl().map(settings -> resources.own("SASL on the listener",
-                startSasl(settings, proxyMetrics, probeLogin)));
+                startSasl(settings, proxyMetrics, probeLogin, authentications)));
         Map<String, SaslAuthenticator> tenantSasl = new LinkedHashMap<>();
         config.gateway().credentialsFiles().forEach((name, file) -> tenantSasl.put(name, resources.own(
                 "SASL on virtual cluster " + name + "'s listener", startSasl(config.sasl().orElseThrow()
-                        .withCredentialsFile(file), proxyMetrics, Optional.empty(), ProxyConfig.GATEWAY_FILE
-                        + " (the credentials file " + file + " of virtual cluster '" + name + "')"))));
+                        .withCredentialsFile(file), proxyMetrics, Optional.empty(), authentications,
+                        ProxyConfig.GATEWAY_FILE + " (the credentials file " + file + " of virtual cluster '" + name
+                                + "')"))));
         KafkaPathAssembly.KafkaPaths paths = new KafkaPathAssembly(config, topology, advertised,
-                brokerVersions, proxyMetrics, lfs, sasl, tenantSasl, acls.inForce(), own).handlers();
+                brokerVersions, proxyMetrics, lfs, sasl, tenantSasl, acls.inForce(), own, audit).handlers();
         RequestHandlers handlers = aroundHandlers.apply(paths.shared());
         KafkaProxyServer kafkaServer = resources.own("the Kafka listener", bound(ProxyConfig.ADDR,
                 () -> KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector, proxyMetrics)));
@@ -231,15 +242,16 @@ public final class ProxyRuntime implements AutoCloseable {
      * naming the settings, rather than leave a listener that lets no one in (or anyone).
      */
     private static SaslAuthenticator startSasl(SaslSettings settings, ProxyMetrics metrics,
-                                               Optional<ProbeLogin> probeLogin) {
-        return startSasl(settings, metrics, probeLogin, "SASL on the Kafka listener (KAFSCALE_PROXY_SASL_*)");
+                                               Optional<ProbeLogin> probeLogin, AuthenticationListener audit) {
+        return startSasl(settings, metrics, probeLogin, audit, "SASL on the Kafka listener (KAFSCALE_PROXY_SASL_*)");
     }
 
     /** The same for the SASL that {@code what} names (a virtual cluster's own listener's). */
     private static SaslAuthenticator startSasl(SaslSettings settings, ProxyMetrics metrics,
-                                               Optional<ProbeLogin> probeLogin, String what) {
+                                               Optional<ProbeLogin> probeLogin, AuthenticationListener audit,
+                                               String what) {
         try {
-            return SaslAuthenticator.start(settings, metrics, probeLogin);
+            return SaslAuthenticator.start(settings, metrics, probeLogin, audit);
         } catch (RuntimeException e) {
             throw new ConfigException(what + " could not start: " + e);
         }

@@ -101,6 +101,13 @@ public final class LfsModule implements AutoCloseable {
     public static LfsModule start(LfsSettings settings, Topology topology, RoutingGate gate, MeterRegistry registry,
                                   List<LfsRouteFactory> extraRoutes, BackendSecurity backendSecurity)
             throws InterruptedException {
+        return start(settings, topology, gate, registry, extraRoutes, backendSecurity, LfsTracker.NONE);
+    }
+
+    /** Like the above, every ops event told to {@code audit} too (the audit trail), whether or not the tracker is on. */
+    public static LfsModule start(LfsSettings settings, Topology topology, RoutingGate gate, MeterRegistry registry,
+                                  List<LfsRouteFactory> extraRoutes, BackendSecurity backendSecurity, LfsTracker audit)
+            throws InterruptedException {
         LfsLimits limits = settings.limits();
         S3AsyncClient s3 = S3Clients.asyncClient(settings.s3(), limits.s3Connections(), DATA_ACQUISITION_TIMEOUT);
         S3AsyncClient controlS3 = S3Clients.asyncClient(settings.s3(), CONTROL_CONNECTIONS,
@@ -122,9 +129,10 @@ public final class LfsModule implements AutoCloseable {
                 settings.publish().produceTimeout().plus(settings.dialTimeout()));
         LfsMetrics metrics = new LfsMetrics(registry);
         TrackerEvents events = new TrackerEvents(settings.proxyId());
-        LfsTracker tracker = settings.tracker().enabled()
+        LfsTracker ops = settings.tracker().enabled()
                 ? KafkaTracker.start(settings.tracker(), topology, kafka, housekeeping)
                 : LfsTracker.NONE;
+        LfsTracker tracker = audit == LfsTracker.NONE ? ops : LfsTracker.both(ops, audit);
         ObjectJanitor janitor = new ObjectJanitor(s3, settings.s3().bucket(), metrics, tracker, events);
         EnvelopePublisher publisher = new EnvelopePublisher(topology, gate, kafka, loops, janitor, settings.publish());
         S3Health health = new S3Health(settings.s3());

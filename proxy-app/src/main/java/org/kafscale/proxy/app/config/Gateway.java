@@ -2,6 +2,7 @@ package org.kafscale.proxy.app.config;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
 
@@ -18,12 +19,12 @@ import org.kafscale.proxy.core.tenant.VirtualClusters;
  *     own listener (broker id N on that port + N), by its name
  * @param credentialsFiles the SASL credentials file of each virtual cluster whose own listener
  *     checks users against a file of its own, by its name
+ * @param audit the audit trail's sinks ({@code audit}), when configured
  */
 public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas, Map<String, Path> aclFiles,
                       Map<String, HostPort> listeners, Map<String, Integer> brokerPortBases,
-                      Map<String, Path> credentialsFiles) {
-    public static final Gateway NONE = new Gateway(VirtualClusters.NONE, Map.of(), Map.of(), Map.of(), Map.of(),
-            Map.of());
+                      Map<String, Path> credentialsFiles, Optional<AuditSettings> audit) {
+    public static final Gateway NONE = new Gateway(VirtualClusters.NONE, Map.of());
 
     public Gateway {
         quotas = Map.copyOf(quotas);
@@ -36,5 +37,10 @@ public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas>
     /** Whether every virtual cluster has a listener of its own, so none needs clients to authenticate. */
     public boolean placesEveryClientByListener() {
         return virtualClusters.all().stream().allMatch(cluster -> listeners.containsKey(cluster.name()));
+    }
+
+    /** Virtual clusters and quotas, nothing else. */
+    public Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas) {
+        this(virtualClusters, quotas, Map.of(), Map.of(), Map.of(), Map.of(), Optional.empty());
     }
 }

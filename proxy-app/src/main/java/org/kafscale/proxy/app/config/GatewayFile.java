@@ -14,6 +14,7 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.codec.AclNames;
@@ -23,7 +24,8 @@ import org.kafscale.proxy.core.tenant.VirtualCluster;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
 
 /**
- * Reads the gateway file ({@code KAFSCALE_PROXY_GATEWAY_FILE}): YAML (or JSON), a list
+ * Reads the gateway file ({@code KAFSCALE_PROXY_GATEWAY_FILE}): YAML (or JSON), the audit trail's
+ * {@code audit} section ({@link GatewayAudit}; a file may hold only that), and a list
  * {@code virtualClusters}, each with a {@code name}, the {@code principals} placed in it
  * ({@code User:alice}), and optionally its {@code clusterId} and its {@code topicPrefix},
  * {@code groupPrefix} and {@code transactionalIdPrefix} (each {@code <name>.} by default), its
@@ -35,6 +37,8 @@ import org.kafscale.proxy.core.tenant.VirtualClusters;
 public final class GatewayFile {
     static final String SETTING = "KAFSCALE_PROXY_GATEWAY_FILE";
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
+    /** The file's sections. */
+    private static final Set<String> ROOT_KEYS = Set.of("virtualClusters", "audit");
     private static final Set<String> KEYS = Set.of("name", "principals", "clusterId", "topicPrefix", "groupPrefix",
             "transactionalIdPrefix", "quotas", "aclFile", "listener", "brokerPortBase", "credentialsFile");
     /** Keys of virtual clusters that later versions read: named, so the error says it is not a typo. */
@@ -43,7 +47,7 @@ public final class GatewayFile {
     private GatewayFile() {
     }
 
-    /** The virtual clusters and quotas of the file at {@code path}. */
+    /** The virtual clusters, quotas and audit trail of the file at {@code path}. */
     public static Gateway read(Path path) {
         byte[] text;
         try {
@@ -79,15 +83,22 @@ public final class GatewayFile {
         } catch (IOException e) {
             throw new ConfigException(where + " cannot be read: " + e.getMessage());
         }
-        if (root == null || !root.isObject() || !root.path("virtualClusters").isArray()
-                || root.path("virtualClusters").isEmpty()) {
+        // A file of an audit trail alone has no virtual clusters; any other needs at least one.
+        boolean auditOnly = root != null && root.isObject() && root.has("audit") && !root.has("virtualClusters");
+        if (root == null || !root.isObject() || !auditOnly && (!root.path("virtualClusters").isArray()
+                || root.path("virtualClusters").isEmpty())) {
             throw new ConfigException(where + " is invalid: expected a list `virtualClusters` with at least one entry");
         }
         for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
             String key = keys.next();
-            if (!key.equals("virtualClusters")) {
-                throw new ConfigException(where + " is invalid at " + key + ": unknown key (expected virtualClusters)");
+            if (!ROOT_KEYS.contains(key)) {
+                throw new ConfigException(where + " is invalid at " + key + ": unknown key (expected "
+                        + String.join(", ", ROOT_KEYS.stream().sorted().toList()) + ")");
             }
+        }
+        Optional<AuditSettings> audit = GatewayAudit.parse(where, "audit", root.get("audit"));
+        if (auditOnly) {
+            return new Gateway(VirtualClusters.NONE, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), audit);
         }
         List<VirtualCluster> clusters = new ArrayList<>();
         Map<String, TenantQuotas> quotas = new HashMap<>();
@@ -151,7 +162,7 @@ public final class GatewayFile {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + " is invalid: " + e.getMessage());
         }
-        return new Gateway(virtualClusters, quotas, aclFiles, listeners, brokerPortBases, credentialsFiles);
+        return new Gateway(virtualClusters, quotas, aclFiles, listeners, brokerPortBases, credentialsFiles, audit);
     }
 
     private static VirtualCluster cluster(String where, String path, JsonNode node) {

@@ -276,6 +276,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         }
         boolean certificates = listenerTls.map(tls -> tls.clientCertificates() == ClientCertificates.REQUIRED)
                 .orElse(false);
+        // An audit trail alone records anonymous clients too, and a virtual cluster's own listener
+        // places them; only a virtual cluster placed by principal needs clients that authenticate.
         if (sasl.isEmpty() && !certificates && !gateway.placesEveryClientByListener()) {
             throw new ConfigException(GATEWAY_FILE + " is set, but clients do not authenticate: virtual clusters place "
                     + "each client by its principal, so set " + ConfigKey.SASL_MECHANISMS.envName() + " or "

@@ -11,6 +11,7 @@ import org.kafscale.proxy.discovery.TopologySource;
 import org.kafscale.proxy.discovery.etcd.EtcdSettings;
 import org.kafscale.proxy.core.hooks.ProduceRewriter;
 import org.kafscale.proxy.lfs.LfsModule;
+import org.kafscale.proxy.lfs.tracker.LfsTracker;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.lfs.rewrite.LfsProduceRewriter;
 import org.kafscale.proxy.lfs.uploads.UploadRoutes;
@@ -33,12 +34,18 @@ public final class LfsRuntime implements AutoCloseable {
 
     public static LfsRuntime start(ProxyConfig config, LfsSettings settings, TopologySource topology,
                                    MeterRegistry metrics) throws InterruptedException {
+        return start(config, settings, topology, metrics, LfsTracker.NONE);
+    }
+
+    /** As above, every upload and download event told to {@code audit} too. */
+    public static LfsRuntime start(ProxyConfig config, LfsSettings settings, TopologySource topology,
+                                   MeterRegistry metrics, LfsTracker audit) throws InterruptedException {
         // Its own etcd client: the topology's is closed with the topology, the sessions' with this.
         Optional<Client> etcd = config.etcd().map(EtcdSettings::connect);
         UploadRoutes uploads = new UploadRoutes(etcd, Clock.systemUTC());
         try {
             LfsModule module = LfsModule.start(settings, topology, topology.gate(), metrics, List.of(uploads),
-                    config.backendSecurity());
+                    config.backendSecurity(), audit);
             return new LfsRuntime(module, uploads, etcd);
         } catch (RuntimeException | InterruptedException e) {
             uploads.close();

@@ -2,6 +2,7 @@ package org.kafscale.proxy.app.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import org.kafscale.proxy.core.security.sasl.SaslObserver;
+import org.kafscale.proxy.core.audit.AuditSinkObserver;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import org.apache.kafka.common.resource.ResourceType;
@@ -41,7 +42,7 @@ import org.kafscale.proxy.discovery.TopologySource;
  * many brokers it knows, and JVM and Netty memory. docs/metrics.md lists every series.
  */
 public final class ProxyMetrics implements ConnectionListener, RoutingObserver, BackendObserver,
-        SaslObserver, AuthorizationObserver, QuotaObserver {
+        SaslObserver, AuthorizationObserver, QuotaObserver, AuditSinkObserver {
     private final MeterRegistry registry;
     /** Timer keys of the buckets for what a client may make up: any unknown key, any version out of range. */
     private static final int UNKNOWN = -1;
@@ -63,6 +64,9 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
     private final ConcurrentHashMap<String, Counter> quotaBytes = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> quotaThrottles = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> quotaTimes = new ConcurrentHashMap<>();
+    /** By sink (three at most) and reason (two). */
+    private final ConcurrentHashMap<String, Counter> auditWritten = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> auditDropped = new ConcurrentHashMap<>();
 
     public ProxyMetrics(MeterRegistry registry, TopologySource topology, RoutingGate gate) {
         this.registry = registry;
@@ -176,6 +180,20 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
         retries.computeIfAbsent(api.name + "/" + cause, k -> Counter.builder("kafscale_proxy_retries")
                 .description("Parts of requests the proxy sent again, by cause").tag("api", api.name)
                 .tag("cause", cause.name().toLowerCase(java.util.Locale.ROOT)).register(registry)).increment();
+    }
+
+    @Override
+    public void written(String sink, int events) {
+        auditWritten.computeIfAbsent(sink, k -> Counter.builder("kafscale_proxy_audit_events_written")
+                .description("Audit events a sink wrote, by sink").tag("sink", sink).register(registry))
+                .increment(events);
+    }
+
+    @Override
+    public void dropped(String sink, String reason, int events) {
+        auditDropped.computeIfAbsent(sink + "/" + reason, k -> Counter.builder("kafscale_proxy_audit_events_dropped")
+                .description("Audit events a sink did not write: its queue was full, or its write failed")
+                .tag("sink", sink).tag("reason", reason).register(registry)).increment(events);
     }
 
     /** Labels bounded by the enabled mechanisms (or {@code unsupported}) and the four outcomes. */

@@ -11,6 +11,23 @@ public interface LfsTracker extends AutoCloseable {
 
     void emit(TrackerEvent event);
 
+    /** Each event to {@code first}, then to {@code second}; closing closes both. */
+    static LfsTracker both(LfsTracker first, LfsTracker second) {
+        return new LfsTracker() {
+            @Override
+            public void emit(TrackerEvent event) {
+                first.emit(event);
+                second.emit(event);
+            }
+
+            @Override
+            public void close() {
+                first.close();
+                second.close();
+            }
+        };
+    }
+
     @Override
     default void close() {
     }

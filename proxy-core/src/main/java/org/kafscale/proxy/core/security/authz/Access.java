@@ -1,7 +1,9 @@
 package org.kafscale.proxy.core.security.authz;
 
 import java.net.InetAddress;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.Uuid;
@@ -25,6 +27,11 @@ public final class Access {
     private final AclRules rules;
     private final TopologySnapshot topology;
     private final Set<ResourceType> refused;
+    /** What was refused, for the audit trail: at most {@link #MAX_DENIALS}, so a request naming many stays small. */
+    private final List<AuthorizationObserver.Denial> denials = new ArrayList<>();
+
+    /** The most refused resources one request reports. */
+    static final int MAX_DENIALS = 100;
 
     /** A client whose address no rule can name: only rules for every host ({@code *}) apply to it. */
     Access(KafkaPrincipal principal, AclRules rules, TopologySnapshot topology) {
@@ -79,7 +86,7 @@ public final class Access {
                 || rules.allowsAny(principal, host, ResourceType.TOPIC, AclOperation.WRITE)) {
             return true;
         }
-        refused.add(ResourceType.CLUSTER);
+        deny(ResourceType.CLUSTER, CLUSTER_NAME, AclOperation.IDEMPOTENT_WRITE);
         return false;
     }
 
@@ -89,7 +96,7 @@ public final class Access {
      */
     boolean topic(String name, Uuid id, AclOperation operation) {
         return topicName(name, id).map(n -> topic(n, operation)).orElseGet(() -> {
-            refused.add(ResourceType.TOPIC);
+            deny(ResourceType.TOPIC, id == null ? name : id.toString(), operation);
             return false;
         });
     }
@@ -124,7 +131,25 @@ public final class Access {
         if (name != null && rules.allows(principal, host, type, name, operation)) {
             return true;
         }
-        refused.add(type);
+        deny(type, name, operation);
         return false;
+    }
+
+    private void deny(ResourceType type, String name, AclOperation operation) {
+        refused.add(type);
+        if (denials.size() < MAX_DENIALS) {
+            denials.add(new AuthorizationObserver.Denial(type, name, operation));
+        }
+    }
+
+    /** Forgets the refusals so far: checks that only probed (Kafka's CREATE fallback) are no denial. */
+    void forgetRefusals() {
+        refused.clear();
+        denials.clear();
+    }
+
+    /** The resources refused while this request was checked, each with its operation. */
+    List<AuthorizationObserver.Denial> denials() {
+        return denials;
     }
 }

@@ -145,6 +145,7 @@ public final class AuthorizationPolicy implements RequestPolicy {
         }
         access.refused().forEach(type -> observer.refused(context.api(), type));
         PolicyConnection connection = context.connection();
+        observer.denied(connection, context.api(), access.denials());
         refusals.info(connection, "Refused {} for {} from {} (client id '{}'): not allowed on {}",
                 context.describeRequest(), connection.principal(), connection.clientAddress(), context.clientId(),
                 access.refused());

@@ -140,10 +140,10 @@ public final class TopicGuards {
 
     public static Verdict createTopics(CreateTopicsRequestData q, short version, Access a) {
         if (a.cluster(AclOperation.CREATE)) {
-            a.refused().clear();
+            a.forgetRefusals();
             return Verdict.ALLOW;
         }
-        a.refused().clear();
+        a.forgetRefusals();
         var refused = Refusals.takeOut(q.topics(), t -> topicError(a, t.name(), null, AclOperation.CREATE));
         if (refused.isEmpty()) {
             return Verdict.ALLOW;
@@ -198,7 +198,7 @@ public final class TopicGuards {
                     mayCreate &= a.cluster(AclOperation.CREATE) || a.topic(t.name(), AclOperation.CREATE);
                 }
             }
-            a.refused().clear();
+            a.forgetRefusals();
         }
         Consumer<MetadataResponseData> edit = answer -> hideUndescribable(answer.topics().iterator(),
                 MetadataResponseTopic::name, everyTopic, a, t -> {

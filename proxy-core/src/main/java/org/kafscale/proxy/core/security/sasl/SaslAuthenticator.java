@@ -38,13 +38,20 @@ public final class SaslAuthenticator implements AutoCloseable {
     private final SaslSettings settings;
     private final SaslServers servers;
     private final SaslObserver observer;
+    private final AuthenticationListener listener;
     private final Semaphore steps;
     private final ExecutorService evaluators;
 
     SaslAuthenticator(SaslSettings settings, SaslServers servers, SaslObserver observer) {
+        this(settings, servers, observer, AuthenticationListener.NONE);
+    }
+
+    SaslAuthenticator(SaslSettings settings, SaslServers servers, SaslObserver observer,
+                      AuthenticationListener listener) {
         this.settings = settings;
         this.servers = servers;
         this.observer = observer;
+        this.listener = listener;
         this.steps = new Semaphore(settings.maxConcurrentAuthentications());
         int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
         AtomicInteger count = new AtomicInteger();
@@ -68,7 +75,13 @@ public final class SaslAuthenticator implements AutoCloseable {
 
     /** As {@link #start(SaslSettings, SaslObserver)}, also admitting the readiness probe's {@code probe} login. */
     public static SaslAuthenticator start(SaslSettings settings, SaslObserver observer, Optional<ProbeLogin> probe) {
-        return new SaslAuthenticator(settings, SaslServers.start(settings, probe), observer);
+        return start(settings, observer, probe, AuthenticationListener.NONE);
+    }
+
+    /** As {@link #start(SaslSettings, SaslObserver, Optional)}, telling {@code listener} of each authentication. */
+    public static SaslAuthenticator start(SaslSettings settings, SaslObserver observer, Optional<ProbeLogin> probe,
+                                          AuthenticationListener listener) {
+        return new SaslAuthenticator(settings, SaslServers.start(settings, probe), observer, listener);
     }
 
     /** Each connection's handler behind its own gate: nothing but SASL and ApiVersions passes before authentication. */
@@ -99,6 +112,10 @@ public final class SaslAuthenticator implements AutoCloseable {
 
     SaslObserver observer() {
         return observer;
+    }
+
+    AuthenticationListener listener() {
+        return listener;
     }
 
     /**

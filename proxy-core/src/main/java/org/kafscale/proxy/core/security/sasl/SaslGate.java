@@ -57,6 +57,9 @@ final class SaslGate implements RequestHandler {
         final SaslMechanism mechanism;
         final SaslServer server;
         boolean evaluating;
+        /** Who the first token claims to be, for the audit of a failure; null until read, or when it names none. */
+        KafkaPrincipal claimed;
+        boolean tokenRead;
 
         Exchange(SaslMechanism mechanism, SaslServer server) {
             this.mechanism = mechanism;
@@ -116,11 +119,11 @@ final class SaslGate implements RequestHandler {
                 // The socket's address, for the probe's own login: a PROXY protocol header cannot forge it.
                 .filter(m -> authenticator.servers().accepts(m, connection.peerAddress()));
         if (mechanism.isEmpty() || session != null && mechanism.get() != session.mechanism()) {
-            authenticator.observer().authentication(mechanism.map(SaslMechanism::kafkaName)
-                    .orElse(SaslObserver.UNSUPPORTED), Outcome.FAILED);
             String reason = mechanism.isEmpty()
                     ? "SASL mechanism '" + requested + "' is not enabled (enabled: " + mechanismNames() + ")"
                     : "re-authentication with " + requested + " after " + session.mechanism().kafkaName();
+            heard(mechanism.map(SaslMechanism::kafkaName).orElse(SaslObserver.UNSUPPORTED), Outcome.FAILED,
+                    session == null ? null : session.principal(), reason);
             return sendAndClose(request, new SaslHandshakeResponseData()
                     .setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()).setMechanisms(mechanismNames()), reason);
         }
@@ -143,6 +146,11 @@ final class SaslGate implements RequestHandler {
         if (token.length > maxTokenBytes) {
             return Replies.now(context.loop(), failed(request, Outcome.REFUSED,
                     "a SASL token of " + token.length + " bytes (at most " + maxTokenBytes + ")"));
+        }
+        if (!exchange.tokenRead) {
+            // Read within the token limit only: a refused token is not even looked at.
+            exchange.tokenRead = true;
+            exchange.claimed = ClaimedUser.of(exchange.mechanism, token);
         }
         Optional<CompletableFuture<byte[]>> step = authenticator.evaluate(exchange.server, token);
         if (step.isEmpty()) {
@@ -192,8 +200,8 @@ final class SaslGate implements RequestHandler {
                 lifetimeMs > 0 ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lifetimeMs) : Long.MAX_VALUE);
         connection.authenticatedAs(principal);
         connection.admitted();
-        authenticator.observer().authentication(exchange.mechanism.kafkaName(),
-                reauthentication ? Outcome.REAUTHENTICATED : Outcome.SUCCEEDED);
+        heard(exchange.mechanism.kafkaName(), reauthentication ? Outcome.REAUTHENTICATED : Outcome.SUCCEEDED,
+                principal, null);
         connection.atDebug(LOGGER).log("Client {} authenticated with {}{}", connection.describeClient(),
                 exchange.mechanism.kafkaName(), lifetimeMs > 0 ? ", session of " + lifetimeMs + " ms" : "");
         endExchange();
@@ -250,7 +258,7 @@ final class SaslGate implements RequestHandler {
     /** SASL_AUTHENTICATION_FAILED with {@code message} to the client, then the connection closes. */
     private Reply failed(RequestFrame request, Outcome outcome, String message, String detail) {
         String mechanism = exchange == null ? SaslObserver.UNSUPPORTED : exchange.mechanism.kafkaName();
-        authenticator.observer().authentication(mechanism, outcome);
+        heard(mechanism, outcome, claimed(), detail);
         endExchange();
         return sendAndClose(request, new SaslAuthenticateResponseData()
                         .setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code()).setErrorMessage(message)
@@ -259,8 +267,8 @@ final class SaslGate implements RequestHandler {
     }
 
     private Reply illegalState(RequestFrame request, String reason) {
-        authenticator.observer().authentication(exchange == null ? SaslObserver.UNSUPPORTED
-                : exchange.mechanism.kafkaName(), Outcome.REFUSED);
+        heard(exchange == null ? SaslObserver.UNSUPPORTED : exchange.mechanism.kafkaName(), Outcome.REFUSED,
+                claimed(), reason);
         endExchange();
         return refused(request, reason);
     }
@@ -280,6 +288,21 @@ final class SaslGate implements RequestHandler {
     private static Reply sendAndClose(RequestFrame request, ApiMessage answer,
                                       String reason) {
         return new Reply.SendAndClose(ResponseFrames.encode(request, answer), reason);
+    }
+
+    /** Who a failure is about: the session's principal on re-authentication, else the claimed user. */
+    private KafkaPrincipal claimed() {
+        if (session != null) {
+            return session.principal();
+        }
+        return exchange == null ? null : exchange.claimed;
+    }
+
+    /** Tells the metrics and the audit listener how an authentication ended. */
+    private void heard(String mechanism, Outcome outcome, KafkaPrincipal principal, String reason) {
+        authenticator.observer().authentication(mechanism, outcome);
+        authenticator.listener().authentication(new AuthenticationListener.Attempt(mechanism, outcome, principal,
+                connection.id(), connection.clientAddress(), connection.peerAddress(), reason));
     }
 
     private List<String> mechanismNames() {

@@ -52,6 +52,7 @@ class SaslGateTest {
             new InetSocketAddress("127.0.0.1", 50000));
     private final List<String> reachedInner = new ArrayList<>();
     private final List<String> outcomes = new ArrayList<>();
+    private final List<AuthenticationListener.Attempt> attempts = new ArrayList<>();
     private SaslAuthenticator authenticator;
     private RequestHandler gate;
 
@@ -62,7 +63,7 @@ class SaslGateTest {
         SaslSettings settings = new SaslSettings(List.of(SaslMechanism.PLAIN, SaslMechanism.SCRAM_SHA_512),
                 Optional.of(users), Optional.empty(), Optional.empty(), 4, 1024);
         authenticator = SaslAuthenticator.start(settings, (mechanism, outcome) -> outcomes.add(mechanism + "/"
-                + outcome.label()));
+                + outcome.label()), Optional.empty(), attempts::add);
         RequestHandler inner = (ctx, request) -> {
             reachedInner.add(request.knownApi().orElseThrow().name);
             return Replies.now(ctx.loop(), Reply.NONE);
@@ -125,6 +126,14 @@ class SaslGateTest {
         assertEquals(Errors.SASL_AUTHENTICATION_FAILED, answer.error());
         assertEquals(KafkaPrincipal.ANONYMOUS, onLoop(connection::principal));
         assertEquals(List.of("PLAIN/failed"), outcomes);
+        // The audit listener hears who tried (the name claimed in clear), from where, and why it failed
+        AuthenticationListener.Attempt attempt = attempts.get(0);
+        assertEquals(new KafkaPrincipal(KafkaPrincipal.USER_TYPE, "alice"), attempt.principal());
+        assertEquals(SaslObserver.Outcome.FAILED, attempt.outcome());
+        assertEquals(connection.id(), attempt.connection());
+        assertEquals(new InetSocketAddress("127.0.0.1", 50000), attempt.clientAddress());
+        assertTrue(attempt.reason() != null && !attempt.reason().contains("wrong"), "never the password: "
+                + attempt.reason());
     }
 
     @Test
@@ -143,6 +152,9 @@ class SaslGateTest {
         assertEquals(new KafkaPrincipal(KafkaPrincipal.USER_TYPE, "alice"), onLoop(connection::principal));
         assertEquals(List.of("Metadata"), reachedInner);
         assertEquals(List.of("PLAIN/succeeded"), outcomes);
+        assertEquals(List.of(new AuthenticationListener.Attempt("PLAIN", SaslObserver.Outcome.SUCCEEDED,
+                new KafkaPrincipal(KafkaPrincipal.USER_TYPE, "alice"), connection.id(),
+                new InetSocketAddress("127.0.0.1", 50000), new InetSocketAddress("127.0.0.1", 50000), null)), attempts);
     }
 
     @Test
