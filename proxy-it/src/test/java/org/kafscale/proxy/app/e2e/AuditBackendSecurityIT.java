@@ -3,14 +3,11 @@ package org.kafscale.proxy.app.e2e;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,10 +15,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -42,7 +35,6 @@ class AuditBackendSecurityIT {
     private static final String USER = "proxy-scram";
     private static final String PASSWORD = "proxy-scram-secret";
     private static final String TOPIC = "_audit_secured";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
     static final KafkaClusterExtension KAFKA = KafkaClusterExtension.withSecurity(1, () -> BrokerSecurity
@@ -81,28 +73,10 @@ class AuditBackendSecurityIT {
     }
 
     private static List<JsonNode> events() {
-        Map<String, Object> props = new HashMap<>(KAFKA.cluster().security().clientProperties("SCRAM-SHA-512", USER,
+        Map<String, Object> client = new HashMap<>(KAFKA.cluster().security().clientProperties("SCRAM-SHA-512", USER,
                 PASSWORD));
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.cluster().bootstrapServers());
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        List<JsonNode> events = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-            TopicPartition partition = new TopicPartition(TOPIC, 0);
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long end = consumer.endOffsets(List.of(partition)).get(partition);
-            while (consumer.position(partition) < end) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofSeconds(1))) {
-                    try {
-                        events.add(JSON.readTree(new String(record.value(), StandardCharsets.UTF_8)));
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                }
-            }
-        }
-        return events;
+        client.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.cluster().bootstrapServers());
+        return AuditTopic.events(client, TOPIC);
     }
 
     private static Path tempDir() {
