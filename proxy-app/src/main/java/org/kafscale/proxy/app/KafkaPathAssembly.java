@@ -25,13 +25,14 @@ import org.kafscale.proxy.core.security.sasl.SaslAuthenticator;
 import org.kafscale.proxy.core.server.RequestDispatcher;
 import org.kafscale.proxy.core.server.RequestHandlers;
 import org.kafscale.proxy.core.tenant.TenantPolicy;
+import org.kafscale.proxy.core.validation.ValidationPolicy;
 import org.kafscale.proxy.discovery.TopologySource;
 import org.kafscale.proxy.routing.Routing;
 import org.kafscale.proxy.routing.apis.Apis;
 
 /**
  * The Kafka path every client connection gets, outermost first: SASL (when configured), then the
- * policy chain (virtual clusters, their quotas, then authorization with ACLs), then the dispatcher, which answers ApiVersions,
+ * policy chain (virtual clusters, their quotas, authorization with ACLs, then record validation), then the dispatcher, which answers ApiVersions,
  * Metadata and the other local APIs itself and routes the rest.
  *
  * @param config the proxy's settings
@@ -81,7 +82,7 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
      * The chain's policies in the order they run: virtual clusters first, so every later policy
      * (authorization with ACLs in the real cluster's names) sees real names; then their quotas, so
      * a client's refused requests count against its rates too; then authorization, so no later
-     * policy sees a refused request.
+     * policy sees a refused request; then record validation, which decodes only what may be written.
      */
     private List<PolicyFactory> policies(ApiCatalog apis) {
         List<PolicyFactory> policies = new ArrayList<>();
@@ -95,6 +96,9 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
         }
         acls.ifPresent(watcher -> policies.add(PolicyFactory.shared(new AuthorizationPolicy(apis,
                 watcher.authorizer(), topology, metrics, own))));
+        if (!config.gateway().validation().isEmpty()) {
+            policies.add(PolicyFactory.shared(new ValidationPolicy(config.gateway().validation(), topology)));
+        }
         return policies;
     }
 }

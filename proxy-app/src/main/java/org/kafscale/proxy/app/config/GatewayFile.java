@@ -21,6 +21,9 @@ import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.tenant.TenantNames;
 import org.kafscale.proxy.core.tenant.VirtualCluster;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
+import org.kafscale.proxy.app.validation.SchemaRegistryClient;
+import org.kafscale.proxy.core.validation.ValidationRule;
+import org.kafscale.proxy.core.validation.ValidationRules;
 
 /**
  * Reads the gateway file ({@code KAFSCALE_PROXY_GATEWAY_FILE}): YAML (or JSON), a list
@@ -28,14 +31,17 @@ import org.kafscale.proxy.core.tenant.VirtualClusters;
  * ({@code User:alice}), and optionally its {@code clusterId} and its {@code topicPrefix},
  * {@code groupPrefix} and {@code transactionalIdPrefix} (each {@code <name>.} by default). Every
  * problem is an error naming the setting, the file and the path in it
- * ({@code virtualClusters[1].topicPrefix}); a key the proxy does not know yet is refused rather
+ * ({@code virtualClusters[1].topicPrefix}). A {@code validation} list, at the top or in a virtual
+ * cluster, sets record validation ({@link GatewayValidation}); a file with it may have no virtual
+ * clusters. A key the proxy does not know yet is refused rather
  * than ignored, so a file written for a later version does not half-apply.
  */
 public final class GatewayFile {
     static final String SETTING = "KAFSCALE_PROXY_GATEWAY_FILE";
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
     private static final Set<String> KEYS = Set.of("name", "principals", "clusterId", "topicPrefix", "groupPrefix",
-            "transactionalIdPrefix", "quotas");
+            "transactionalIdPrefix", "quotas", "validation");
+    private static final Set<String> ROOT_KEYS = Set.of("virtualClusters", "validation");
     /** Keys of virtual clusters that later versions read: named, so the error says it is not a typo. */
     private static final Set<String> NOT_YET = Set.of("listener", "sniHostSuffix", "aclFile",
             "credentialsFile");
@@ -51,7 +57,8 @@ public final class GatewayFile {
         } catch (IOException e) {
             throw new ConfigException(SETTING + " (" + path + ") cannot be read: " + e.getMessage());
         }
-        return parse(path.toString(), text);
+        Path folder = path.toAbsolutePath().getParent();
+        return parse(path.toString(), text, folder == null ? Path.of("") : folder);
     }
 
     /**
@@ -60,6 +67,11 @@ public final class GatewayFile {
      * @throws ConfigException naming the setting, {@code source} and the path of the first problem
      */
     public static Gateway parse(String source, byte[] text) {
+        return parse(source, text, Path.of(""));
+    }
+
+    /** As {@link #parse(String, byte[])}, with schema files (record validation) relative to {@code base}. */
+    public static Gateway parse(String source, byte[] text, Path base) {
         String where = SETTING + " (" + source + ")";
         JsonNode root;
         try {
@@ -70,19 +82,27 @@ public final class GatewayFile {
         } catch (IOException e) {
             throw new ConfigException(where + " cannot be read: " + e.getMessage());
         }
-        if (root == null || !root.isObject() || !root.path("virtualClusters").isArray()
-                || root.path("virtualClusters").isEmpty()) {
+        // Virtual clusters may be left out of a file that configures record validation alone.
+        boolean validationOnly = root != null && root.isObject() && root.has("validation")
+                && !root.has("virtualClusters");
+        if (!validationOnly && (root == null || !root.isObject() || !root.path("virtualClusters").isArray()
+                || root.path("virtualClusters").isEmpty())) {
             throw new ConfigException(where + " is invalid: expected a list `virtualClusters` with at least one entry");
         }
         for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
             String key = keys.next();
-            if (!key.equals("virtualClusters")) {
-                throw new ConfigException(where + " is invalid at " + key + ": unknown key (expected virtualClusters)");
+            if (!ROOT_KEYS.contains(key)) {
+                throw new ConfigException(where + " is invalid at " + key + ": unknown key (expected "
+                        + String.join(", ", ROOT_KEYS.stream().sorted().toList()) + ")");
             }
         }
+        Map<java.net.URI, SchemaRegistryClient> registries = new HashMap<>();
+        List<ValidationRule> globalRules = GatewayValidation.parse(where, "validation", root.get("validation"), base,
+                registries);
+        Map<String, List<ValidationRule>> clusterRules = new HashMap<>();
         List<VirtualCluster> clusters = new ArrayList<>();
         Map<String, TenantQuotas> quotas = new HashMap<>();
-        JsonNode list = root.get("virtualClusters");
+        JsonNode list = root.path("virtualClusters");
         for (int i = 0; i < list.size(); i++) {
             String path = "virtualClusters[" + i + "]";
             VirtualCluster cluster = cluster(where, path, list.get(i));
@@ -92,6 +112,11 @@ public final class GatewayFile {
             if (!limits.isEmpty()) {
                 quotas.put(cluster.name(), limits);
             }
+            List<ValidationRule> own = GatewayValidation.parse(where, path + ".validation",
+                    list.get(i).get("validation"), base, registries);
+            if (!own.isEmpty()) {
+                clusterRules.put(cluster.name(), own);
+            }
         }
         VirtualClusters virtualClusters;
         try {
@@ -99,7 +124,7 @@ public final class GatewayFile {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + " is invalid: " + e.getMessage());
         }
-        return new Gateway(virtualClusters, quotas);
+        return new Gateway(virtualClusters, quotas, new ValidationRules(globalRules, clusterRules, virtualClusters));
     }
 
     private static VirtualCluster cluster(String where, String path, JsonNode node) {

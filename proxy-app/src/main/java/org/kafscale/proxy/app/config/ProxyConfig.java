@@ -246,7 +246,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     }
 
     /**
-     * The gateway file's virtual clusters. A client is placed by the principal it proves, so one
+     * The gateway file's virtual clusters and record validation. A client is placed by the principal it proves, so one
      * needs SASL or a client certificate the listener requires: an anonymous client would be in none.
      */
     private static Gateway gateway(Settings s, Optional<SaslSettings> sasl,
@@ -255,14 +255,16 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         if (file.isEmpty()) {
             return Gateway.NONE;
         }
+        Gateway gateway = GatewayFile.read(file.get());
         boolean certificates = listenerTls.map(tls -> tls.clientCertificates() == ClientCertificates.REQUIRED)
                 .orElse(false);
-        if (sasl.isEmpty() && !certificates) {
+        // Record validation alone places no client: it needs no principal.
+        if (!gateway.virtualClusters().isEmpty() && sasl.isEmpty() && !certificates) {
             throw new ConfigException(GATEWAY_FILE + " is set, but clients do not authenticate: virtual clusters place "
                     + "each client by its principal, so set " + ConfigKey.SASL_MECHANISMS.envName() + " or "
                     + TLS_REQUIRE_CLIENT_CERT + "=true");
         }
-        return GatewayFile.read(file.get());
+        return gateway;
     }
 
     /**
