@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.testkit.DebianPython;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
 import org.kafscale.proxy.testkit.RegistryServer;
 
@@ -134,6 +136,44 @@ class ValidationIT {
             }
         }
     }
+
+    @Test
+    void confluentKafkaGetsInvalidRecordForTheRecordARuleRefusesAndItsValidRecordLands() throws Exception {
+        // Given
+        KAFKA.cluster().createTopic("orders.py", 1);
+        Path gateway = Files.writeString(dir.resolve("gateway.yaml"), """
+                validation:
+                  - topics: "orders\\\\.py"
+                    value: {format: json}
+                """);
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "brokers",
+                Map.of(ProxyConfig.GATEWAY_FILE, gateway.toString()))) {
+            // When: librdkafka produces a valid then an invalid value, each flushed alone
+            DebianPython.Result run = DebianPython.run(CONFLUENT_PRODUCER, Duration.ofSeconds(90),
+                    List.of(proxy.bootstrap(), "orders.py"));
+
+            // Then: one delivery line per record, the invalid one with Kafka's INVALID_RECORD (librdkafka
+            // says "Broker failed to validate record": it shows neither error_message nor record errors)
+            assertTrue(run.succeeded(), run.stderr());
+            List<String> lines = run.stdout().lines().toList();
+            assertEquals("ok 0", lines.get(0), run.stdout());
+            assertTrue(lines.get(1).startsWith("error INVALID_RECORD"), run.stdout());
+            assertEquals(Map.of(0, 1L), endOffsets("orders.py", 1));
+        }
+    }
+
+    /** Produces a valid then an invalid JSON value, flushing each, and prints each delivery's outcome. */
+    private static final String CONFLUENT_PRODUCER = """
+            import sys
+            from confluent_kafka import Producer
+            bootstrap, topic = sys.argv[1:3]
+            producer = Producer({"bootstrap.servers": bootstrap, "message.timeout.ms": 60000, "linger.ms": 0})
+            def report(err, msg):
+                print(f"error {err.name()} {err.str()}" if err else f"ok {msg.offset()}", flush=True)
+            for value in ['{"id": 1}', '{"id": ']:
+                producer.produce(topic, value=value, partition=0, on_delivery=report)
+                producer.flush(60)
+            """;
 
     private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
         Properties props = new Properties();
