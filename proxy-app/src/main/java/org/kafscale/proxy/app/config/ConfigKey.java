@@ -245,7 +245,7 @@ public enum ConfigKey {
                     + "rules for the client's principal: deny before allow, no matching allow is a refusal with Kafka's "
                     + "own error, and Metadata lists only the topics the principal may describe. A file that does not "
                     + "parse stops start-up naming the line."),
-    GATEWAY_FILE("KAFSCALE_PROXY_GATEWAY_FILE", null, "unset (no virtual clusters)", null,
+    GATEWAY_FILE("KAFSCALE_PROXY_GATEWAY_FILE", null, "unset (no virtual clusters, no record validation)", null,
             "Gateway file (YAML or JSON, see docs/tenants.md): the virtual clusters, each a tenant with its own "
                     + "topics, groups and transactional ids (under a prefix of its own in the real cluster) and its "
                     + "own cluster id, placed by the principal a client authenticates as; and record validation on "
