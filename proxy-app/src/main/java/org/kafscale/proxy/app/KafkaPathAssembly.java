@@ -32,8 +32,9 @@ import org.kafscale.proxy.routing.apis.Apis;
 
 /**
  * The Kafka path every client connection gets, outermost first: SASL (when configured), then the
- * policy chain (virtual clusters, their quotas, authorization with ACLs, then record validation), then the dispatcher, which answers ApiVersions,
- * Metadata and the other local APIs itself and routes the rest.
+ * policy chain (virtual clusters, their quotas, authorization with ACLs, then record validation),
+ * then the dispatcher, which answers ApiVersions, Metadata and the other local APIs itself and
+ * routes the rest.
  *
  * @param config the proxy's settings
  * @param topology where brokers, partitions and coordinators are learnt
@@ -97,7 +98,8 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
         acls.ifPresent(watcher -> policies.add(PolicyFactory.shared(new AuthorizationPolicy(apis,
                 watcher.authorizer(), topology, metrics, own))));
         if (!config.gateway().validation().isEmpty()) {
-            policies.add(PolicyFactory.shared(new ValidationPolicy(config.gateway().validation(), topology)));
+            policies.add(PolicyFactory.shared(new ValidationPolicy(config.gateway().validation(), topology,
+                    metrics)));
         }
         return policies;
     }

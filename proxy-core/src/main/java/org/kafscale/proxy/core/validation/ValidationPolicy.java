@@ -48,11 +48,18 @@ public final class ValidationPolicy implements Policy {
 
     private final ValidationRules rules;
     private final Topology topology;
+    private final ValidationObserver observer;
 
     /** @param topology names the topics a Produce gives by id (version 13 on) */
     public ValidationPolicy(ValidationRules rules, Topology topology) {
+        this(rules, topology, ValidationObserver.NONE);
+    }
+
+    /** @param observer hears each refused partition */
+    public ValidationPolicy(ValidationRules rules, Topology topology, ValidationObserver observer) {
         this.rules = rules;
         this.topology = topology;
+        this.observer = observer;
     }
 
     @Override
@@ -131,6 +138,7 @@ public final class ValidationPolicy implements Policy {
                     }));
             return decided;
         }
+        refused.forEach((partition, outcome) -> observer.refused(covered.get(partition), outcome.invalid()));
         return context.now(decide(request, context, refused));
     }
 

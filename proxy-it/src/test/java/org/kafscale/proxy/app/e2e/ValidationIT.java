@@ -97,6 +97,9 @@ class ValidationIT {
             assertEquals(Map.of(0, 1L), endOffsets("free", 1));
             assertEquals(Map.of(0, List.of("{\"id\": 1}")),
                     RecordRoundTrip.consumeFromStart(KAFKA.cluster().bootstrapServers(), "orders.json", 2, 1));
+            // ... and the two invalid records are counted under their rule
+            assertEquals(2.0, RunningProxy.metricValue(proxy.healthBody("/metrics"),
+                    "kafscale_proxy_validation_refused_records_total{topics=\"orders\\\\..*\"}"));
         }
     }
 
