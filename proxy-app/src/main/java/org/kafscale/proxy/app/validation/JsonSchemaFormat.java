@@ -1,7 +1,10 @@
 package org.kafscale.proxy.app.validation;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
@@ -19,6 +22,8 @@ import org.kafscale.proxy.core.validation.RecordFormat;
  */
 public final class JsonSchemaFormat implements RecordFormat {
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** A second value after the first is not one JSON document: refused, as {@link JsonFormat} does. */
+    private static final ObjectReader READER = MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     /** The messages one record's answer carries: enough to fix the record, not a report. */
     private static final int MAX_MESSAGES = 3;
 
@@ -55,19 +60,22 @@ public final class JsonSchemaFormat implements RecordFormat {
 
     @Override
     public Check check(ByteBuffer bytes) {
-        return check(RecordBytes.of(bytes));
+        return check(RecordBytes.of(bytes), 0);
     }
 
-    Check check(byte[] bytes) {
-        String problem = JsonFormat.problem(bytes);
-        if (problem != null) {
-            return Check.invalid(problem);
-        }
+    /** Whether {@code bytes} from {@code offset} on are one JSON value the schema accepts: parsed once, into a tree. */
+    Check check(byte[] bytes, int offset) {
         JsonNode node;
         try {
-            node = MAPPER.readTree(bytes);
+            node = READER.readTree(bytes, offset, bytes.length - offset);
+        } catch (JsonProcessingException e) {
+            return Check.invalid("not JSON: " + e.getOriginalMessage()
+                    + (e.getLocation() == null ? "" : " (at offset " + e.getLocation().getByteOffset() + ")"));
         } catch (IOException e) {
             return Check.invalid("not JSON: " + e.getMessage());
+        }
+        if (node == null || node.isMissingNode()) {
+            return Check.invalid("not JSON: empty");
         }
         List<Error> errors = schema.validate(node);
         if (errors.isEmpty()) {

@@ -72,9 +72,7 @@ public final class RegistryFormat implements RecordFormat {
         if (ready.avro() != null) {
             return ready.avro().check(all, HEADER);
         }
-        byte[] json = new byte[all.length - HEADER];
-        System.arraycopy(all, HEADER, json, 0, json.length);
-        return ready.json().check(json);
+        return ready.json().check(all, HEADER);
     }
 
     /** The parsed schema of the registry's current lookup of {@code id} (the client decides when to ask again). */

@@ -51,6 +51,8 @@ class FormatsTest {
         assertInvalid(schema.check(utf8("{\"item\": \"pen\"}")), "id");
         assertInvalid(schema.check(utf8("{\"id\": \"seven\"}")), "integer");
         assertInvalid(schema.check(utf8("{\"id\": ")), "not JSON");
+        assertInvalid(schema.check(utf8("{\"id\": 7} {}")), "not JSON");
+        assertInvalid(schema.check(utf8(" ")), "empty");
     }
 
     @Test
