@@ -17,6 +17,7 @@ import java.util.regex.PatternSyntaxException;
 import org.kafscale.proxy.app.validation.AvroFormat;
 import org.kafscale.proxy.app.validation.JsonFormat;
 import org.kafscale.proxy.app.validation.JsonSchemaFormat;
+import org.kafscale.proxy.app.validation.ProtobufFormat;
 import org.kafscale.proxy.app.validation.RegistryFormat;
 import org.kafscale.proxy.app.validation.SchemaRegistryClient;
 import org.kafscale.proxy.core.validation.RecordFormat;
@@ -31,15 +32,16 @@ import org.kafscale.proxy.core.validation.ValidationRule;
  *     key: {format: json}
  *     value: {format: avro, schema: order.avsc}                     # or registry: http://registry:8081
  * </pre>
- * Each side has a {@code format} ({@code json}, {@code json-schema}, {@code avro}; {@code protobuf}
- * is named but refused: not supported yet) and, but for {@code json}, either a {@code schema}
- * file (relative to the gateway file's folder) or a {@code registry} URL. A schema file is read
+ * Each side has a {@code format} ({@code json}, {@code json-schema}, {@code avro}, {@code protobuf})
+ * and, but for {@code json}, either a {@code schema} file (relative to the gateway file's folder)
+ * or a {@code registry} URL; {@code protobuf} takes a descriptor set file and the {@code message}
+ * type in it, not yet a registry. A schema file is read
  * and parsed here, so one that does not parse stops start-up naming its path in the file. One
  * registry client serves every rule that names the same URL.
  */
 final class GatewayValidation {
     private static final Set<String> RULE_KEYS = Set.of("topics", "key", "value");
-    private static final Set<String> SIDE_KEYS = Set.of("format", "schema", "registry");
+    private static final Set<String> SIDE_KEYS = Set.of("format", "schema", "registry", "message");
     private static final List<String> FORMATS = List.of("json", "json-schema", "avro", "protobuf");
 
     private GatewayValidation() {
@@ -96,11 +98,15 @@ final class GatewayValidation {
             throw invalid(where, path + ".format", "expected one of " + String.join(", ", FORMATS));
         }
         String name = format.asText();
-        if (name.equals("protobuf")) {
-            throw invalid(where, path + ".format", "protobuf is not supported yet by this version of the proxy");
-        }
         JsonNode schema = node.get("schema");
         JsonNode registry = node.get("registry");
+        JsonNode message = node.get("message");
+        if (name.equals("protobuf")) {
+            return protobuf(where, path, schema, registry, message, base);
+        }
+        if (message != null) {
+            throw invalid(where, path + ".message", "only format protobuf names a message type");
+        }
         if (name.equals("json")) {
             if (schema != null || registry != null) {
                 throw invalid(where, path + (schema != null ? ".schema" : ".registry"),
@@ -121,6 +127,28 @@ final class GatewayValidation {
         try {
             return name.equals("avro") ? AvroFormat.parse(new String(text, StandardCharsets.UTF_8))
                     : JsonSchemaFormat.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw invalid(where, path + ".schema", "'" + schema.asText() + "' " + e.getMessage());
+        }
+    }
+
+    /** Protobuf by a descriptor set file and the message type in it; not yet by registry. */
+    private static RecordFormat protobuf(String where, String path, JsonNode schema, JsonNode registry,
+                                         JsonNode message, Path base) {
+        if (registry != null) {
+            throw invalid(where, path + ".registry", "protobuf by registry is not supported yet by this version of "
+                    + "the proxy; give schema (a descriptor set file) and message");
+        }
+        if (schema == null) {
+            throw invalid(where, path, "format protobuf needs schema (a descriptor set file, protoc "
+                    + "--include_imports --descriptor_set_out) and message");
+        }
+        if (message == null || !message.isTextual() || message.asText().isBlank()) {
+            throw invalid(where, path + ".message", "required for format protobuf: the message type's full name");
+        }
+        byte[] set = schemaFile(where, path + ".schema", schema, base);
+        try {
+            return ProtobufFormat.parse(set, message.asText().strip());
         } catch (IllegalArgumentException e) {
             throw invalid(where, path + ".schema", "'" + schema.asText() + "' " + e.getMessage());
         }

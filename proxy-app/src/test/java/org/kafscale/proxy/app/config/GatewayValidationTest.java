@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.kafscale.proxy.app.validation.AvroFormat;
 import org.kafscale.proxy.app.validation.JsonFormat;
 import org.kafscale.proxy.app.validation.JsonSchemaFormat;
+import org.kafscale.proxy.app.validation.ProtobufFormat;
 import org.kafscale.proxy.app.validation.RegistryFormat;
 import org.kafscale.proxy.core.validation.ValidationRule;
 import org.kafscale.proxy.core.validation.ValidationRules;
@@ -40,6 +41,7 @@ class GatewayValidationTest {
     void aFileOfValidationAloneReadsEachRuleWithSchemaFilesBesideIt() throws Exception {
         Files.writeString(dir.resolve("order.avsc"), AVRO);
         Files.writeString(dir.resolve("order.schema.json"), "{\"type\":\"object\"}");
+        Files.write(dir.resolve("shop.desc"), org.kafscale.proxy.app.validation.ProtobufFormatTest.descriptorSet());
         ValidationRules rules = read("""
                 validation:
                   - topics: "orders\\\\..*"
@@ -51,9 +53,12 @@ class GatewayValidationTest {
                     value: {format: avro, registry: "http://registry:8081"}
                   - topics: "also-registered"
                     value: {format: json-schema, registry: "http://registry:8081"}
+                  - topics: "proto"
+                    value: {format: protobuf, schema: shop.desc, message: shop.Order}
                 """).validation();
         assertTrue(rules.clusters().isEmpty());
-        assertEquals(4, rules.global().size());
+        assertEquals(5, rules.global().size());
+        assertInstanceOf(ProtobufFormat.class, rules.global().get(4).value());
         ValidationRule orders = rules.global().get(0);
         assertTrue(orders.topics().matcher("orders.eu").matches());
         assertInstanceOf(JsonFormat.class, orders.key());
@@ -90,10 +95,17 @@ class GatewayValidationTest {
     @Test
     void eachMistakeNamesItsPath() throws Exception {
         Files.writeString(dir.resolve("broken.avsc"), "{\"type\":\"record\"}");
+        Files.write(dir.resolve("shop.desc"), org.kafscale.proxy.app.validation.ProtobufFormatTest.descriptorSet());
         assertAt("validation[0].value.format", "expected one of json, json-schema, avro, protobuf",
                 "validation:\n  - topics: a\n    value: {format: xml}\n");
-        assertAt("validation[0].value.format", "protobuf is not supported yet",
-                "validation:\n  - topics: a\n    value: {format: protobuf, schema: x.proto}\n");
+        assertAt("validation[0].value.registry", "protobuf by registry is not supported yet",
+                "validation:\n  - topics: a\n    value: {format: protobuf, registry: \"http://r\", message: a.B}\n");
+        assertAt("validation[0].value.message", "required for format protobuf",
+                "validation:\n  - topics: a\n    value: {format: protobuf, schema: shop.desc}\n");
+        assertAt("validation[0].value.schema", "'shop.desc' has no message shop.Invoice",
+                "validation:\n  - topics: a\n    value: {format: protobuf, schema: shop.desc, message: shop.Invoice}\n");
+        assertAt("validation[0].value.message", "only format protobuf names a message type",
+                "validation:\n  - topics: a\n    value: {format: json, message: a.B}\n");
         assertAt("validation[0].value.schema", "'broken.avsc' not an Avro schema",
                 "validation:\n  - topics: a\n    value: {format: avro, schema: broken.avsc}\n");
         assertAt("validation[0].key.schema", "'absent.json' cannot be read",
