@@ -165,6 +165,38 @@ class ValidationIT {
         }
     }
 
+    @Test
+    void aVirtualClustersRuleChecksItsOwnTopicNameAndNoOtherTenantsTopic() throws Exception {
+        // Given: team-a's rule over its own name "orders"; team-b has no rule
+        KAFKA.cluster().createTopic("a.orders", 1);
+        KAFKA.cluster().createTopic("b.orders", 1);
+        try (RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "brokers", ScramUsers.gatewaySettings(dir,
+                "SCRAM-SHA-512", List.of("alice", "bob"), """
+                virtualClusters:
+                  - name: team-a
+                    principals: ["User:alice"]
+                    topicPrefix: "a."
+                    validation:
+                      - topics: "orders"
+                        value: {format: json}
+                  - name: team-b
+                    principals: ["User:bob"]
+                    topicPrefix: "b."
+                """));
+             KafkaProducer<byte[], byte[]> alice = producer(ScramUsers.client(proxy.bootstrap(), "alice"));
+             KafkaProducer<byte[], byte[]> bob = producer(ScramUsers.client(proxy.bootstrap(), "bob"))) {
+            // When: both write a value that is not JSON to their own "orders"
+            Future<RecordMetadata> fromAlice = alice.send(record("orders", 0, "k", "not json"));
+            Future<RecordMetadata> fromBob = bob.send(record("orders", 0, "k", "not json"));
+
+            // Then: alice's is refused with the reason, bob's lands
+            assertTrue(failure(fromAlice).getMessage().contains("value: not JSON"));
+            assertEquals(0, fromBob.get(30, TimeUnit.SECONDS).offset());
+            assertEquals(Map.of(0, 0L), endOffsets("a.orders", 1));
+            assertEquals(Map.of(0, 1L), endOffsets("b.orders", 1));
+        }
+    }
+
     /** Produces a valid then an invalid JSON value, flushing each, and prints each delivery's outcome. */
     private static final String CONFLUENT_PRODUCER = """
             import sys
@@ -181,6 +213,11 @@ class ValidationIT {
     private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        return producer(props);
+    }
+
+    /** A byte-array producer with {@code props} (the bootstrap, and credentials if any) besides the test's settings. */
+    private static KafkaProducer<byte[], byte[]> producer(Properties props) {
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.LINGER_MS_CONFIG, 200);
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000);
