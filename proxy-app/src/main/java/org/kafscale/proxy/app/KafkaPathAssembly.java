@@ -31,14 +31,16 @@ import org.kafscale.proxy.core.server.RequestHandlers;
 import org.kafscale.proxy.core.tenant.TenantPlacement;
 import org.kafscale.proxy.core.tenant.TenantPolicy;
 import org.kafscale.proxy.core.tenant.VirtualCluster;
+import org.kafscale.proxy.core.validation.ValidationPolicy;
 import org.kafscale.proxy.discovery.TopologySource;
 import org.kafscale.proxy.routing.Routing;
 import org.kafscale.proxy.routing.apis.Apis;
 
 /**
  * The Kafka path every client connection gets, outermost first: SASL (when configured), then the
- * policy chain (virtual clusters, their quotas, the audit trail, then authorization with ACLs), then the dispatcher, which answers ApiVersions,
- * Metadata and the other local APIs itself and routes the rest.
+ * policy chain (virtual clusters, their quotas, the audit trail, authorization with ACLs, then
+ * record validation), then the dispatcher, which answers ApiVersions, Metadata and the other local
+ * APIs itself and routes the rest.
  *
  * @param config the proxy's settings
  * @param topology where brokers, partitions and coordinators are learnt
@@ -127,7 +129,7 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
      * first, so every later policy (authorization with ACLs in the real cluster's names) sees real
      * names and the connection's virtual cluster; then the quotas, so a client's refused requests
      * count against its rates too; then the audit trail; then authorization, so no later policy
-     * sees a refused request.
+     * sees a refused request; then record validation, which decodes only what may be written.
      */
     private List<PolicyFactory> policiesAfterTenants(ApiCatalog apis) {
         List<PolicyFactory> policies = new ArrayList<>();
@@ -143,6 +145,10 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
         AuthorizationObserver refusals = audit.isPresent() ? audit.get().authorization(metrics) : metrics;
         acls.ifPresent(inForce -> policies.add(PolicyFactory.shared(new AuthorizationPolicy(apis, inForce, topology,
                 refusals, own))));
+        if (!config.gateway().validation().isEmpty()) {
+            policies.add(PolicyFactory.shared(new ValidationPolicy(config.gateway().validation(), topology,
+                    metrics)));
+        }
         return policies;
     }
 }

@@ -245,13 +245,14 @@ public enum ConfigKey {
                     + "rules for the client's principal: deny before allow, no matching allow is a refusal with Kafka's "
                     + "own error, and Metadata lists only the topics the principal may describe. A file that does not "
                     + "parse stops start-up naming the line."),
-    GATEWAY_FILE("KAFSCALE_PROXY_GATEWAY_FILE", null, "unset (no virtual clusters)", null,
+    GATEWAY_FILE("KAFSCALE_PROXY_GATEWAY_FILE", null, "unset (no virtual clusters, no record validation)", null,
             "Gateway file (YAML or JSON, see docs/tenants.md): the virtual clusters, each a tenant with its own "
                     + "topics, groups and transactional ids (under a prefix of its own in the real cluster) and its "
-                    + "own cluster id, placed by the principal a client authenticates as; and the audit trail "
-                    + "(`audit`, docs/governance.md). With virtual clusters every client must be in one, so SASL or "
-                    + "required client certificates are needed on the Kafka listener. A file that does not parse "
-                    + "stops start-up naming the path in it."),
+                    + "own cluster id, placed by the principal a client authenticates as or the listener it connects "
+                    + "to; the audit trail (`audit`) and record validation on Produce (`validation`, see "
+                    + "docs/governance.md). With virtual clusters placed by principal, SASL or required client "
+                    + "certificates are needed on the Kafka listener. A file that does not parse (a schema file "
+                    + "included) stops start-up naming the path in it."),
     ACL_RELOAD_MS("KAFSCALE_PROXY_ACL_RELOAD_MS", "5000", null, Range.of(100, 3_600_000),
             "Milliseconds between reads of `KAFSCALE_PROXY_ACL_FILE`; a change that parses replaces every rule at "
                     + "once, one that does not keeps the rules in force and is logged once."),

@@ -5,10 +5,11 @@ import java.util.Map;
 import java.util.Optional;
 import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
+import org.kafscale.proxy.core.validation.ValidationRules;
 
 /**
  * What the gateway file (KAFSCALE_PROXY_GATEWAY_FILE) configures: its virtual clusters, and the
- * quotas and ACL files of those that have any.
+ * quotas and ACL files of those that have any, the audit trail and record validation.
  *
  * @param quotas each virtual cluster's quotas, by its name; a virtual cluster without is absent
  * @param aclFiles each virtual cluster's own ACL file, in its own names, by its name; a virtual
@@ -20,10 +21,12 @@ import org.kafscale.proxy.core.tenant.VirtualClusters;
  * @param credentialsFiles the SASL credentials file of each virtual cluster whose own listener
  *     checks users against a file of its own, by its name
  * @param audit the audit trail's sinks ({@code audit}), when configured
+ * @param validation the record validation rules, global and per virtual cluster ({@link ValidationRules#NONE}: off)
  */
 public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas, Map<String, Path> aclFiles,
                       Map<String, HostPort> listeners, Map<String, Integer> brokerPortBases,
-                      Map<String, Path> credentialsFiles, Optional<AuditSettings> audit) {
+                      Map<String, Path> credentialsFiles, Optional<AuditSettings> audit,
+                      ValidationRules validation) {
     public static final Gateway NONE = new Gateway(VirtualClusters.NONE, Map.of());
 
     public Gateway {
@@ -41,6 +44,6 @@ public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas>
 
     /** Virtual clusters and quotas, nothing else. */
     public Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas) {
-        this(virtualClusters, quotas, Map.of(), Map.of(), Map.of(), Map.of(), Optional.empty());
+        this(virtualClusters, quotas, Map.of(), Map.of(), Map.of(), Map.of(), Optional.empty(), ValidationRules.NONE);
     }
 }

@@ -17,11 +17,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.kafscale.proxy.app.validation.SchemaRegistryClient;
 import org.kafscale.proxy.core.codec.AclNames;
 import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.tenant.TenantNames;
 import org.kafscale.proxy.core.tenant.VirtualCluster;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
+import org.kafscale.proxy.core.validation.ValidationRule;
+import org.kafscale.proxy.core.validation.ValidationRules;
 
 /**
  * Reads the gateway file ({@code KAFSCALE_PROXY_GATEWAY_FILE}): YAML (or JSON), the audit trail's
@@ -31,16 +34,18 @@ import org.kafscale.proxy.core.tenant.VirtualClusters;
  * {@code groupPrefix} and {@code transactionalIdPrefix} (each {@code <name>.} by default), its
  * {@code quotas} and its own {@code aclFile} (read relative to the gateway file). Every
  * problem is an error naming the setting, the file and the path in it
- * ({@code virtualClusters[1].topicPrefix}); a key the proxy does not know yet is refused rather
+ * ({@code virtualClusters[1].topicPrefix}). A {@code validation} list, at the top or in a virtual
+ * cluster, sets record validation ({@link GatewayValidation}); a file with it may have no virtual
+ * clusters. A key the proxy does not know yet is refused rather
  * than ignored, so a file written for a later version does not half-apply.
  */
 public final class GatewayFile {
     static final String SETTING = "KAFSCALE_PROXY_GATEWAY_FILE";
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
     /** The file's sections. */
-    private static final Set<String> ROOT_KEYS = Set.of("virtualClusters", "audit");
+    private static final Set<String> ROOT_KEYS = Set.of("virtualClusters", "audit", "validation");
     private static final Set<String> KEYS = Set.of("name", "principals", "clusterId", "topicPrefix", "groupPrefix",
-            "transactionalIdPrefix", "quotas", "aclFile", "listener", "brokerPortBase", "credentialsFile");
+            "transactionalIdPrefix", "quotas", "aclFile", "listener", "brokerPortBase", "credentialsFile", "validation");
     /** Keys of virtual clusters that later versions read: named, so the error says it is not a typo. */
     private static final Set<String> NOT_YET = Set.of("sniHostSuffix");
 
@@ -55,8 +60,8 @@ public final class GatewayFile {
         } catch (IOException e) {
             throw new ConfigException(SETTING + " (" + path + ") cannot be read: " + e.getMessage());
         }
-        Path dir = path.toAbsolutePath().getParent();
-        return parse(path.toString(), text, dir);
+        Path folder = path.toAbsolutePath().getParent();
+        return parse(path.toString(), text, folder == null ? Path.of("") : folder);
     }
 
     /**
@@ -69,10 +74,11 @@ public final class GatewayFile {
     }
 
     /**
-     * The same, with the files the gateway file names ({@code aclFile}) read relative to {@code dir}
-     * (the gateway file's own folder, so a config map's files can name each other).
+     * As {@link #parse(String, byte[])}, with the files the gateway file names ({@code aclFile},
+     * {@code credentialsFile}, validation's schema files) read relative to {@code base} (the
+     * gateway file's own folder, so a config map's files can name each other).
      */
-    private static Gateway parse(String source, byte[] text, Path dir) {
+    public static Gateway parse(String source, byte[] text, Path base) {
         String where = SETTING + " (" + source + ")";
         JsonNode root;
         try {
@@ -83,9 +89,10 @@ public final class GatewayFile {
         } catch (IOException e) {
             throw new ConfigException(where + " cannot be read: " + e.getMessage());
         }
-        // A file of an audit trail alone has no virtual clusters; any other needs at least one.
-        boolean auditOnly = root != null && root.isObject() && root.has("audit") && !root.has("virtualClusters");
-        if (root == null || !root.isObject() || !auditOnly && (!root.path("virtualClusters").isArray()
+        // A file of an audit trail or record validation alone has no virtual clusters; any other needs at least one.
+        boolean noClusters = root != null && root.isObject() && (root.has("audit") || root.has("validation"))
+                && !root.has("virtualClusters");
+        if (root == null || !root.isObject() || !noClusters && (!root.path("virtualClusters").isArray()
                 || root.path("virtualClusters").isEmpty())) {
             throw new ConfigException(where + " is invalid: expected a list `virtualClusters` with at least one entry");
         }
@@ -97,9 +104,10 @@ public final class GatewayFile {
             }
         }
         Optional<AuditSettings> audit = GatewayAudit.parse(where, "audit", root.get("audit"));
-        if (auditOnly) {
-            return new Gateway(VirtualClusters.NONE, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), audit);
-        }
+        Map<java.net.URI, SchemaRegistryClient> registries = new HashMap<>();
+        List<ValidationRule> globalRules = GatewayValidation.parse(where, "validation", root.get("validation"), base,
+                registries);
+        Map<String, List<ValidationRule>> clusterRules = new HashMap<>();
         List<VirtualCluster> clusters = new ArrayList<>();
         Map<String, TenantQuotas> quotas = new HashMap<>();
         Map<String, Path> aclFiles = new HashMap<>();
@@ -107,7 +115,7 @@ public final class GatewayFile {
         Map<HostPort, String> listenerOwners = new HashMap<>();
         Map<String, Path> credentialsFiles = new HashMap<>();
         Map<String, Integer> brokerPortBases = new HashMap<>();
-        JsonNode list = root.get("virtualClusters");
+        JsonNode list = root.path("virtualClusters");
         for (int i = 0; i < list.size(); i++) {
             String path = "virtualClusters[" + i + "]";
             VirtualCluster cluster = cluster(where, path, list.get(i));
@@ -119,7 +127,7 @@ public final class GatewayFile {
             }
             String aclFile = text(where, path + ".aclFile", list.get(i).get("aclFile"), false);
             if (aclFile != null) {
-                aclFiles.put(cluster.name(), dir.resolve(aclFile));
+                aclFiles.put(cluster.name(), base.resolve(aclFile));
             }
             HostPort listener = listener(where, path + ".listener", list.get(i).get("listener"));
             if (listener != null) {
@@ -133,9 +141,10 @@ public final class GatewayFile {
                 throw new ConfigException(where + " is invalid at " + path + ".principals: expected a list of at least "
                         + "one principal (User:alice), or a listener of its own");
             }
-            JsonNode base = list.get(i).get("brokerPortBase");
-            if (base != null) {
-                if (!base.canConvertToInt() || !base.isIntegralNumber() || base.intValue() < 1 || base.intValue() > 65535) {
+            JsonNode portBase = list.get(i).get("brokerPortBase");
+            if (portBase != null) {
+                if (!portBase.canConvertToInt() || !portBase.isIntegralNumber() || portBase.intValue() < 1
+                        || portBase.intValue() > 65535) {
                     throw new ConfigException(where + " is invalid at " + path + ".brokerPortBase: expected a port "
                             + "from 1 to 65535");
                 }
@@ -143,7 +152,7 @@ public final class GatewayFile {
                     throw new ConfigException(where + " is invalid at " + path + ".brokerPortBase: needs a listener "
                             + "of its own, whose brokers it gives ports");
                 }
-                brokerPortBases.put(cluster.name(), base.intValue());
+                brokerPortBases.put(cluster.name(), portBase.intValue());
             }
             String credentialsFile = text(where, path + ".credentialsFile", list.get(i).get("credentialsFile"), false);
             if (credentialsFile != null) {
@@ -153,7 +162,12 @@ public final class GatewayFile {
                     throw new ConfigException(where + " is invalid at " + path + ".credentialsFile: needs a listener "
                             + "of its own (on the shared listener, clients authenticate before they are placed)");
                 }
-                credentialsFiles.put(cluster.name(), dir.resolve(credentialsFile));
+                credentialsFiles.put(cluster.name(), base.resolve(credentialsFile));
+            }
+            List<ValidationRule> own = GatewayValidation.parse(where, path + ".validation",
+                    list.get(i).get("validation"), base, registries);
+            if (!own.isEmpty()) {
+                clusterRules.put(cluster.name(), own);
             }
         }
         VirtualClusters virtualClusters;
@@ -162,7 +176,8 @@ public final class GatewayFile {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + " is invalid: " + e.getMessage());
         }
-        return new Gateway(virtualClusters, quotas, aclFiles, listeners, brokerPortBases, credentialsFiles, audit);
+        return new Gateway(virtualClusters, quotas, aclFiles, listeners, brokerPortBases, credentialsFiles, audit,
+                new ValidationRules(globalRules, clusterRules, virtualClusters));
     }
 
     private static VirtualCluster cluster(String where, String path, JsonNode node) {

@@ -102,7 +102,8 @@ final class GatewayQuotas {
         return node.asLong();
     }
 
-    private static void checkKeys(String where, String path, JsonNode node, Set<String> keys) {
+    /** Refuses a {@code node} that is not a map of {@code keys} only, naming the path of what is wrong. */
+    static void checkKeys(String where, String path, JsonNode node, Set<String> keys) {
         if (!node.isObject()) {
             throw invalid(where, path, "expected a map of " + String.join(", ", keys.stream().sorted().toList()));
         }
@@ -115,7 +116,8 @@ final class GatewayQuotas {
         }
     }
 
-    private static ConfigException invalid(String where, String path, String problem) {
+    /** The error of a gateway file ({@code where}) at {@code path}. */
+    static ConfigException invalid(String where, String path, String problem) {
         return new ConfigException(where + " is invalid at " + path + ": " + problem);
     }
 }

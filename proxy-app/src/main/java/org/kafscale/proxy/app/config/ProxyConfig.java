@@ -248,7 +248,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     }
 
     /**
-     * The gateway file's virtual clusters. A client on the shared listener is placed by the
+     * The gateway file's virtual clusters, audit trail and record validation. A client on the shared listener is placed by the
      * principal it proves, so unless every virtual cluster has a listener of its own, clients need
      * SASL or a client certificate the listener requires: an anonymous client would be in none.
      * A virtual cluster's own listener advertises one address for every broker, so it is refused
@@ -276,7 +276,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         }
         boolean certificates = listenerTls.map(tls -> tls.clientCertificates() == ClientCertificates.REQUIRED)
                 .orElse(false);
-        // An audit trail alone records anonymous clients too, and a virtual cluster's own listener
+        // An audit trail or record validation alone places no client, and a virtual cluster's own listener
         // places them; only a virtual cluster placed by principal needs clients that authenticate.
         if (sasl.isEmpty() && !certificates && !gateway.placesEveryClientByListener()) {
             throw new ConfigException(GATEWAY_FILE + " is set, but clients do not authenticate: virtual clusters place "

@@ -30,6 +30,8 @@ import org.kafscale.proxy.core.server.KafkaProxyServer;
 import org.kafscale.proxy.core.server.ReadPause;
 import org.kafscale.proxy.core.quota.QuotaKind;
 import org.kafscale.proxy.core.quota.QuotaObserver;
+import org.kafscale.proxy.core.validation.ValidationObserver;
+import org.kafscale.proxy.core.validation.ValidationRule;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.topology.BrokerEndpoint;
 import org.kafscale.proxy.core.topology.RoutingGate;
@@ -42,7 +44,7 @@ import org.kafscale.proxy.discovery.TopologySource;
  * many brokers it knows, and JVM and Netty memory. docs/metrics.md lists every series.
  */
 public final class ProxyMetrics implements ConnectionListener, RoutingObserver, BackendObserver,
-        SaslObserver, AuthorizationObserver, QuotaObserver, AuditSinkObserver {
+        SaslObserver, AuthorizationObserver, QuotaObserver, AuditSinkObserver, ValidationObserver {
     private final MeterRegistry registry;
     /** Timer keys of the buckets for what a client may make up: any unknown key, any version out of range. */
     private static final int UNKNOWN = -1;
@@ -67,6 +69,7 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
     /** By sink (three at most) and reason (two). */
     private final ConcurrentHashMap<String, Counter> auditWritten = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> auditDropped = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> validationRefusals = new ConcurrentHashMap<>();
 
     public ProxyMetrics(MeterRegistry registry, TopologySource topology, RoutingGate gate) {
         this.registry = registry;
@@ -211,6 +214,14 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
                         "kafscale_proxy_authorization_refusals")
                 .description("Requests with a resource the ACLs refused, by API and resource type").tag("api", api.name)
                 .tag("resource_type", type.name()).register(registry)).increment();
+    }
+
+    @Override
+    public void refused(ValidationRule rule, int records) {
+        validationRefusals.computeIfAbsent(rule.topics().pattern(), topics -> Counter.builder(
+                        "kafscale_proxy_validation_refused_records")
+                .description("Records found invalid by record validation (their partitions refused), by the rule's topics")
+                .tag("topics", topics).register(registry)).increment(records);
     }
 
     @Override
