@@ -9,6 +9,7 @@ import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.lfs.LfsRuntime;
 import org.kafscale.proxy.app.metrics.ProxyMetrics;
 import org.kafscale.proxy.core.apis.ApiCatalog;
+import org.kafscale.proxy.core.encryption.EncryptionPolicy;
 import org.kafscale.proxy.core.hooks.ProduceRewriter;
 import org.kafscale.proxy.core.local.AdvertisedListener;
 import org.kafscale.proxy.core.local.ApiVersionsResponder;
@@ -123,7 +124,8 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
      * The chain's policies after the tenant policy, in the order they run. The tenant policy is
      * first, so every later policy (authorization with ACLs in the real cluster's names) sees real
      * names and the connection's virtual cluster; then the quotas, so a client's refused requests
-     * count against its rates too; then authorization, so no later policy sees a refused request.
+     * count against its rates too; then authorization, so no later policy sees a refused request;
+     * then record encryption.
      */
     private List<PolicyFactory> policiesAfterTenants(ApiCatalog apis) {
         List<PolicyFactory> policies = new ArrayList<>();
@@ -135,6 +137,11 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
         }
         acls.ifPresent(inForce -> policies.add(PolicyFactory.shared(new AuthorizationPolicy(apis, inForce, topology,
                 metrics, own))));
+        // Last, after authorization: only allowed requests are encrypted, and it reads answers
+        // first, in the real cluster's names, before the tenant policy renames them.
+        if (!config.gateway().encryption().isEmpty()) {
+            policies.add(PolicyFactory.shared(new EncryptionPolicy(config.gateway().encryption(), topology, metrics)));
+        }
         return policies;
     }
 }

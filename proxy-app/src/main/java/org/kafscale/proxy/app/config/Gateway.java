@@ -1,7 +1,9 @@
 package org.kafscale.proxy.app.config;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import org.kafscale.proxy.core.encryption.EncryptionRule;
 import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
 
@@ -18,12 +20,13 @@ import org.kafscale.proxy.core.tenant.VirtualClusters;
  *     own listener (broker id N on that port + N), by its name
  * @param credentialsFiles the SASL credentials file of each virtual cluster whose own listener
  *     checks users against a file of its own, by its name
+ * @param encryption the record encryption rules, in the file's order (the first whose topics match wins)
  */
 public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas, Map<String, Path> aclFiles,
                       Map<String, HostPort> listeners, Map<String, Integer> brokerPortBases,
-                      Map<String, Path> credentialsFiles) {
+                      Map<String, Path> credentialsFiles, List<EncryptionRule> encryption) {
     public static final Gateway NONE = new Gateway(VirtualClusters.NONE, Map.of(), Map.of(), Map.of(), Map.of(),
-            Map.of());
+            Map.of(), List.of());
 
     public Gateway {
         quotas = Map.copyOf(quotas);
@@ -31,6 +34,7 @@ public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas>
         listeners = Map.copyOf(listeners);
         brokerPortBases = Map.copyOf(brokerPortBases);
         credentialsFiles = Map.copyOf(credentialsFiles);
+        encryption = List.copyOf(encryption);
     }
 
     /** Whether every virtual cluster has a listener of its own, so none needs clients to authenticate. */

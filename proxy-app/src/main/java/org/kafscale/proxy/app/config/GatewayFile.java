@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.codec.AclNames;
+import org.kafscale.proxy.core.encryption.EncryptionRule;
 import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.tenant.TenantNames;
 import org.kafscale.proxy.core.tenant.VirtualCluster;
@@ -85,8 +86,9 @@ public final class GatewayFile {
         }
         for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
             String key = keys.next();
-            if (!key.equals("virtualClusters")) {
-                throw new ConfigException(where + " is invalid at " + key + ": unknown key (expected virtualClusters)");
+            if (!key.equals("virtualClusters") && !key.equals("encryption")) {
+                throw new ConfigException(where + " is invalid at " + key
+                        + ": unknown key (expected virtualClusters, encryption)");
             }
         }
         List<VirtualCluster> clusters = new ArrayList<>();
@@ -151,7 +153,10 @@ public final class GatewayFile {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + " is invalid: " + e.getMessage());
         }
-        return new Gateway(virtualClusters, quotas, aclFiles, listeners, brokerPortBases, credentialsFiles);
+        List<EncryptionRule> encryption = GatewayEncryption.parse(where, "encryption", root.get("encryption"), dir,
+                System::getenv);
+        return new Gateway(virtualClusters, quotas, aclFiles, listeners, brokerPortBases, credentialsFiles,
+                encryption);
     }
 
     private static VirtualCluster cluster(String where, String path, JsonNode node) {

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.kafscale.proxy.core.backend.BackendObserver;
+import org.kafscale.proxy.core.encryption.EncryptionObserver;
 import org.kafscale.proxy.core.hooks.RoutingObserver;
 import org.kafscale.proxy.core.server.ConnectionListener;
 import org.kafscale.proxy.core.server.ConnectionTimeout;
@@ -41,7 +42,7 @@ import org.kafscale.proxy.discovery.TopologySource;
  * many brokers it knows, and JVM and Netty memory. docs/metrics.md lists every series.
  */
 public final class ProxyMetrics implements ConnectionListener, RoutingObserver, BackendObserver,
-        SaslObserver, AuthorizationObserver, QuotaObserver {
+        SaslObserver, AuthorizationObserver, QuotaObserver, EncryptionObserver {
     private final MeterRegistry registry;
     /** Timer keys of the buckets for what a client may make up: any unknown key, any version out of range. */
     private static final int UNKNOWN = -1;
@@ -60,6 +61,8 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
     private final ConcurrentHashMap<String, Counter> authentications = new ConcurrentHashMap<>();
     private final EnumMap<ReadPause, Counter> readPauses = new EnumMap<>(ReadPause.class);
     /** By virtual cluster, principal and quota: bounded by the gateway file's principals. */
+    /** By reason (unencrypted, undecryptable). */
+    private final ConcurrentHashMap<String, Counter> encryptionRefusals = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> quotaBytes = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> quotaThrottles = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> quotaTimes = new ConcurrentHashMap<>();
@@ -193,6 +196,13 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
                         "kafscale_proxy_authorization_refusals")
                 .description("Requests with a resource the ACLs refused, by API and resource type").tag("api", api.name)
                 .tag("resource_type", type.name()).register(registry)).increment();
+    }
+
+    @Override
+    public void refusedRecord(String reason) {
+        encryptionRefusals.computeIfAbsent(reason, k -> Counter.builder("kafscale_proxy_encryption_refused_records")
+                .description("Fetched partitions of encrypted topics refused (CORRUPT_MESSAGE), by the first "
+                        + "refused record's reason").tag("reason", reason).register(registry)).increment();
     }
 
     @Override
