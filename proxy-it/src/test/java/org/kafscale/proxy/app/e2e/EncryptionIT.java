@@ -67,7 +67,8 @@ class EncryptionIT {
                 """.formatted(keystore.getFileName())));
         Eventually.await(Duration.ofSeconds(15), "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
         KAFKA.cluster().admin().createTopics(List.of(new NewTopic("a.secret.orders", 1, (short) 1),
-                new NewTopic("a.secret.around", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                new NewTopic("a.secret.around", 1, (short) 1),
+                new NewTopic("a.secret.tx", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
     }
 
     private static Path keyStore(Path file) throws Exception {
@@ -126,6 +127,32 @@ class EncryptionIT {
             assertArrayEquals(stored.get(i).value(), bob.get(i).value());
             assertNotNull(bob.get(i).headers().lastHeader("kafscale.enc"));
         }
+    }
+
+    @Test
+    void transactionsThroughTheProxyStayTransactionsOverEncryptedRecords() throws Exception {
+        // Given alice writes an aborted transaction, then a committed one, through the proxy
+        Properties props = ScramUsers.client(proxy.bootstrap(), "alice");
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "enc-tx");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>("secret.tx", utf8("aborted"))).get();
+            producer.abortTransaction();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>("secret.tx", utf8("committed"))).get();
+            producer.commitTransaction();
+        }
+
+        // When alice reads committed records through the proxy
+        Properties reader = ScramUsers.client(proxy.bootstrap(), "alice");
+        reader.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<ConsumerRecord<byte[], byte[]>> read = read(reader, "secret.tx", 1);
+
+        // Then she gets the committed one only, decrypted, at the offset the broker gave it
+        assertEquals("committed", new String(read.get(0).value(), StandardCharsets.UTF_8));
+        assertEquals(2, read.get(0).offset(), "after the aborted record and its abort marker");
     }
 
     @Test
