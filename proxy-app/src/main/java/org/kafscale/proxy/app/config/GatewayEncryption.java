@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -149,19 +148,13 @@ final class GatewayEncryption {
     }
 
     private static void checkKeys(String where, String path, JsonNode node, Set<String> keys) {
-        if (node == null || !node.isObject()) {
+        if (node == null) {
             throw invalid(where, path, "expected a map of " + String.join(", ", keys.stream().sorted().toList()));
         }
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-            String key = it.next();
-            if (!keys.contains(key)) {
-                throw invalid(where, path + "." + key, "unknown key (expected "
-                        + String.join(", ", keys.stream().sorted().toList()) + ")");
-            }
-        }
+        GatewayQuotas.checkKeys(where, path, node, keys);
     }
 
     private static ConfigException invalid(String where, String path, String problem) {
-        return new ConfigException(where + " is invalid at " + path + ": " + problem);
+        return GatewayQuotas.invalid(where, path, problem);
     }
 }

@@ -102,7 +102,7 @@ final class GatewayQuotas {
         return node.asLong();
     }
 
-    private static void checkKeys(String where, String path, JsonNode node, Set<String> keys) {
+    static void checkKeys(String where, String path, JsonNode node, Set<String> keys) {
         if (!node.isObject()) {
             throw invalid(where, path, "expected a map of " + String.join(", ", keys.stream().sorted().toList()));
         }
@@ -115,7 +115,7 @@ final class GatewayQuotas {
         }
     }
 
-    private static ConfigException invalid(String where, String path, String problem) {
+    static ConfigException invalid(String where, String path, String problem) {
         return new ConfigException(where + " is invalid at " + path + ": " + problem);
     }
 }

@@ -4,19 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.Set;
-import javax.crypto.KeyGenerator;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.kafscale.proxy.core.encryption.EncryptionRule;
+import org.kafscale.proxy.testkit.SecretKeyStores;
 
 class GatewayEncryptionTest {
     @TempDir
@@ -24,15 +22,7 @@ class GatewayEncryptionTest {
 
     @BeforeAll
     static void writeKeyStore() throws Exception {
-        KeyGenerator generator = KeyGenerator.getInstance("AES");
-        generator.init(256);
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, "pw".toCharArray());
-        store.setEntry("kek-1", new KeyStore.SecretKeyEntry(generator.generateKey()),
-                new KeyStore.PasswordProtection("pw".toCharArray()));
-        try (OutputStream out = Files.newOutputStream(dir.resolve("kek.p12"))) {
-            store.store(out, "pw".toCharArray());
-        }
+        SecretKeyStores.aesKey(dir.resolve("kek.p12"), "kek-1", "pw");
     }
 
     private static Gateway read(String encryption) throws Exception {

@@ -9,12 +9,12 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.kafscale.proxy.core.codec.RecordRewrites;
+import org.kafscale.proxy.core.codec.RecordSets;
 import org.kafscale.proxy.core.policy.AnswerOutcome;
 import org.kafscale.proxy.core.policy.Hooks;
 import org.kafscale.proxy.core.policy.Policy;
@@ -27,7 +27,7 @@ import org.kafscale.proxy.core.topology.TopicLayout;
  * Record encryption (envelope encryption of values). On Produce, the values of every record for a
  * topic an {@link EncryptionRule} covers are encrypted with AES-256-GCM under the topic's current
  * data key, and a {@value Envelope#HEADER} header carries the wrapped key and IV ({@link Envelope});
- * the batches are written again with their own codec and producer fields ({@link BatchRewriter}).
+ * the batches are written again with their own codec and producer fields ({@link RecordRewrites}).
  * On Fetch, the allowed principals get the values decrypted and the header removed; the others
  * get the ciphertext as the broker holds it. A record of a covered topic without a header (written
  * around the proxy), or one that does not decrypt, is never delivered: its partition answers
@@ -65,117 +65,129 @@ public final class EncryptionPolicy implements Policy {
     private Future<RequestOutcome> onProduce(ProduceRequestData request, PolicyContext context) {
         boolean changed = false;
         for (ProduceRequestData.TopicProduceData topic : request.topicData()) {
-            if (nameOf(topic.name(), topic.topicId()).isEmpty()) {
+            Optional<String> name = nameOf(topic.name(), topic.topicId());
+            if (name.isEmpty()) {
                 // A topic id the topology does not know yet might be a covered topic's: written
                 // unencrypted it would be plaintext at rest, so the producer retries instead.
                 return context.now(context.error(Errors.UNKNOWN_TOPIC_ID));
             }
-            Optional<Keyed> rule = ruleOf(topic.name(), topic.topicId());
+            Optional<Keyed> rule = ruleOf(name.get());
             if (rule.isEmpty()) {
                 continue;
             }
-            String name = nameOf(topic.name(), topic.topicId()).orElseThrow();
             for (ProduceRequestData.PartitionProduceData partition : topic.partitionData()) {
-                if (!(partition.records() instanceof MemoryRecords records) || records.sizeInBytes() == 0) {
-                    continue;
-                }
                 try {
-                    partition.setRecords(seal(rule.get().keys(), name, records));
+                    changed |= seal(rule.get().keys(), name.get(), partition);
                 } catch (RuntimeException e) {
                     // A batch older than magic v2 (no headers to carry the envelope), or one that does not decode.
                     return context.now(context.error(Errors.INVALID_RECORD));
                 }
-                changed = true;
             }
         }
         return context.now(changed ? RequestOutcome.forward(request) : RequestOutcome.FORWARD);
     }
 
-    static MemoryRecords seal(DataKeys keys, String topic, MemoryRecords records) {
-        // One key for the whole set: counted once, so a rotation never splits a batch.
-        DataKeys.Current key = keys.forRecords(topic, countRecords(records));
-        return BatchRewriter.rewrite(records, record -> {
-            Header[] headers = record.headers();
-            if (!record.hasValue()) {
-                return new BatchRewriter.Rewritten(null, headers);
+    /**
+     * Seals every value of {@code partition}'s records in place; tombstones stay as they are.
+     * One key for the whole set: counted once, so a rotation never splits a batch.
+     *
+     * @return whether there were records to seal
+     */
+    static boolean seal(DataKeys keys, String topic, ProduceRequestData.PartitionProduceData partition) {
+        if (RecordSets.sizeInBytes(partition.records()) == 0) {
+            return false;
+        }
+        DataKeys.Current key = keys.forRecords(topic, RecordSets.countDataRecords(partition.records()));
+        partition.setRecords(RecordRewrites.rewrite(partition.records(), (value, headers) -> {
+            if (value == null) {
+                return new RecordRewrites.Rewritten(null, headers);
             }
-            RecordCipher.Sealed sealed = RecordCipher.seal(keys, key, record.value());
+            RecordCipher.Sealed sealed = RecordCipher.seal(keys, key, value);
             Header[] withEnvelope = Arrays.copyOf(headers, headers.length + 1);
-            withEnvelope[headers.length] = new RecordHeader(Envelope.HEADER, sealed.header());
-            return new BatchRewriter.Rewritten(sealed.value(), withEnvelope);
-        });
+            withEnvelope[headers.length] = RecordRewrites.header(Envelope.HEADER, sealed.header());
+            return new RecordRewrites.Rewritten(sealed.value(), withEnvelope);
+        }));
+        return true;
     }
 
     private Future<AnswerOutcome> onFetch(FetchResponseData answer, PolicyContext context) {
         KafkaPrincipal principal = context.connection().principal();
         boolean changed = false;
         for (FetchResponseData.FetchableTopicResponse topic : answer.responses()) {
-            Optional<Keyed> rule = ruleOf(topic.topic(), topic.topicId());
+            Optional<Keyed> rule = nameOf(topic.topic(), topic.topicId()).flatMap(this::ruleOf);
             if (rule.isEmpty()) {
                 continue;
             }
             boolean allowed = rule.get().rule().allowed().contains(principal);
             for (FetchResponseData.PartitionData partition : topic.partitions()) {
-                if (!(partition.records() instanceof MemoryRecords records) || records.sizeInBytes() == 0) {
-                    continue;
+                Opened opened = open(rule.get().keys(), partition, allowed);
+                if (opened.reason != null) {
+                    observer.refusedRecord(opened.reason);
                 }
-                Opened opened = open(rule.get().keys(), records, allowed);
-                if (opened.refusal() != null) {
-                    observer.refusedRecord(opened.refusal());
-                    partition.setErrorCode(Errors.CORRUPT_MESSAGE.code()).setRecords(MemoryRecords.EMPTY);
-                    changed = true;
-                } else if (opened.records() != records) {
-                    partition.setRecords(opened.records());
-                    changed = true;
-                }
+                changed |= opened != Opened.AS_THEY_ARE;
             }
         }
         return context.now(changed ? AnswerOutcome.replace(answer) : AnswerOutcome.keep());
     }
 
-    /**
-     * What a partition's fetched records become.
-     *
-     * @param records what the client gets, when {@code refusal} is null
-     * @param refusal why the records may not be delivered (the first refused record's reason), or null
-     */
-    record Opened(MemoryRecords records, String refusal) {
+    /** What became of a fetched partition's records. */
+    enum Opened {
+        AS_THEY_ARE(null), DECRYPTED(null),
+        /** A record without the proxy's envelope (written around it), or a batch that cannot carry one. */
+        REFUSED_UNENCRYPTED("unencrypted"),
+        /** A record that was changed, or whose data key does not unwrap. */
+        REFUSED_UNDECRYPTABLE("undecryptable");
+
+        final String reason;
+
+        Opened(String reason) {
+            this.reason = reason;
+        }
     }
 
     /**
-     * The records decrypted (when {@code decrypt}) or as they are (after each was checked for an
-     * envelope), or why not.
+     * Decrypts {@code partition}'s records in place (when {@code decrypt}), or checks each has an
+     * envelope and leaves them as they are; a partition with a record that may not be delivered
+     * gets CORRUPT_MESSAGE and no records instead.
      */
-    static Opened open(DataKeys keys, MemoryRecords records, boolean decrypt) {
-        String[] reason = new String[1];
+    static Opened open(DataKeys keys, FetchResponseData.PartitionData partition, boolean decrypt) {
+        if (RecordSets.sizeInBytes(partition.records()) == 0) {
+            return Opened.AS_THEY_ARE;
+        }
+        Opened[] refused = new Opened[1];
         try {
-            MemoryRecords opened = BatchRewriter.rewrite(records, record -> {
-                if (!record.hasValue()) {
-                    return new BatchRewriter.Rewritten(null, record.headers());
+            var opened = RecordRewrites.rewrite(partition.records(), (value, headers) -> {
+                if (value == null) {
+                    return new RecordRewrites.Rewritten(null, headers);
                 }
-                Header[] headers = record.headers();
                 int at = envelopeAt(headers);
                 if (at < 0) {
-                    reason[0] = "unencrypted";
+                    refused[0] = Opened.REFUSED_UNENCRYPTED;
                     throw new IllegalArgumentException("a record has no envelope");
                 }
                 if (!decrypt) {
-                    return new BatchRewriter.Rewritten(record.value(), headers);
+                    return new RecordRewrites.Rewritten(value, headers);
                 }
                 ByteBuffer plain;
                 try {
-                    plain = RecordCipher.open(keys, headers[at].value(), record.value());
+                    plain = RecordCipher.open(keys, headers[at].value(), value);
                 } catch (IllegalArgumentException e) {
-                    reason[0] = "undecryptable";
+                    refused[0] = Opened.REFUSED_UNDECRYPTABLE;
                     throw e;
                 }
-                return new BatchRewriter.Rewritten(plain, without(headers, at));
+                return new RecordRewrites.Rewritten(plain, without(headers, at));
             });
-            return new Opened(decrypt ? opened : records, null);
+            if (!decrypt) {
+                return Opened.AS_THEY_ARE;
+            }
+            partition.setRecords(opened);
+            return Opened.DECRYPTED;
         } catch (RuntimeException e) {
             // Besides the two above: a batch older than magic v2, which no envelope can be on, or
             // one that does not decode (Kafka's CorruptRecordException).
-            return new Opened(records, reason[0] == null ? "unencrypted" : reason[0]);
+            Opened outcome = refused[0] == null ? Opened.REFUSED_UNENCRYPTED : refused[0];
+            partition.setErrorCode(Errors.CORRUPT_MESSAGE.code()).setRecords(RecordSets.empty());
+            return outcome;
         }
     }
 
@@ -195,17 +207,8 @@ public final class EncryptionPolicy implements Policy {
         return kept.toArray(Header[]::new);
     }
 
-    private static int countRecords(MemoryRecords records) {
-        int count = 0;
-        for (var batch : records.batches()) {
-            Integer n = batch.countOrNull();
-            count += n == null ? 0 : n;
-        }
-        return count;
-    }
-
-    private Optional<Keyed> ruleOf(String name, Uuid id) {
-        return nameOf(name, id).flatMap(n -> rules.stream().filter(k -> k.rule().covers(n)).findFirst());
+    private Optional<Keyed> ruleOf(String name) {
+        return rules.stream().filter(k -> k.rule().covers(name)).findFirst();
     }
 
     /** The topic's name: the one given, else the one the topology has for its id (Produce and Fetch v13+). */

@@ -9,18 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.crypto.KeyGenerator;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -31,11 +27,16 @@ import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.ProduceRequestData.PartitionProduceData;
+import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.kafscale.proxy.core.codec.RecordRewrites;
+import org.kafscale.proxy.testkit.SecretKeyStores;
 
 /** Sealing Produce records and opening fetched ones, with a KEK from a real PKCS#12 file. */
 class EncryptionPolicyTest {
@@ -50,21 +51,7 @@ class EncryptionPolicyTest {
 
     @BeforeAll
     static void writeKeyStore() throws Exception {
-        keystore = keyStore(dir.resolve("kek.p12"), "kek-1");
-    }
-
-    /** A PKCS#12 file holding one fresh AES-256 key at {@code alias}. */
-    static Path keyStore(Path file, String alias) throws Exception {
-        KeyGenerator generator = KeyGenerator.getInstance("AES");
-        generator.init(256);
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, PASSWORD);
-        store.setEntry(alias, new KeyStore.SecretKeyEntry(generator.generateKey()),
-                new KeyStore.PasswordProtection(PASSWORD));
-        try (OutputStream out = Files.newOutputStream(file)) {
-            store.store(out, PASSWORD);
-        }
-        return file;
+        keystore = SecretKeyStores.aesKey(dir.resolve("kek.p12"), "kek-1", new String(PASSWORD));
     }
 
     private static DataKeys keys(long rotateAfterRecords, AtomicLong clock) {
@@ -112,7 +99,7 @@ class EncryptionPolicyTest {
         MemoryRecords plain = batch(type, true, "secret-0", "secret-1", null);
 
         // When it is sealed for a covered topic
-        MemoryRecords sealed = EncryptionPolicy.seal(keys, "secret.orders", plain);
+        MemoryRecords sealed = seal(keys, "secret.orders", plain);
 
         // Then the batch keeps its codec, producer id, epoch, sequence, transactional flag and offsets
         MutableRecordBatch batch = sealed.batches().iterator().next();
@@ -135,7 +122,7 @@ class EncryptionPolicyTest {
         assertNull(envelope(stored.get(2)));
 
         // When an allowed principal fetches it
-        EncryptionPolicy.Opened opened = EncryptionPolicy.open(keys, sealed, true);
+        Read opened = open(keys, sealed, true);
 
         // Then it reads the plaintext, its own headers without the envelope, and the same codec
         assertNull(opened.refusal());
@@ -151,9 +138,9 @@ class EncryptionPolicyTest {
     @Test
     void anotherPrincipalGetsTheCiphertextAsStored() {
         DataKeys keys = keys(1_000, new AtomicLong());
-        MemoryRecords sealed = EncryptionPolicy.seal(keys, "secret.orders", batch(CompressionType.NONE, false, "v"));
+        MemoryRecords sealed = seal(keys, "secret.orders", batch(CompressionType.NONE, false, "v"));
 
-        EncryptionPolicy.Opened opened = EncryptionPolicy.open(keys, sealed, false);
+        Read opened = open(keys, sealed, false);
 
         assertNull(opened.refusal());
         assertSame(sealed, opened.records());
@@ -165,31 +152,31 @@ class EncryptionPolicyTest {
         DataKeys keys = keys(2, clock);
 
         // Given a key rotated after 2 records: the first two sets share a key, the third gets a new one
-        byte[] first = wrappedKeyOf(EncryptionPolicy.seal(keys, "t", batch(CompressionType.NONE, false, "a")));
-        byte[] second = wrappedKeyOf(EncryptionPolicy.seal(keys, "t", batch(CompressionType.NONE, false, "b")));
-        byte[] third = wrappedKeyOf(EncryptionPolicy.seal(keys, "t", batch(CompressionType.NONE, false, "c")));
+        byte[] first = wrappedKeyOf(seal(keys, "t", batch(CompressionType.NONE, false, "a")));
+        byte[] second = wrappedKeyOf(seal(keys, "t", batch(CompressionType.NONE, false, "b")));
+        byte[] third = wrappedKeyOf(seal(keys, "t", batch(CompressionType.NONE, false, "c")));
         assertArrayEquals(first, second);
         assertFalse(Arrays.equals(second, third));
         // and another topic has a key of its own
-        byte[] other = wrappedKeyOf(EncryptionPolicy.seal(keys, "u", batch(CompressionType.NONE, false, "d")));
+        byte[] other = wrappedKeyOf(seal(keys, "u", batch(CompressionType.NONE, false, "d")));
         assertFalse(Arrays.equals(third, other));
 
         // When the key's age passes 10 minutes, the next set gets a new key
         clock.addAndGet(TimeUnit.MINUTES.toNanos(10));
-        byte[] aged = wrappedKeyOf(EncryptionPolicy.seal(keys, "u", batch(CompressionType.NONE, false, "e")));
+        byte[] aged = wrappedKeyOf(seal(keys, "u", batch(CompressionType.NONE, false, "e")));
         assertFalse(Arrays.equals(other, aged));
 
         // and records under the old keys still open
-        assertNull(EncryptionPolicy.open(keys, EncryptionPolicy.seal(keys, "t",
+        assertNull(open(keys, seal(keys, "t",
                 batch(CompressionType.NONE, false, "f")), true).refusal());
     }
 
     @Test
     void anotherProxyWithTheSameKekOpensTheRecords() {
-        MemoryRecords sealed = EncryptionPolicy.seal(keys(1_000, new AtomicLong()), "t",
+        MemoryRecords sealed = seal(keys(1_000, new AtomicLong()), "t",
                 batch(CompressionType.ZSTD, false, "shared"));
 
-        EncryptionPolicy.Opened opened = EncryptionPolicy.open(keys(1_000, new AtomicLong()), sealed, true);
+        Read opened = open(keys(1_000, new AtomicLong()), sealed, true);
 
         assertEquals("shared", text(records(opened.records()).get(0).value()));
     }
@@ -197,17 +184,19 @@ class EncryptionPolicyTest {
     @Test
     void aTamperedCiphertextIsRefused() {
         DataKeys keys = keys(1_000, new AtomicLong());
-        MemoryRecords sealed = EncryptionPolicy.seal(keys, "t", batch(CompressionType.NONE, false, "value"));
+        MemoryRecords sealed = seal(keys, "t", batch(CompressionType.NONE, false, "value"));
         Record record = records(sealed).get(0);
         ByteBuffer changed = ByteBuffer.allocate(record.valueSize());
         changed.put(record.value()).flip();
         changed.put(0, (byte) (changed.get(0) ^ 1));
-        MemoryRecords tampered = BatchRewriter.rewrite(sealed,
-                r -> new BatchRewriter.Rewritten(changed, r.headers()));
+        MemoryRecords tampered = (MemoryRecords) RecordRewrites.rewrite(sealed,
+                (value, headers) -> new RecordRewrites.Rewritten(changed, headers));
 
-        EncryptionPolicy.Opened opened = EncryptionPolicy.open(keys, tampered, true);
+        Read opened = open(keys, tampered, true);
 
         assertEquals("undecryptable", opened.refusal());
+        assertEquals(Errors.CORRUPT_MESSAGE.code(), opened.errorCode());
+        assertEquals(0, opened.records().sizeInBytes());
     }
 
     @Test
@@ -215,8 +204,9 @@ class EncryptionPolicyTest {
         DataKeys keys = keys(1_000, new AtomicLong());
         MemoryRecords around = batch(CompressionType.GZIP, false, "written around the proxy");
 
-        assertEquals("unencrypted", EncryptionPolicy.open(keys, around, true).refusal());
-        assertEquals("unencrypted", EncryptionPolicy.open(keys, around, false).refusal());
+        assertEquals("unencrypted", open(keys, around, true).refusal());
+        assertEquals("unencrypted", open(keys, around, false).refusal());
+        assertEquals(Errors.CORRUPT_MESSAGE.code(), open(keys, around, false).errorCode());
     }
 
     @Test
@@ -229,6 +219,22 @@ class EncryptionPolicyTest {
         KeyStoreKeys keks = KeyStoreKeys.open(keystore, PASSWORD, "kek-1");
         assertThrows(IllegalArgumentException.class, () -> keks.unwrap("kek-2", new byte[40]));
         assertNotEquals(0, keks.wrap(new javax.crypto.spec.SecretKeySpec(new byte[32], "AES")).length);
+    }
+
+    private static MemoryRecords seal(DataKeys keys, String topic, MemoryRecords records) {
+        PartitionProduceData partition = new PartitionProduceData().setRecords(records);
+        assertTrue(EncryptionPolicy.seal(keys, topic, partition));
+        return (MemoryRecords) partition.records();
+    }
+
+    /** A fetched partition after the policy: its records, why they were refused (or null), its error. */
+    private record Read(MemoryRecords records, String refusal, short errorCode) {
+    }
+
+    private static Read open(DataKeys keys, MemoryRecords records, boolean decrypt) {
+        FetchResponseData.PartitionData partition = new FetchResponseData.PartitionData().setRecords(records);
+        EncryptionPolicy.Opened opened = EncryptionPolicy.open(keys, partition, decrypt);
+        return new Read((MemoryRecords) partition.records(), opened.reason, partition.errorCode());
     }
 
     private static byte[] wrappedKeyOf(MemoryRecords sealed) {

@@ -8,17 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import javax.crypto.KeyGenerator;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -37,6 +33,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
+import org.kafscale.proxy.testkit.SecretKeyStores;
 
 /**
  * Record encryption with real clients, a real broker and SASL users: alice and bob share team-a,
@@ -53,7 +50,7 @@ class EncryptionIT {
 
     @BeforeAll
     static void startProxy() throws Exception {
-        Path keystore = keyStore(dir.resolve("kek.p12"));
+        Path keystore = SecretKeyStores.aesKey(dir.resolve("kek.p12"), "kek-1", "changeit");
         proxy = RunningProxy.start(KAFKA.cluster(), "single", ScramUsers.gatewaySettings(dir, "SCRAM-SHA-512",
                 List.of("alice", "bob"), """
                 virtualClusters:
@@ -69,19 +66,6 @@ class EncryptionIT {
         KAFKA.cluster().admin().createTopics(List.of(new NewTopic("a.secret.orders", 1, (short) 1),
                 new NewTopic("a.secret.around", 1, (short) 1),
                 new NewTopic("a.secret.tx", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-    }
-
-    private static Path keyStore(Path file) throws Exception {
-        KeyGenerator generator = KeyGenerator.getInstance("AES");
-        generator.init(256);
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, "changeit".toCharArray());
-        store.setEntry("kek-1", new KeyStore.SecretKeyEntry(generator.generateKey()),
-                new KeyStore.PasswordProtection("changeit".toCharArray()));
-        try (OutputStream out = Files.newOutputStream(file)) {
-            store.store(out, "changeit".toCharArray());
-        }
-        return file;
     }
 
     @AfterAll
