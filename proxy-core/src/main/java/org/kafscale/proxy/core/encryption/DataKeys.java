@@ -4,6 +4,7 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
@@ -12,8 +13,8 @@ import javax.crypto.spec.SecretKeySpec;
  * The data keys of one encryption rule: the current AES-256 key of each topic, made fresh after
  * {@code rotateAfterRecords} records or {@code rotateAfterNanos} (whichever comes first), and every
  * key unwrapped for decryption, cached so a KEK is asked once per data key. Shared by every
- * connection's event loop: a topic's key is swapped under its own lock, held for a count and,
- * once per rotation, a wrap.
+ * connection's event loop: a topic's key is swapped in the map's compute (held, once per
+ * rotation, for a wrap), and counted atomically.
  */
 final class DataKeys {
     /** Unwrapped keys kept at most; past it the cache starts again (a few keys per topic are live). */
@@ -40,7 +41,8 @@ final class DataKeys {
         final String keyId;
         final byte[] wrapped;
         final long madeAt;
-        long used;
+        /** Records encrypted under it, counted by whichever loop takes it. */
+        final AtomicLong used = new AtomicLong();
 
         Current(SecretKey key, String keyId, byte[] wrapped, long madeAt) {
             this.key = key;
@@ -54,14 +56,12 @@ final class DataKeys {
     Current forRecords(String topic, int records) {
         Current key = current.compute(topic, (t, old) -> {
             long now = nanos.getAsLong();
-            if (old == null || old.used >= rotateAfterRecords || now - old.madeAt >= rotateAfterNanos) {
+            if (old == null || old.used.get() >= rotateAfterRecords || now - old.madeAt >= rotateAfterNanos) {
                 return fresh(now);
             }
             return old;
         });
-        synchronized (key) {
-            key.used += records;
-        }
+        key.used.addAndGet(records);
         return key;
     }
 
