@@ -10,6 +10,7 @@ import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.lfs.LfsRuntime;
 import org.kafscale.proxy.app.metrics.ProxyMetrics;
 import org.kafscale.proxy.core.apis.ApiCatalog;
+import org.kafscale.proxy.core.encryption.EncryptionPolicy;
 import org.kafscale.proxy.core.hooks.ProduceRewriter;
 import org.kafscale.proxy.core.local.AdvertisedListener;
 import org.kafscale.proxy.core.local.ApiVersionsResponder;
@@ -129,7 +130,8 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
      * first, so every later policy (authorization with ACLs in the real cluster's names) sees real
      * names and the connection's virtual cluster; then the quotas, so a client's refused requests
      * count against its rates too; then the audit trail; then authorization, so no later policy
-     * sees a refused request; then record validation, which decodes only what may be written.
+     * sees a refused request; then record validation, which decodes only what may be written, and
+     * checks the plaintext; then record encryption, last.
      */
     private List<PolicyFactory> policiesAfterTenants(ApiCatalog apis) {
         List<PolicyFactory> policies = new ArrayList<>();
@@ -148,6 +150,11 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
         if (!config.gateway().validation().isEmpty()) {
             policies.add(PolicyFactory.shared(new ValidationPolicy(config.gateway().validation(), topology,
                     metrics)));
+        }
+        // Last, after authorization and validation: only allowed, valid records are encrypted, and
+        // it reads answers first, in the real cluster's names, before the tenant policy renames them.
+        if (!config.gateway().encryption().isEmpty()) {
+            policies.add(PolicyFactory.shared(new EncryptionPolicy(config.gateway().encryption(), topology, metrics)));
         }
         return policies;
     }

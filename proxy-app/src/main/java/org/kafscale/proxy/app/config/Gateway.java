@@ -1,8 +1,10 @@
 package org.kafscale.proxy.app.config;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.kafscale.proxy.core.encryption.EncryptionRule;
 import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
 import org.kafscale.proxy.core.validation.ValidationRules;
@@ -22,11 +24,12 @@ import org.kafscale.proxy.core.validation.ValidationRules;
  *     checks users against a file of its own, by its name
  * @param audit the audit trail's sinks ({@code audit}), when configured
  * @param validation the record validation rules, global and per virtual cluster ({@link ValidationRules#NONE}: off)
+ * @param encryption the record encryption rules, in the file's order (the first whose topics match wins)
  */
 public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas, Map<String, Path> aclFiles,
                       Map<String, HostPort> listeners, Map<String, Integer> brokerPortBases,
                       Map<String, Path> credentialsFiles, Optional<AuditSettings> audit,
-                      ValidationRules validation) {
+                      ValidationRules validation, List<EncryptionRule> encryption) {
     public static final Gateway NONE = new Gateway(VirtualClusters.NONE, Map.of());
 
     public Gateway {
@@ -35,6 +38,7 @@ public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas>
         listeners = Map.copyOf(listeners);
         brokerPortBases = Map.copyOf(brokerPortBases);
         credentialsFiles = Map.copyOf(credentialsFiles);
+        encryption = List.copyOf(encryption);
     }
 
     /** Whether every virtual cluster has a listener of its own, so none needs clients to authenticate. */
@@ -44,6 +48,7 @@ public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas>
 
     /** Virtual clusters and quotas, nothing else. */
     public Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas) {
-        this(virtualClusters, quotas, Map.of(), Map.of(), Map.of(), Map.of(), Optional.empty(), ValidationRules.NONE);
+        this(virtualClusters, quotas, Map.of(), Map.of(), Map.of(), Map.of(), Optional.empty(), ValidationRules.NONE,
+                List.of());
     }
 }

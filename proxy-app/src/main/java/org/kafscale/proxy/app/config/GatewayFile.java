@@ -19,6 +19,7 @@ import java.util.Set;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.app.validation.SchemaRegistryClient;
 import org.kafscale.proxy.core.codec.AclNames;
+import org.kafscale.proxy.core.encryption.EncryptionRule;
 import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.tenant.TenantNames;
 import org.kafscale.proxy.core.tenant.VirtualCluster;
@@ -43,7 +44,7 @@ public final class GatewayFile {
     static final String SETTING = "KAFSCALE_PROXY_GATEWAY_FILE";
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
     /** The file's sections. */
-    private static final Set<String> ROOT_KEYS = Set.of("virtualClusters", "audit", "validation");
+    private static final Set<String> ROOT_KEYS = Set.of("virtualClusters", "audit", "validation", "encryption");
     private static final Set<String> KEYS = Set.of("name", "principals", "clusterId", "topicPrefix", "groupPrefix",
             "transactionalIdPrefix", "quotas", "aclFile", "listener", "brokerPortBase", "credentialsFile", "validation");
     /** Keys of virtual clusters that later versions read: named, so the error says it is not a typo. */
@@ -89,8 +90,9 @@ public final class GatewayFile {
         } catch (IOException e) {
             throw new ConfigException(where + " cannot be read: " + e.getMessage());
         }
-        // A file of an audit trail or record validation alone has no virtual clusters; any other needs at least one.
-        boolean noClusters = root != null && root.isObject() && (root.has("audit") || root.has("validation"))
+        // A file of an audit trail, record validation or encryption alone has no virtual clusters; any other needs at least one.
+        boolean noClusters = root != null && root.isObject() && (root.has("audit") || root.has("validation")
+                || root.has("encryption"))
                 && !root.has("virtualClusters");
         if (root == null || !root.isObject() || !noClusters && (!root.path("virtualClusters").isArray()
                 || root.path("virtualClusters").isEmpty())) {
@@ -176,8 +178,10 @@ public final class GatewayFile {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + " is invalid: " + e.getMessage());
         }
+        List<EncryptionRule> encryption = GatewayEncryption.parse(where, "encryption", root.get("encryption"), base,
+                System::getenv);
         return new Gateway(virtualClusters, quotas, aclFiles, listeners, brokerPortBases, credentialsFiles, audit,
-                new ValidationRules(globalRules, clusterRules, virtualClusters));
+                new ValidationRules(globalRules, clusterRules, virtualClusters), encryption);
     }
 
     private static VirtualCluster cluster(String where, String path, JsonNode node) {

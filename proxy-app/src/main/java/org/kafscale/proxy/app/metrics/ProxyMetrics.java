@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.kafscale.proxy.core.backend.BackendObserver;
+import org.kafscale.proxy.core.encryption.EncryptionObserver;
 import org.kafscale.proxy.core.hooks.RoutingObserver;
 import org.kafscale.proxy.core.server.ConnectionListener;
 import org.kafscale.proxy.core.server.ConnectionTimeout;
@@ -44,7 +45,8 @@ import org.kafscale.proxy.discovery.TopologySource;
  * many brokers it knows, and JVM and Netty memory. docs/metrics.md lists every series.
  */
 public final class ProxyMetrics implements ConnectionListener, RoutingObserver, BackendObserver,
-        SaslObserver, AuthorizationObserver, QuotaObserver, AuditSinkObserver, ValidationObserver {
+        SaslObserver, AuthorizationObserver, QuotaObserver, AuditSinkObserver, ValidationObserver,
+        EncryptionObserver {
     private final MeterRegistry registry;
     /** Timer keys of the buckets for what a client may make up: any unknown key, any version out of range. */
     private static final int UNKNOWN = -1;
@@ -63,6 +65,8 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
     private final ConcurrentHashMap<String, Counter> authentications = new ConcurrentHashMap<>();
     private final EnumMap<ReadPause, Counter> readPauses = new EnumMap<>(ReadPause.class);
     /** By virtual cluster, principal and quota: bounded by the gateway file's principals. */
+    /** By reason (unencrypted, undecryptable). */
+    private final ConcurrentHashMap<String, Counter> encryptionRefusals = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> quotaBytes = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> quotaThrottles = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> quotaTimes = new ConcurrentHashMap<>();
@@ -222,6 +226,13 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
                         "kafscale_proxy_validation_refused_records")
                 .description("Records found invalid by record validation (their partitions refused), by the rule's topics")
                 .tag("topics", topics).register(registry)).increment(records);
+    }
+
+    @Override
+    public void refusedRecord(String reason) {
+        encryptionRefusals.computeIfAbsent(reason, k -> Counter.builder("kafscale_proxy_encryption_refused_records")
+                .description("Fetched partitions of encrypted topics refused (CORRUPT_MESSAGE), by the first "
+                        + "refused record's reason").tag("reason", reason).register(registry)).increment();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.kafscale.proxy.core.codec;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.BaseRecords;
@@ -26,6 +27,38 @@ public final class RecordSets {
      * @param value the value
      */
     public record KeyValue(byte[] key, byte[] value) {
+    }
+
+    /** What {@link #visitDataRecords} hands over of each data record. */
+    @FunctionalInterface
+    public interface DataRecordVisitor {
+        /**
+         * @param index the record's place among the set's data records, from 0 (Kafka's {@code batch_index})
+         * @param key the key, or null for none
+         * @param value the value, or null for none (a tombstone)
+         */
+        void visit(int index, ByteBuffer key, ByteBuffer value);
+    }
+
+    /**
+     * Visits every data record of {@code records} in order, decompressing compressed batches;
+     * control batches are skipped. A set that is not a record set (no records sent) visits none.
+     *
+     * @throws RuntimeException when a batch does not decode (corrupt, or a codec this JVM lacks)
+     */
+    public static void visitDataRecords(BaseRecords records, DataRecordVisitor visitor) {
+        if (!(records instanceof Records batches)) {
+            return;
+        }
+        int index = 0;
+        for (RecordBatch batch : batches.batches()) {
+            if (batch.isControlBatch()) {
+                continue;
+            }
+            for (Record record : batch) {
+                visitor.visit(index++, record.hasKey() ? record.key() : null, record.hasValue() ? record.value() : null);
+            }
+        }
     }
 
     /** An empty record set, as a broker sends for a partition with nothing to return. */

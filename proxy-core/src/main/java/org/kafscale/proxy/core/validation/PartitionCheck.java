@@ -6,11 +6,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
+import org.apache.kafka.common.message.ProduceRequestData.PartitionProduceData;
 import org.apache.kafka.common.message.ProduceResponseData.BatchIndexAndErrorMessage;
-import org.apache.kafka.common.record.internal.BaseRecords;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.record.internal.RecordBatch;
+import org.kafscale.proxy.core.codec.RecordSets;
 import org.kafscale.proxy.core.validation.RecordFormat.Check;
 
 /**
@@ -50,42 +48,30 @@ final class PartitionCheck {
     /**
      * @param last whether this is the last pass: a check still pending then makes its record invalid
      */
-    static Outcome run(BaseRecords records, ValidationRule rule, boolean last) {
+    static Outcome run(PartitionProduceData partition, ValidationRule rule, boolean last) {
         List<BatchIndexAndErrorMessage> errors = new ArrayList<>();
         // A set: every record of a batch waiting on one schema waits on the same lookup.
         Set<CompletionStage<?>> pending = new HashSet<>();
-        int invalid = 0;
-        if (!(records instanceof MemoryRecords memory)) {
-            // Nothing to read (no records sent): nothing to refuse either.
-            return new Outcome(errors, 0, pending, null);
-        }
-        int index = 0;
+        int[] invalid = {0};
         try {
-            for (RecordBatch batch : memory.batches()) {
-                if (batch.isControlBatch()) {
-                    continue;
+            RecordSets.visitDataRecords(partition.records(), (index, key, value) -> {
+                String reason = reason(rule.key(), key, "key", last, pending);
+                if (reason == null) {
+                    reason = reason(rule.value(), value, "value", last, pending);
                 }
-                for (Record record : batch) {
-                    String reason = reason(rule.key(), record.hasKey() ? record.key() : null, "key", last, pending);
-                    if (reason == null) {
-                        reason = reason(rule.value(), record.hasValue() ? record.value() : null, "value", last,
-                                pending);
+                if (reason != null) {
+                    invalid[0]++;
+                    if (errors.size() < MAX_RECORD_ERRORS) {
+                        errors.add(new BatchIndexAndErrorMessage().setBatchIndex(index)
+                                .setBatchIndexErrorMessage(reason));
                     }
-                    if (reason != null) {
-                        invalid++;
-                        if (errors.size() < MAX_RECORD_ERRORS) {
-                            errors.add(new BatchIndexAndErrorMessage().setBatchIndex(index)
-                                    .setBatchIndexErrorMessage(reason));
-                        }
-                    }
-                    index++;
                 }
-            }
+            });
         } catch (RuntimeException e) {
             // A batch that does not decode (corrupt, or a codec this JVM lacks) cannot be shown valid.
             return new Outcome(List.of(), 1, Set.of(), String.valueOf(e.getMessage()));
         }
-        return new Outcome(errors, invalid, pending, null);
+        return new Outcome(errors, invalid[0], pending, null);
     }
 
     /** Why {@code bytes} is not of {@code format}; null when it is, when undecided yet, or when nothing is checked. */

@@ -112,7 +112,7 @@ public final class ValidationPolicy implements Policy {
         Set<CompletionStage<?>> pending = new HashSet<>();
         boolean last = pass >= PASSES;
         covered.forEach((partition, rule) -> {
-            PartitionCheck.Outcome outcome = PartitionCheck.run(partition.records(), rule, last);
+            PartitionCheck.Outcome outcome = PartitionCheck.run(partition, rule, last);
             if (outcome.invalid() > 0) {
                 refused.put(partition, outcome);
             } else {

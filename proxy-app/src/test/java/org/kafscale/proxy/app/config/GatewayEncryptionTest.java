@@ -1,0 +1,91 @@
+package org.kafscale.proxy.app.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.kafscale.proxy.core.encryption.EncryptionRule;
+import org.kafscale.proxy.testkit.SecretKeyStores;
+
+class GatewayEncryptionTest {
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void writeKeyStore() throws Exception {
+        SecretKeyStores.aesKey(dir.resolve("kek.p12"), "kek-1", "pw");
+    }
+
+    private static Gateway read(String encryption) throws Exception {
+        Path file = Files.writeString(dir.resolve("gateway.yaml"), """
+                virtualClusters:
+                  - name: team-a
+                    principals: [User:alice]
+                encryption:
+                """ + encryption.indent(2));
+        return GatewayFile.read(file);
+    }
+
+    private static String error(String encryption) {
+        return assertThrows(ConfigException.class, () -> read(encryption)).getMessage();
+    }
+
+    @Test
+    void aRuleOpensItsKeyStoreRelativeToTheGatewayFileWithDefaultRotation() throws Exception {
+        EncryptionRule rule = read("""
+                - topics: "team-a\\\\.secret\\\\..*"
+                  kek: {keystore: kek.p12, password: pw, alias: kek-1}
+                  allow: [User:alice]
+                """).encryption().get(0);
+        assertTrue(rule.topics().matcher("team-a.secret.orders").matches());
+        assertEquals("kek-1", rule.keks().keyId());
+        assertEquals(Set.of(new KafkaPrincipal("User", "alice")), rule.allowed());
+        assertEquals(EncryptionRule.DEFAULT_ROTATE_AFTER_RECORDS, rule.rotateAfterRecords());
+        assertEquals(EncryptionRule.DEFAULT_ROTATE_AFTER, rule.rotateAfter());
+        Gateway rotated = read("""
+                - topics: "x"
+                  kek: {keystore: kek.p12, password: pw, alias: kek-1}
+                  rotateAfterRecords: 10
+                  rotateAfterSeconds: 60
+                """);
+        assertEquals(10, rotated.encryption().get(0).rotateAfterRecords());
+        assertEquals(Duration.ofMinutes(1), rotated.encryption().get(0).rotateAfter());
+    }
+
+    @Test
+    void aKeyStoreThatDoesNotOpenOrLacksTheAliasStopsStartUpNamingThePath() {
+        String prefix = "KAFSCALE_PROXY_GATEWAY_FILE (" + dir.resolve("gateway.yaml") + ") is invalid at ";
+        String alias = error("- {topics: x, kek: {keystore: kek.p12, password: pw, alias: kek-2}}");
+        assertTrue(alias.startsWith(prefix + "encryption[0].kek.alias: "), alias);
+        String password = error("- {topics: x, kek: {keystore: kek.p12, password: wrong, alias: kek-1}}");
+        assertTrue(password.startsWith(prefix + "encryption[0].kek.keystore: "), password);
+        String missing = error("- {topics: x, kek: {keystore: none.p12, password: pw, alias: kek-1}}");
+        assertTrue(missing.startsWith(prefix + "encryption[0].kek.keystore: "), missing);
+    }
+
+    @Test
+    void eachProblemOfARuleNamesItsPath() {
+        assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: pw}}")
+                .contains("at encryption[0].kek.alias: required"));
+        assertTrue(error("- {topics: \"(\", kek: {keystore: kek.p12, password: pw, alias: kek-1}}")
+                .contains("at encryption[0].topics: not a regular expression"));
+        assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: pw, alias: kek-1}, allow: [alice]}")
+                .contains("at encryption[0].allow[0]: 'alice' is not a principal"));
+        assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: pw, alias: kek-1}, headers: true}")
+                .contains("at encryption[0].headers: unknown key"));
+        assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: pw, alias: kek-1}, rotateAfterRecords: 0}")
+                .contains("at encryption[0].rotateAfterRecords: expected a positive whole number"));
+        assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: \"${env:KAFSCALE_NO_SUCH_VAR}\", "
+                + "alias: kek-1}}").contains("at encryption[0].kek.password: environment variable "
+                + "KAFSCALE_NO_SUCH_VAR is not set"));
+    }
+}
