@@ -53,7 +53,7 @@ public final class PolicyConnection implements LogFields {
      * policy read it rather than place the connection again.
      */
     public Optional<String> virtualCluster() {
-        return Optional.ofNullable(connection.virtualCluster());
+        return connection.virtualCluster();
     }
 
     /** Places the connection in the virtual cluster {@code name}: the tenant policy's call, once per connection. */

@@ -6,6 +6,7 @@ import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.OptionalInt;
 import java.util.function.Supplier;
@@ -58,8 +59,11 @@ public final class ConnectionContext implements LogFields {
     private long loopNanos;
     /** Whether that time is measured: only once a request-time quota asks, so no other connection pays for it. */
     private boolean metersLoopTime;
-    /** The virtual cluster the tenant policy placed this connection in; null until then, or without virtual clusters. */
-    private String virtualCluster;
+    /**
+     * The virtual cluster the tenant policy placed this connection in; empty until then, or without
+     * virtual clusters. Held as the Optional every policy reads, so a request allocates none.
+     */
+    private Optional<String> virtualCluster = Optional.empty();
 
     /** A connection on the bootstrap listener, which stands for no one broker. */
     public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress) {
@@ -111,8 +115,8 @@ public final class ConnectionContext implements LogFields {
         return addressedBroker;
     }
 
-    /** The name of the virtual cluster the connection was placed in; null before, or without virtual clusters. */
-    public String virtualCluster() {
+    /** The name of the virtual cluster the connection was placed in; empty before, or without virtual clusters. */
+    public Optional<String> virtualCluster() {
         return virtualCluster;
     }
 
@@ -123,11 +127,11 @@ public final class ConnectionContext implements LogFields {
      * @throws IllegalStateException when it was placed in another already
      */
     public void placeIn(String name) {
-        if (virtualCluster != null && !virtualCluster.equals(name)) {
-            throw new IllegalStateException("connection " + id() + " is in virtual cluster '" + virtualCluster
+        if (virtualCluster.isPresent() && !virtualCluster.get().equals(name)) {
+            throw new IllegalStateException("connection " + id() + " is in virtual cluster '" + virtualCluster.get()
                     + "' already, not '" + name + "'");
         }
-        virtualCluster = name;
+        virtualCluster = Optional.of(name);
     }
 
     /**

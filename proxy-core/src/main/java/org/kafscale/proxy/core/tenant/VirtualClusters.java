@@ -19,6 +19,8 @@ public final class VirtualClusters {
 
     private final List<VirtualCluster> clusters;
     private final Map<KafkaPrincipal, VirtualCluster> byPrincipal = new HashMap<>();
+    /** By name: every request of a placed connection looks its virtual cluster up here. */
+    private final Map<String, VirtualCluster> byName = new HashMap<>();
 
     /** @throws IllegalArgumentException naming the clusters that collide, and on what */
     public VirtualClusters(List<VirtualCluster> clusters) {
@@ -26,6 +28,7 @@ public final class VirtualClusters {
         Set<String> names = new HashSet<>();
         Map<String, String> clusterIds = new HashMap<>();
         for (VirtualCluster cluster : this.clusters) {
+            byName.put(cluster.name(), cluster);
             if (!names.add(cluster.name())) {
                 throw new IllegalArgumentException("two virtual clusters are named '" + cluster.name() + "'");
             }
@@ -61,7 +64,7 @@ public final class VirtualClusters {
 
     /** The virtual cluster named {@code name}, if any. */
     public Optional<VirtualCluster> named(String name) {
-        return clusters.stream().filter(cluster -> cluster.name().equals(name)).findFirst();
+        return Optional.ofNullable(byName.get(name));
     }
 
     public List<VirtualCluster> all() {
