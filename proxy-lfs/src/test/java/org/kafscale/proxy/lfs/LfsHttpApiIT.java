@@ -233,6 +233,8 @@ class LfsHttpApiIT {
         // (the store may still be removing the partial PUT's temporary file when the error is counted)
         Eventually.await(DEADLINE, "no object but the earlier one", () ->
                 before.equals(lfs.objectKeys().stream().filter(k -> k.contains("/" + topic + "/")).toList()));
+        // (and the abort of its multipart upload may land after the error is counted too)
+        Eventually.await(DEADLINE, "no open multipart upload", () -> lfs.openMultipartUploads() == 0);
         assertEquals(0, lfs.openMultipartUploads());
         assertEquals(200, lfs.send(produce(new byte[] {1}).build()).statusCode());
     }
