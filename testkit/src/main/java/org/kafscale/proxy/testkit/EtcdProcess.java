@@ -31,6 +31,7 @@ public final class EtcdProcess implements AutoCloseable {
     private static final Duration READY_DEADLINE = Duration.ofSeconds(30);
     private static final Duration STOP_DEADLINE = Duration.ofSeconds(10);
     private static final int START_ATTEMPTS = 3;
+    private static final String WATCHER_GAUGE = "etcd_debugging_mvcc_watcher_total";
 
     private final Path binary;
     private final int clientPort;
@@ -99,6 +100,29 @@ public final class EtcdProcess implements AutoCloseable {
 
     public Path logFile() {
         return logFile;
+    }
+
+    /**
+     * How many watchers etcd is serving now (its {@code etcd_debugging_mvcc_watcher_total} gauge).
+     * A client's watch is asked for at once but opened on the server a moment later; a test that
+     * breaks watches by stopping etcd waits for them here first, or it stops an etcd that never
+     * had them and the client simply waits for it to return.
+     */
+    public int watchers() {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint() + "/metrics"))
+                .timeout(Duration.ofSeconds(5)).GET().build();
+        try {
+            String metrics = http.send(request, HttpResponse.BodyHandlers.ofString()).body();
+            return metrics.lines().filter(line -> line.startsWith(WATCHER_GAUGE + " "))
+                    .mapToInt(line -> (int) Double.parseDouble(line.substring(WATCHER_GAUGE.length() + 1).trim()))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("etcd at " + endpoint() + " has no " + WATCHER_GAUGE));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read etcd's metrics at " + endpoint(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted reading etcd's metrics", e);
+        }
     }
 
     public synchronized boolean isRunning() {

@@ -129,6 +129,7 @@ class EtcdFailureLogsIT {
         try (EtcdTopology topology = EtcdFixtures.topology(EtcdFixtures.client(ETCD.etcd().endpoint()), TTL,
                 EtcdFixtures.NO_BACKSTOP, READ_TIMEOUT)) {
             topology.start().join();
+            Eventually.await(DEADLINE, "etcd to serve the three watches", () -> ETCD.etcd().watchers() >= 3);
             // When: etcd goes away, which breaks all three at once
             ETCD.etcd().stop();
             try {
