@@ -68,23 +68,95 @@ would print 5368709120 as 5.36870912e+09: whole numbers are printed as integers.
 {{- define "kafscale-proxy.backendTlsDir" -}}/etc/kafscale/backend-tls{{- end -}}
 {{- define "kafscale-proxy.gatewayDir" -}}/etc/kafscale/gateway{{- end -}}
 
-{{/* The ConfigMap holding the gateway file: the chart's own, or gateway.existingConfigMap.name; empty without one. */}}
+{{/*
+The gateway file's sections written in values (virtualClusters, audit, validation, encryption),
+as a map of the non-empty ones: the file the chart renders, or empty when the file is the user's.
+*/}}
+{{- define "kafscale-proxy.gatewaySections" -}}
+{{- $g := .Values.gateway -}}
+{{- $s := dict -}}
+{{- range $key := list "virtualClusters" "audit" "validation" "encryption" -}}
+{{- with get $g $key }}{{ $_ := set $s $key . }}{{ end -}}
+{{- end -}}
+{{- toYaml $s -}}
+{{- end -}}
+
+{{/* "true" when the chart renders the gateway file from values. */}}
+{{- define "kafscale-proxy.gatewayRendered" -}}
+{{- if gt (len (include "kafscale-proxy.gatewaySections" . | fromYaml)) 0 }}true{{ end -}}
+{{- end -}}
+
+{{/*
+Where the gateway file comes from, as "configMap <name>" or "secret <name>": the chart's own
+ConfigMap, gateway.existingConfigMap or gateway.existingSecret; empty without one.
+*/}}
+{{- define "kafscale-proxy.gatewaySource" -}}
+{{- if include "kafscale-proxy.gatewayRendered" . -}}
+configMap {{ printf "%s-gateway" (include "kafscale-proxy.fullname" .) }}
+{{- else if .Values.gateway.existingConfigMap.name -}}
+configMap {{ .Values.gateway.existingConfigMap.name }}
+{{- else if .Values.gateway.existingSecret.name -}}
+secret {{ .Values.gateway.existingSecret.name }}
+{{- end -}}
+{{- end -}}
+
+{{/* The ConfigMap or Secret holding the gateway file; empty without one. */}}
 {{- define "kafscale-proxy.gatewayConfigMap" -}}
-{{- if .Values.gateway.virtualClusters -}}
-{{- printf "%s-gateway" (include "kafscale-proxy.fullname" .) -}}
-{{- else -}}
-{{- .Values.gateway.existingConfigMap.name -}}
-{{- end -}}
+{{- with include "kafscale-proxy.gatewaySource" . }}{{ last (splitList " " .) }}{{ end -}}
 {{- end -}}
 
-{{/* The key of the gateway file in that ConfigMap. */}}
+{{/* The key of the gateway file in that ConfigMap or Secret. */}}
 {{- define "kafscale-proxy.gatewayKey" -}}
-{{- ternary "gateway.yaml" .Values.gateway.existingConfigMap.key (not (empty .Values.gateway.virtualClusters)) -}}
+{{- if include "kafscale-proxy.gatewayRendered" . -}}
+gateway.yaml
+{{- else if .Values.gateway.existingConfigMap.name -}}
+{{- .Values.gateway.existingConfigMap.key -}}
+{{- else -}}
+{{- .Values.gateway.existingSecret.key -}}
+{{- end -}}
 {{- end -}}
 
-{{/* The gateway file as the proxy reads it (docs/tenants.md), from gateway.virtualClusters. */}}
+{{/* The gateway file as the proxy reads it (docs/tenants.md, docs/governance.md), from values. */}}
 {{- define "kafscale-proxy.gatewayFile" -}}
-{{- dict "virtualClusters" .Values.gateway.virtualClusters | toYaml -}}
+{{- include "kafscale-proxy.gatewaySections" . -}}
+{{- end -}}
+
+{{/*
+The ports of virtual clusters with a listener of their own, as a YAML list of {name, port}:
+the listener's port (tenant-<i>) and, in ports mode, its broker ports brokerPortBase + id
+(t<i>-b<id>, brokerPorts.count of them). Port names stay within Kubernetes' 15 characters.
+*/}}
+{{- define "kafscale-proxy.tenantPorts" -}}
+{{- $ports := list -}}
+{{- range $i, $vc := .Values.gateway.virtualClusters -}}
+{{- with $vc.listener -}}
+{{- $ports = append $ports (dict "name" (printf "tenant-%d" $i) "port" (last (splitList ":" .) | int)) -}}
+{{- if and (eq $.Values.advertiseMode "ports") $vc.brokerPortBase -}}
+{{- range $id := until (int $.Values.brokerPorts.count) -}}
+{{- $ports = append $ports (dict "name" (printf "t%d-b%d" $i $id) "port" (add $vc.brokerPortBase $id)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $ports -}}
+{{- end -}}
+
+{{/*
+The TLS server names clients send in advertiseMode sni, as a YAML list: the bootstrap host, one
+wildcard for every broker (which covers only the first label), and one for each virtual cluster
+placed by sniHostSuffix. Used by the certificate, the Ingress and the TLSRoute.
+*/}}
+{{- define "kafscale-proxy.sniHosts" -}}
+{{- $names := list (include "kafscale-proxy.advertisedHost" .) -}}
+{{- $labels := splitList "." .Values.sni.brokerHostPattern -}}
+{{- if or (not (contains "$(nodeId)" (first $labels))) (lt (len $labels) 3) -}}
+{{- fail "advertiseMode sni with a certificate, Ingress or TLSRoute from the chart needs $(nodeId) in the first label of sni.brokerHostPattern (broker-$(nodeId).kafka.example.com), so *.kafka.example.com covers every broker; or list the names in tls.certManager.dnsNames" -}}
+{{- end -}}
+{{- $names = append $names (printf "*.%s" (rest $labels | join ".")) -}}
+{{- range .Values.gateway.virtualClusters -}}
+{{- with .sniHostSuffix }}{{ $names = append $names (printf "*.%s" .) }}{{ end -}}
+{{- end -}}
+{{- toYaml ($names | uniq) -}}
 {{- end -}}
 
 {{/* The Secret holding the Kafka listener's certificate: tls.secretName, else the one cert-manager writes. */}}
@@ -267,16 +339,40 @@ Secret, never to the ConfigMap.
 {{- fail "acl.configMap and acl.secret are both set: the rules file comes from one of them" -}}
 {{- end -}}
 {{- $gateway := .Values.gateway -}}
-{{- if and $gateway.virtualClusters $gateway.existingConfigMap.name -}}
-{{- fail "gateway.virtualClusters and gateway.existingConfigMap.name are both set: the gateway file comes from one of them" -}}
+{{- $sources := list -}}
+{{- if include "kafscale-proxy.gatewayRendered" . }}{{ $sources = append $sources "gateway's sections (virtualClusters, audit, validation, encryption)" }}{{ end -}}
+{{- if $gateway.existingConfigMap.name }}{{ $sources = append $sources "gateway.existingConfigMap.name" }}{{ end -}}
+{{- if $gateway.existingSecret.name }}{{ $sources = append $sources "gateway.existingSecret.name" }}{{ end -}}
+{{- if gt (len $sources) 1 -}}
+{{- fail (printf "%s are all set: the gateway file comes from one of them" (join " and " $sources)) -}}
 {{- end -}}
 {{- if include "kafscale-proxy.gatewayConfigMap" . -}}
 {{- if get .Values.config "KAFSCALE_PROXY_GATEWAY_FILE" -}}
 {{- fail "gateway is set, and so is config.KAFSCALE_PROXY_GATEWAY_FILE: the chart mounts the gateway file and names it itself; remove config.KAFSCALE_PROXY_GATEWAY_FILE" -}}
 {{- end -}}
-{{- if not (or (hasKey $settings "KAFSCALE_PROXY_SASL_MECHANISMS") (eq (get $settings "KAFSCALE_PROXY_TLS_REQUIRE_CLIENT_CERT" | toString) "true")) -}}
-{{- fail "gateway needs clients that authenticate, as virtual clusters place each client by its principal: set sasl.mechanisms, or tls.clientAuth required" -}}
 {{- end -}}
+{{- /* Virtual clusters placed by principal need clients that authenticate; one with a listener
+of its own, or a TLS server name, places its clients by where they connect. A file of the user's
+is checked by the proxy at start. */ -}}
+{{- $byPrincipal := false -}}
+{{- range $gateway.virtualClusters }}{{ if not (or .listener .sniHostSuffix) }}{{ $byPrincipal = true }}{{ end }}{{ end -}}
+{{- if and $byPrincipal (not (or (hasKey $settings "KAFSCALE_PROXY_SASL_MECHANISMS") (eq (get $settings "KAFSCALE_PROXY_TLS_REQUIRE_CLIENT_CERT" | toString) "true"))) -}}
+{{- fail "gateway.virtualClusters placed by principals need clients that authenticate: set sasl.mechanisms, or tls.clientAuth required (or give each virtual cluster a listener of its own)" -}}
+{{- end -}}
+{{- range $i, $vc := $gateway.virtualClusters -}}
+{{- if and $vc.sniHostSuffix (ne $.Values.advertiseMode "sni") -}}
+{{- fail (printf "gateway.virtualClusters[%d].sniHostSuffix needs advertiseMode sni" $i) -}}
+{{- end -}}
+{{- if and $vc.listener (eq $.Values.advertiseMode "ports") (not $vc.brokerPortBase) -}}
+{{- fail (printf "gateway.virtualClusters[%d].listener in advertiseMode ports needs brokerPortBase" $i) -}}
+{{- end -}}
+{{- end -}}
+{{- $sniExpose := .Values.sni.expose -}}
+{{- if and (ne $sniExpose "none") (ne .Values.advertiseMode "sni") -}}
+{{- fail (printf "sni.expose %s needs advertiseMode sni" $sniExpose) -}}
+{{- end -}}
+{{- if and (eq $sniExpose "tlsRoute") (not .Values.sni.tlsRoute.parentRefs) -}}
+{{- fail "sni.expose tlsRoute needs sni.tlsRoute.parentRefs: the Gateway (with a TLS listener in Passthrough mode) the route attaches to" -}}
 {{- end -}}
 {{- $btls := .Values.backend.tls -}}
 {{- if and $btls.mutual (not $btls.secretName) -}}

@@ -148,13 +148,96 @@ class ChartGatewayTest {
                         .set("config.KAFSCALE_PROXY_GATEWAY_FILE", "/etc/gateway.yaml"),
                 "gateway is set, and so is config.KAFSCALE_PROXY_GATEWAY_FILE");
         assertRefused(ChartRenderer.chart().valuesYaml(TWO_TENANTS).set("gateway.existingConfigMap.name", "tenants"),
-                "gateway.virtualClusters and gateway.existingConfigMap.name are both set");
+                "gateway's sections (virtualClusters, audit, validation, encryption) and gateway.existingConfigMap.name are all set");
+        assertRefused(ChartRenderer.chart().valuesYaml(SASL).set("gateway.existingConfigMap.name", "tenants")
+                        .set("gateway.existingSecret.name", "tenants"),
+                "gateway.existingConfigMap.name and gateway.existingSecret.name are all set");
     }
 
     @Test
-    void aGatewayWithoutAuthenticatingClientsIsRefused() {
-        assertRefused(ChartRenderer.chart().set("gateway.existingConfigMap.name", "tenants"),
-                "gateway needs clients that authenticate");
+    void virtualClustersPlacedByPrincipalWithoutAuthenticatingClientsAreRefused() {
+        assertRefused(ChartRenderer.chart().valuesYaml("""
+                gateway:
+                  virtualClusters:
+                    - name: team-a
+                      principals: ["User:alice"]
+                """), "gateway.virtualClusters placed by principals need clients that authenticate");
+    }
+
+    @Test
+    void aTenantWithAListenerOfItsOwnGetsItsPortsOnTheServiceAndNeedsNoSasl() {
+        RenderedChart rendered = ChartRenderer.chart().valuesYaml("""
+                advertiseMode: ports
+                brokerPorts: {base: 9100, count: 3}
+                gateway:
+                  virtualClusters:
+                    - name: team-a
+                      listener: "0.0.0.0:9093"
+                      brokerPortBase: 9200
+                """).render();
+
+        // The listener's port and its three broker ports, in the container and on the Service
+        List<String> expected = List.of("tenant-0:9093", "t0-b0:9200", "t0-b1:9201", "t0-b2:9202");
+        assertTrue(portsOf(rendered.container().path("ports"), "containerPort").containsAll(expected),
+                rendered.container().path("ports").toString());
+        assertTrue(portsOf(rendered.service().path("spec").path("ports"), "port").containsAll(expected),
+                rendered.service().path("spec").path("ports").toString());
+        // ... and the file the proxy reads places clients by that listener
+        String file = rendered.get("ConfigMap", GATEWAY_CONFIG_MAP).path("data").path("gateway.yaml").asText();
+        assertTrue(GatewayFile.parse("chart", file.getBytes(StandardCharsets.UTF_8)).placesEveryClientByListener());
+        assertRefused(ChartRenderer.chart().valuesYaml("""
+                advertiseMode: ports
+                gateway:
+                  virtualClusters:
+                    - name: team-a
+                      listener: "0.0.0.0:9093"
+                """), "gateway.virtualClusters[0].listener in advertiseMode ports needs brokerPortBase");
+    }
+
+    @Test
+    void auditValidationAndEncryptionAloneMakeAFileTheProxyReads() {
+        RenderedChart rendered = ChartRenderer.chart().valuesYaml("""
+                gateway:
+                  audit: {stdout: true}
+                  validation:
+                    - topics: "orders\\\\..*"
+                      value: {format: json}
+                """).render();
+
+        String file = rendered.get("ConfigMap", GATEWAY_CONFIG_MAP).path("data").path("gateway.yaml").asText();
+        var gateway = GatewayFile.parse("chart", file.getBytes(StandardCharsets.UTF_8));
+        assertTrue(gateway.audit().orElseThrow().stdout());
+        assertFalse(gateway.validation().isEmpty());
+        assertEquals(Optional.of("/etc/kafscale/gateway/gateway.yaml"),
+                rendered.effectiveSetting("KAFSCALE_PROXY_GATEWAY_FILE"));
+        assertFalse(annotations(rendered).path("checksum/gateway").asText().isEmpty());
+    }
+
+    @Test
+    void anExistingSecretIsMountedAndNamedWithItsKey() {
+        RenderedChart rendered = ChartRenderer.chart().valuesYaml(SASL + """
+                gateway:
+                  existingSecret:
+                    name: tenants-with-keys
+                    key: gateway.yaml
+                """).render();
+
+        assertEquals(Optional.of("/etc/kafscale/gateway/gateway.yaml"),
+                rendered.effectiveSetting("KAFSCALE_PROXY_GATEWAY_FILE"));
+        JsonNode volume = named(rendered.podSpec().path("volumes"), "gateway");
+        assertEquals("tenants-with-keys", volume.path("secret").path("secretName").asText());
+        assertTrue(volume.path("configMap").isMissingNode());
+        assertTrue(named(rendered.container().path("volumeMounts"), "gateway").path("readOnly").asBoolean());
+    }
+
+    @Test
+    void anSniHostSuffixOutsideSniModeIsRefused() {
+        assertRefused(ChartRenderer.chart().valuesYaml("""
+                gateway:
+                  virtualClusters:
+                    - name: team-a
+                      sniHostSuffix: team-a.kafka.example.com
+                """), "gateway.virtualClusters[0].sniHostSuffix needs advertiseMode sni");
     }
 
     @Test
@@ -196,6 +279,12 @@ class ChartGatewayTest {
 
     private static String gatewayChecksum(RenderedChart rendered) {
         return annotations(rendered).path("checksum/gateway").asText();
+    }
+
+    /** Each port as name:number, the number from {@code field}. */
+    private static List<String> portsOf(JsonNode ports, String field) {
+        return StreamSupport.stream(ports.spliterator(), false)
+                .map(p -> p.path("name").asText() + ":" + p.path(field).asInt()).toList();
     }
 
     private static List<String> names(JsonNode list) {

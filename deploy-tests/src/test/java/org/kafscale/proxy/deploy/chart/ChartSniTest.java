@@ -64,6 +64,56 @@ class ChartSniTest {
                 "needs $(nodeId) in the first label of sni.brokerHostPattern");
     }
 
+    @Test
+    void anIngressWithTlsPassthroughRoutesEveryNameClientsSendToTheKafkaPort() {
+        RenderedChart rendered = withTenant(sniMode().set("sni.expose", "ingress")
+                .set("sni.ingress.className", "nginx")).render();
+
+        JsonNode ingress = rendered.get("Ingress");
+        assertEquals("true", ingress.path("metadata").path("annotations")
+                .path("nginx.ingress.kubernetes.io/ssl-passthrough").asText());
+        assertEquals("nginx", ingress.path("spec").path("ingressClassName").asText());
+        List<String> hosts = StreamSupport.stream(ingress.path("spec").path("rules").spliterator(), false)
+                .map(rule -> rule.path("host").asText()).toList();
+        assertEquals(List.of("kafka.example.com", "*.kafka.example.com", "*.team-a.example.com"), hosts);
+        assertTrue(StreamSupport.stream(ingress.path("spec").path("rules").spliterator(), false)
+                .allMatch(rule -> "kafka".equals(rule.path("http").path("paths").path(0).path("backend")
+                        .path("service").path("port").path("name").asText())));
+    }
+
+    @Test
+    void aTlsRouteAttachesToTheGivenGatewayWithEveryName() {
+        RenderedChart rendered = withTenant(sniMode().set("sni.expose", "tlsRoute")
+                .set("sni.tlsRoute.parentRefs[0].name", "edge")
+                .set("sni.tlsRoute.parentRefs[0].sectionName", "kafka-passthrough")).render();
+
+        JsonNode route = rendered.get("TLSRoute");
+        assertEquals("edge", route.path("spec").path("parentRefs").path(0).path("name").asText());
+        List<String> hostnames = StreamSupport.stream(route.path("spec").path("hostnames").spliterator(), false)
+                .map(JsonNode::asText).toList();
+        assertEquals(List.of("kafka.example.com", "*.kafka.example.com", "*.team-a.example.com"), hostnames);
+        assertEquals(9092, route.path("spec").path("rules").path(0).path("backendRefs").path(0).path("port").asInt());
+        // The certificate covers the tenant's names too
+        RenderedChart withCertificate = withTenant(sniMode().set("tls.secretName", "").set("tls.certManager.enabled", true)
+                .set("tls.certManager.issuerRef.name", "letsencrypt")).render();
+        assertTrue(withCertificate.get("Certificate").path("spec").path("dnsNames").toString()
+                .contains("*.team-a.example.com"));
+    }
+
+    @Test
+    void anEdgeRouteOutsideSniModeOrWithoutAGatewayIsRefused() {
+        assertRefused(ChartRenderer.chart().set("sni.expose", "ingress"), "sni.expose ingress needs advertiseMode sni");
+        assertRefused(sniMode().set("sni.expose", "tlsRoute"), "sni.expose tlsRoute needs sni.tlsRoute.parentRefs");
+        assertFalse(sniMode().render().kinds().contains("Ingress"));
+    }
+
+    /** A virtual cluster placed by TLS server name, on a proxy whose clients authenticate. */
+    private static ChartRenderer withTenant(ChartRenderer chart) {
+        return chart.set("sasl.mechanisms[0]", "PLAIN").set("sasl.credentialsSecret", "users")
+                .set("gateway.virtualClusters[0].name", "team-a")
+                .set("gateway.virtualClusters[0].sniHostSuffix", "team-a.example.com");
+    }
+
     private static void assertRefused(ChartRenderer chart, String messagePart) {
         RuntimeException refused = assertThrows(RuntimeException.class, chart::renderText);
         assertTrue(refused.getMessage().contains(messagePart),
