@@ -116,6 +116,19 @@ gateway.yaml
 {{- end -}}
 {{- end -}}
 
+{{/*
+What of the rendered gateway file the proxy applies only at a start (docs/operations.md,
+"Reconfiguring a running proxy"): the audit section, and the virtual clusters placed by a listener
+or TLS server name of their own. Its checksum rolls the pods; a change elsewhere in the file is
+applied live by the running pods, which follow the mounted file.
+*/}}
+{{- define "kafscale-proxy.gatewayRestartParts" -}}
+{{- $g := .Values.gateway -}}
+{{- $fixed := list -}}
+{{- range $g.virtualClusters }}{{ if or .listener .sniHostSuffix }}{{ $fixed = append $fixed . }}{{ end }}{{ end -}}
+{{- dict "audit" $g.audit "virtualClusters" $fixed | toYaml -}}
+{{- end -}}
+
 {{/* The gateway file as the proxy reads it (docs/tenants.md, docs/governance.md), from values. */}}
 {{- define "kafscale-proxy.gatewayFile" -}}
 {{- include "kafscale-proxy.gatewaySections" . -}}
@@ -274,6 +287,7 @@ Secret, never to the ConfigMap.
 {{- $v := .Values -}}
 {{- $s := dict -}}
 {{- with $v.etcd.password }}{{ $_ := set $s "KAFSCALE_PROXY_ETCD_PASSWORD" . }}{{ end -}}
+{{- with $v.admin.token }}{{ $_ := set $s "KAFSCALE_PROXY_ADMIN_TOKEN" . }}{{ end -}}
 {{- with $v.lfs.apiKey }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_HTTP_API_KEY" . }}{{ end -}}
 {{- with $v.lfs.s3.accessKey }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_ACCESS_KEY" . }}{{ end -}}
 {{- with $v.lfs.s3.secretKey }}{{ $_ := set $s "KAFSCALE_LFS_PROXY_S3_SECRET_KEY" . }}{{ end -}}
@@ -285,7 +299,7 @@ Secret, never to the ConfigMap.
 
 {{/* The secret names that can come from existingSecret: the LFS ones only with LFS on. */}}
 {{- define "kafscale-proxy.existingSecretNames" -}}
-{{- $names := list "KAFSCALE_PROXY_ETCD_PASSWORD" "KAFSCALE_PROXY_BACKEND_SASL_PASSWORD" "KAFSCALE_PROXY_BACKEND_SASL_OAUTH_CLIENT_SECRET" -}}
+{{- $names := list "KAFSCALE_PROXY_ETCD_PASSWORD" "KAFSCALE_PROXY_ADMIN_TOKEN" "KAFSCALE_PROXY_BACKEND_SASL_PASSWORD" "KAFSCALE_PROXY_BACKEND_SASL_OAUTH_CLIENT_SECRET" -}}
 {{- if .Values.lfs.enabled -}}
 {{- $names = concat $names (list "KAFSCALE_LFS_PROXY_HTTP_API_KEY" "KAFSCALE_LFS_PROXY_S3_ACCESS_KEY" "KAFSCALE_LFS_PROXY_S3_SECRET_KEY" "KAFSCALE_LFS_PROXY_S3_SESSION_TOKEN") -}}
 {{- end -}}

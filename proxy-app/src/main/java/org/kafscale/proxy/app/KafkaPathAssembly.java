@@ -56,11 +56,22 @@ import org.kafscale.proxy.routing.apis.Apis;
  *     cluster's) is configured
  * @param own the connections the proxy opens to itself, which authorization lets through
  * @param audit the audit trail, when the gateway file configures one
+ * @param previousQuotas after a live reconfiguration, the quota policy of the paths it replaces,
+ *     whose meters the unchanged virtual clusters keep
  */
 record KafkaPathAssembly(ProxyConfig config, TopologySource topology, AdvertisedListener advertised,
                          BrokerApiVersions brokerVersions, ProxyMetrics metrics, Optional<LfsRuntime> lfs,
                          Optional<SaslAuthenticator> sasl, Map<String, SaslAuthenticator> tenantSasl,
-                         Optional<AclsInForce> acls, OwnConnections own, Optional<AuditRuntime> audit) {
+                         Optional<AclsInForce> acls, OwnConnections own, Optional<AuditRuntime> audit,
+                         Optional<QuotaPolicy> previousQuotas) {
+
+    KafkaPathAssembly(ProxyConfig config, TopologySource topology, AdvertisedListener advertised,
+                      BrokerApiVersions brokerVersions, ProxyMetrics metrics, Optional<LfsRuntime> lfs,
+                      Optional<SaslAuthenticator> sasl, Map<String, SaslAuthenticator> tenantSasl,
+                      Optional<AclsInForce> acls, OwnConnections own, Optional<AuditRuntime> audit) {
+        this(config, topology, advertised, brokerVersions, metrics, lfs, sasl, tenantSasl, acls, own, audit,
+                Optional.empty());
+    }
 
     /**
      * The handlers for each new connection, SASL outermost: of the shared listener, and of each
@@ -72,7 +83,8 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
         // Where each key is served and how it is checked, from its one entry in Apis: one catalog for
         // the dispatcher, ApiVersions and the authorizer.
         ApiCatalog apis = Apis.catalog();
-        List<PolicyFactory> afterTenants = policiesAfterTenants(apis);
+        Optional<QuotaPolicy> quotas = quotaPolicy();
+        List<PolicyFactory> afterTenants = policiesAfterTenants(apis, quotas);
         RequestHandlers shared = path(apis, advertised, Optional.empty(), afterTenants);
         Map<String, RequestHandlers> own = new LinkedHashMap<>();
         config.gateway().listeners().forEach((name, listener) -> {
@@ -81,13 +93,23 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
                     config.advertiseMode(), config.brokerPortsOf(name), config.sniHosts());
             own.put(name, path(apis, itsAddress, Optional.of(cluster), afterTenants));
         });
-        return new KafkaPaths(shared, own);
+        return new KafkaPaths(shared, own, quotas);
     }
 
     /**
-     * The handlers of the shared listener, and of each virtual cluster's own listener by its name.
+     * The handlers of the shared listener, and of each virtual cluster's own listener by its name;
+     * and the quota policy they share, when any virtual cluster has quotas.
      */
-    record KafkaPaths(RequestHandlers shared, Map<String, RequestHandlers> ownListeners) {
+    record KafkaPaths(RequestHandlers shared, Map<String, RequestHandlers> ownListeners, Optional<QuotaPolicy> quotas) {
+    }
+
+    /** The virtual clusters' quotas, when any has one. */
+    private Optional<QuotaPolicy> quotaPolicy() {
+        if (config.virtualClusters().isEmpty()) {
+            return Optional.empty();
+        }
+        QuotaPolicy quotas = new QuotaPolicy(config.gateway().quotas(), metrics, System::nanoTime, previousQuotas);
+        return quotas.holdsAny() ? Optional.of(quotas) : Optional.empty();
     }
 
     /** One listener's path: its clients are told {@code advertised}, and placed as its {@code listenerCluster} says. */
@@ -133,14 +155,9 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
      * sees a refused request; then record validation, which decodes only what may be written, and
      * checks the plaintext; then record encryption, last.
      */
-    private List<PolicyFactory> policiesAfterTenants(ApiCatalog apis) {
+    private List<PolicyFactory> policiesAfterTenants(ApiCatalog apis, Optional<QuotaPolicy> quotas) {
         List<PolicyFactory> policies = new ArrayList<>();
-        if (!config.virtualClusters().isEmpty()) {
-            QuotaPolicy quotas = new QuotaPolicy(config.gateway().quotas(), metrics, System::nanoTime);
-            if (quotas.holdsAny()) {
-                policies.add(PolicyFactory.shared(quotas));
-            }
-        }
+        quotas.ifPresent(policy -> policies.add(PolicyFactory.shared(policy)));
         // The audit trail stands before authorization: it reads a mutating call's answer after
         // authorization did, so a call the ACLs refuse is recorded with its refusal.
         audit.ifPresent(trail -> policies.add(PolicyFactory.shared(trail.policy())));

@@ -8,6 +8,7 @@ import org.kafscale.proxy.app.config.ConfigHelp;
 import org.kafscale.proxy.app.config.ConfigSources;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.app.logging.LogFormatSwitch;
+import org.kafscale.proxy.app.reload.ConfigInputs;
 import org.kafscale.proxy.app.sasl.ScramCredentialCommand;
 
 /**
@@ -47,7 +48,7 @@ public final class Main {
         }
         try {
             switch (commandLine.command()) {
-                case RUN -> run(ProxyConfig.from(settings));
+                case RUN -> run(ConfigInputs.of(commandLine, System.getenv()), settings, ProxyConfig.from(settings));
                 case HELP -> System.out.println(ConfigHelp.text());
             }
         } catch (ConfigException e) {
@@ -55,9 +56,10 @@ public final class Main {
         }
     }
 
-    private static void run(ProxyConfig config) throws InterruptedException {
+    private static void run(ConfigInputs inputs, Map<String, String> settings, ProxyConfig config)
+            throws InterruptedException {
         LogFormatSwitch.apply(config.logging());
-        ProxyRuntime proxy = ProxyRuntime.start(config);
+        ProxyRuntime proxy = ProxyRuntime.start(inputs, settings, config);
         CountDownLatch stopped = new CountDownLatch(1);
         // SIGTERM and SIGINT run shutdown hooks: drain, so no client loses an answer it was owed.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

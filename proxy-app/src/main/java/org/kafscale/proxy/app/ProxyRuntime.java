@@ -21,6 +21,11 @@ import org.kafscale.proxy.app.audit.AuditRuntime;
 import org.kafscale.proxy.app.config.ConfigException;
 import org.kafscale.proxy.app.config.HostPort;
 import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.app.config.ReloadSettings;
+import org.kafscale.proxy.app.health.AdminApi;
+import org.kafscale.proxy.app.reload.ConfigInputs;
+import org.kafscale.proxy.app.reload.ConfigReload;
+import org.kafscale.proxy.app.reload.ReloadOutcome;
 import org.kafscale.proxy.app.health.HealthServer;
 import org.kafscale.proxy.app.health.MetricsPage;
 import org.kafscale.proxy.app.health.Readiness;
@@ -66,11 +71,13 @@ public final class ProxyRuntime implements AutoCloseable {
     private final Optional<HealthServer> healthServer;
     private final Optional<LfsRuntime> lfs;
     private final Optional<ProbeLogin> probeLogin;
+    private final Optional<ConfigReload> reload;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private ProxyRuntime(OwnedResources resources, TopologySource topology, KafkaProxyServer kafkaServer,
                          Map<String, KafkaProxyServer> tenantServers, Readiness readiness,
-                         Optional<HealthServer> healthServer, Optional<LfsRuntime> lfs, Optional<ProbeLogin> probeLogin) {
+                         Optional<HealthServer> healthServer, Optional<LfsRuntime> lfs, Optional<ProbeLogin> probeLogin,
+                         Optional<ConfigReload> reload) {
         this.resources = resources;
         this.topology = topology;
         this.kafkaServer = kafkaServer;
@@ -79,10 +86,30 @@ public final class ProxyRuntime implements AutoCloseable {
         this.healthServer = healthServer;
         this.lfs = lfs;
         this.probeLogin = probeLogin;
+        this.reload = reload;
     }
 
     public static ProxyRuntime start(ProxyConfig config) throws InterruptedException {
         return start(config, UnaryOperator.identity());
+    }
+
+    /**
+     * A proxy that can be reconfigured while it runs ({@code POST /admin/reload}, and a change to
+     * its files): {@code settings}, merged from {@code inputs}, made {@code config}.
+     */
+    public static ProxyRuntime start(ConfigInputs inputs, Map<String, String> settings, ProxyConfig config)
+            throws InterruptedException {
+        return start(config, UnaryOperator.identity(), Optional.of(new Reloadable(inputs, settings,
+                ReloadSettings.from(settings))));
+    }
+
+    /** As {@link #start(ConfigInputs, Map, ProxyConfig)}, from settings that never change but for the files they name. */
+    public static ProxyRuntime start(Map<String, String> settings) throws InterruptedException {
+        return start(ConfigInputs.fixed(settings), settings, ProxyConfig.from(settings));
+    }
+
+    /** What a proxy that reloads is reloaded from. */
+    private record Reloadable(ConfigInputs inputs, Map<String, String> settings, ReloadSettings reload) {
     }
 
     /**
@@ -93,11 +120,16 @@ public final class ProxyRuntime implements AutoCloseable {
      */
     public static ProxyRuntime start(ProxyConfig config, UnaryOperator<RequestHandlers> aroundHandlers)
             throws InterruptedException {
+        return start(config, aroundHandlers, Optional.empty());
+    }
+
+    private static ProxyRuntime start(ProxyConfig config, UnaryOperator<RequestHandlers> aroundHandlers,
+                                      Optional<Reloadable> reloadable) throws InterruptedException {
         // A bad ACL file (the proxy's or a virtual cluster's) stops start-up before anything is started.
         AclFiles acls = AclFiles.load(config);
         OwnedResources resources = new OwnedResources();
         try {
-            return start(config, aroundHandlers, acls, resources);
+            return start(config, aroundHandlers, acls, resources, reloadable);
         } catch (RuntimeException | InterruptedException | Error e) {
             resources.close();
             throw e;
@@ -105,7 +137,7 @@ public final class ProxyRuntime implements AutoCloseable {
     }
 
     private static ProxyRuntime start(ProxyConfig config, UnaryOperator<RequestHandlers> aroundHandlers,
-                                      AclFiles acls, OwnedResources resources)
+                                      AclFiles acls, OwnedResources resources, Optional<Reloadable> reloadable)
             throws InterruptedException {
         LOGGER.info("TLS through {} ({})", config.tlsProvider().displayName(), config.tlsProvider().reason());
         EventLoopGroup workers = NettyTransport.newEventLoopGroup(config.ioThreads(), "kafka-io");
@@ -135,7 +167,6 @@ public final class ProxyRuntime implements AutoCloseable {
         });
         resources.own("the housekeeping thread", housekeeping::shutdownNow);
         housekeeping.scheduleWithFixedDelay(probe::probeBrokers, 0, PROBE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
-        acls.follow(housekeeping);
 
         AdvertisedListener advertised = new AdvertisedListener(config.advertisedHost(), config.advertisedPort(),
                 config.advertiseMode(), config.brokerPorts(), config.sniHosts());
@@ -166,19 +197,22 @@ public final class ProxyRuntime implements AutoCloseable {
                         .withCredentialsFile(file), proxyMetrics, Optional.empty(), authentications,
                         ProxyConfig.GATEWAY_FILE + " (the credentials file " + file + " of virtual cluster '" + name
                                 + "')"))));
-        KafkaPathAssembly.KafkaPaths paths = new KafkaPathAssembly(config, topology, advertised,
-                brokerVersions, proxyMetrics, lfs, sasl, tenantSasl, acls.inForce(), own, audit).handlers();
-        RequestHandlers handlers = aroundHandlers.apply(paths.shared());
+        // The paths new connections get: these, until a live reconfiguration makes others.
+        LivePaths paths = new LivePaths(new LivePaths.Parts(topology, brokerVersions, proxyMetrics, lfs, sasl,
+                tenantSasl, own, audit, aroundHandlers, housekeeping), config, acls);
+        RequestHandlers handlers = paths.shared();
         KafkaProxyServer kafkaServer = resources.own("the Kafka listener", bound(ProxyConfig.ADDR,
                 () -> KafkaProxyServer.start(config.listenerSettings(), workers, handlers, connector, proxyMetrics)));
         Map<String, KafkaProxyServer> tenantServers = new LinkedHashMap<>();
+        paths.servedBy(kafkaServer);
         for (Map.Entry<String, RequestHandlers> path : paths.ownListeners().entrySet()) {
             HostPort bind = config.gateway().listeners().get(path.getKey());
-            RequestHandlers tenantHandlers = aroundHandlers.apply(path.getValue());
+            RequestHandlers tenantHandlers = path.getValue();
             tenantServers.put(path.getKey(), resources.own("virtual cluster " + path.getKey() + "'s listener",
                     bound(ProxyConfig.GATEWAY_FILE + " (the listener " + bind + " of virtual cluster '" + path.getKey()
                             + "')", () -> KafkaProxyServer.start(config.listenerSettings(bind, config.brokerPortsOf(path.getKey())), workers,
                             tenantHandlers, connector, proxyMetrics))));
+            paths.servedBy(tenantServers.get(path.getKey()));
             LOGGER.info("Virtual cluster '{}' served on {} (advertised {}:{})", path.getKey(),
                     tenantServers.get(path.getKey()).localAddress(), advertised.host(), bind.port());
         }
@@ -200,11 +234,16 @@ public final class ProxyRuntime implements AutoCloseable {
         // The probes and the broker ports stop before the listener and their clients close, so no
         // probe starts a request through a listener that is closing (shutdownNow twice is harmless).
         resources.own("the housekeeping tasks", housekeeping::shutdownNow);
+        Optional<ConfigReload> reload = reloadable.map(r -> new ConfigReload(r.inputs(), r.settings(), config, paths,
+                metrics));
+        reload.ifPresent(r -> r.follow(housekeeping, reloadable.get().reload().watchInterval()));
+        Optional<AdminApi> admin = reload.map(r -> new AdminApi(reloadable.get().reload().adminToken(), r,
+                housekeeping));
         Optional<HealthServer> health = Optional.empty();
         if (config.health().isPresent()) {
             health = Optional.of(resources.own("the health listener", bound(ProxyConfig.HEALTH_ADDR,
                     () -> HealthServer.start(config.health().get().toBindAddress(), readiness::status,
-                            MetricsPage.of(metrics)))));
+                            MetricsPage.of(metrics), admin))));
         }
         LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {}{}); brokers over {}{}", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode(),
@@ -213,7 +252,8 @@ public final class ProxyRuntime implements AutoCloseable {
                         ? ", brokers by TLS server name " + config.sniHosts().brokerHostPattern() : "",
                 config.backendSecurity().protocol(),
                 config.backendSecurity().sasl().map(s -> " (" + s + ")").orElse(""));
-        return new ProxyRuntime(resources, topology, kafkaServer, tenantServers, readiness, health, lfs, probeLogin);
+        return new ProxyRuntime(resources, topology, kafkaServer, tenantServers, readiness, health, lfs, probeLogin,
+                reload);
     }
 
     /**
@@ -283,6 +323,14 @@ public final class ProxyRuntime implements AutoCloseable {
     /** With SASL on the listener: the user name the readiness probe logs in as (never its secret). */
     public Optional<String> probeUsername() {
         return probeLogin.map(ProbeLogin::username);
+    }
+
+    /**
+     * Reloads the configuration now, as {@code POST /admin/reload} does; empty for a proxy started
+     * from a configuration alone, which cannot be read again. Blocks: never call it on an event loop.
+     */
+    public Optional<ReloadOutcome> reload(String trigger) {
+        return reload.map(r -> r.reload(trigger));
     }
 
     public TopologySource topology() {

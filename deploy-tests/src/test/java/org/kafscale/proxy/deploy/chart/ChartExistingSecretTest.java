@@ -45,13 +45,14 @@ class ChartExistingSecretTest {
     }
 
     @Test
-    void withoutLfsOnlyTheEtcdAndBackendCredentialsAreReferenced() {
+    void withoutLfsOnlyTheEtcdBackendAndAdminCredentialsAreReferenced() {
         RenderedChart rendered = ChartRenderer.chart().set("existingSecret", "proxy-credentials").render();
 
         List<String> fromSecret = rendered.env().entrySet().stream()
                 .filter(e -> e.getValue().path("valueFrom").has("secretKeyRef"))
                 .map(Map.Entry::getKey).toList();
-        assertEquals(List.of("KAFSCALE_PROXY_ETCD_PASSWORD", "KAFSCALE_PROXY_BACKEND_SASL_PASSWORD",
+        assertEquals(List.of("KAFSCALE_PROXY_ETCD_PASSWORD", "KAFSCALE_PROXY_ADMIN_TOKEN",
+                "KAFSCALE_PROXY_BACKEND_SASL_PASSWORD",
                 "KAFSCALE_PROXY_BACKEND_SASL_OAUTH_CLIENT_SECRET"), fromSecret);
     }
 }

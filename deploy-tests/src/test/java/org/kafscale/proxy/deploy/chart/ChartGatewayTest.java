@@ -99,13 +99,18 @@ class ChartGatewayTest {
     }
 
     @Test
-    void aChangedFileRollsThePods() {
+    void aChangeTheProxyAppliesLiveRollsNoPodAndOneItAppliesAtAStartRollsThem() {
         String before = gatewayChecksum(ChartRenderer.chart().valuesYaml(TWO_TENANTS).render());
-        String after = gatewayChecksum(ChartRenderer.chart()
+        // A virtual cluster placed by principal is reloaded by the running proxy
+        String live = gatewayChecksum(ChartRenderer.chart()
                 .valuesYaml(TWO_TENANTS.replace("User:bob", "User:carol")).render());
+        // The audit trail's sinks are opened at start
+        String atStart = gatewayChecksum(ChartRenderer.chart()
+                .valuesYaml(TWO_TENANTS + "  audit: {stdout: true}\n").render());
 
         assertFalse(before.isEmpty());
-        assertNotEquals(before, after);
+        assertEquals(before, live);
+        assertNotEquals(before, atStart);
     }
 
     @Test

@@ -142,6 +142,7 @@ class ChartSettingsDriftTest {
         owned.put("KAFSCALE_PROXY_LFS_ENABLED", new Owned(lfsOn, "true", false));
         owned.put("KAFSCALE_LFS_PROXY_HTTP_ADDR", new Owned(with(lfsOn, "ports.lfs", 18080), ":18080", false));
         owned.put("KAFSCALE_PROXY_ETCD_PASSWORD", new Owned(Map.of("etcd.password", "drift-etcd"), "drift-etcd", true));
+        owned.put("KAFSCALE_PROXY_ADMIN_TOKEN", new Owned(Map.of("admin.token", "drift-admin"), "drift-admin", true));
         owned.put("KAFSCALE_LFS_PROXY_HTTP_API_KEY", new Owned(with(lfsOn, "lfs.apiKey", "drift-key"), "drift-key", true));
         owned.put("KAFSCALE_LFS_PROXY_S3_ACCESS_KEY",
                 new Owned(with(lfsOn, "lfs.s3.accessKey", "drift-access"), "drift-access", true));

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.kafscale.proxy.app.config.ConfigException;
@@ -85,10 +86,10 @@ public final class AclFileWatcher {
         return authorizer;
     }
 
-    /** Re-reads the file on {@code housekeeping} from now on. */
-    public void follow(ScheduledExecutorService housekeeping) {
+    /** Re-reads the file on {@code housekeeping} from now on, until the returned task is cancelled. */
+    public ScheduledFuture<?> follow(ScheduledExecutorService housekeeping) {
         long every = settings.reloadInterval().toMillis();
-        housekeeping.scheduleWithFixedDelay(this::check, every, every, TimeUnit.MILLISECONDS);
+        return housekeeping.scheduleWithFixedDelay(this::check, every, every, TimeUnit.MILLISECONDS);
     }
 
     /** One look at the file. */

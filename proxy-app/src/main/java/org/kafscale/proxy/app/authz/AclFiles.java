@@ -3,9 +3,12 @@ package org.kafscale.proxy.app.authz;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.core.security.authz.AclAuthorizer;
 import org.kafscale.proxy.core.security.authz.AclSettings;
@@ -22,6 +25,8 @@ import org.kafscale.proxy.core.tenant.VirtualClusters;
 public final class AclFiles {
     private final Optional<AclFileWatcher> shared;
     private final Map<String, AclFileWatcher> tenants;
+    /** The re-reads scheduled by {@link #follow}. */
+    private final List<ScheduledFuture<?>> following = new CopyOnWriteArrayList<>();
 
     private AclFiles(Optional<AclFileWatcher> shared, Map<String, AclFileWatcher> tenants) {
         this.shared = shared;
@@ -63,9 +68,15 @@ public final class AclFiles {
         return Optional.of(new TenantAcls(shared.map(AclFileWatcher::authorizer), own));
     }
 
-    /** Re-reads every file on {@code housekeeping} from now on. */
+    /** Re-reads every file on {@code housekeeping} from now on, until {@link #stopFollowing}. */
     public void follow(ScheduledExecutorService housekeeping) {
-        shared.ifPresent(watcher -> watcher.follow(housekeeping));
-        tenants.values().forEach(watcher -> watcher.follow(housekeeping));
+        shared.ifPresent(watcher -> following.add(watcher.follow(housekeeping)));
+        tenants.values().forEach(watcher -> following.add(watcher.follow(housekeeping)));
+    }
+
+    /** Reads the files no more: a reloaded configuration follows its own. */
+    public void stopFollowing() {
+        following.forEach(task -> task.cancel(false));
+        following.clear();
     }
 }

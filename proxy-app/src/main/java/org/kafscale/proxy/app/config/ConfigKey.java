@@ -253,6 +253,13 @@ public enum ConfigKey {
                     + "docs/governance.md). With virtual clusters placed by principal, SASL or required client "
                     + "certificates are needed on the Kafka listener. A file that does not parse (a schema file "
                     + "included) stops start-up naming the path in it."),
+    CONFIG_WATCH_MS("KAFSCALE_PROXY_CONFIG_WATCH_MS", "2000", null, Range.of(0, 3_600_000),
+            "Milliseconds between looks at the `--config` file and `KAFSCALE_PROXY_GATEWAY_FILE`; a change is "
+                    + "applied live, without a restart, as `POST /admin/reload` does (docs/operations.md, "
+                    + "\"Reconfiguring a running proxy\"). 0: only `POST /admin/reload` reloads."),
+    ADMIN_TOKEN("KAFSCALE_PROXY_ADMIN_TOKEN", null, "unset (the admin API is off)", null,
+            "Bearer token of the admin API on the health listener (`POST /admin/reload`, `GET /admin/config`); "
+                    + "a request without it gets 401. Keep it in a secret: it can reconfigure the proxy."),
     ACL_RELOAD_MS("KAFSCALE_PROXY_ACL_RELOAD_MS", "5000", null, Range.of(100, 3_600_000),
             "Milliseconds between reads of `KAFSCALE_PROXY_ACL_FILE`; a change that parses replaces every rule at "
                     + "once, one that does not keeps the rules in force and is logged once."),

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Function;
 import java.nio.file.Path;
 import org.kafscale.proxy.app.health.ReadProbeSettings;
 import org.kafscale.proxy.core.local.AdvertiseMode;
@@ -179,12 +180,23 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String ACL_RELOAD_MS = ConfigKey.ACL_RELOAD_MS.envName();
     public static final String ACCEPT_PROXY_PROTOCOL = ConfigKey.ACCEPT_PROXY_PROTOCOL.envName();
     public static final String GATEWAY_FILE = ConfigKey.GATEWAY_FILE.envName();
+    public static final String CONFIG_WATCH_MS = ConfigKey.CONFIG_WATCH_MS.envName();
+    public static final String ADMIN_TOKEN = ConfigKey.ADMIN_TOKEN.envName();
 
     /**
      * Builds the configuration from settings keyed by KafScale's environment variable names
      * (already merged from their sources, see {@link ConfigSources}), failing on the first bad one.
      */
     public static ProxyConfig from(Map<String, String> raw) {
+        return from(raw, GatewayFile::read);
+    }
+
+    /**
+     * As {@link #from(Map)}, with the gateway file's content from {@code readGateway} given its
+     * path: a live reconfiguration passes the file it will apply (the new one, less what only a
+     * restart applies), so that content is checked against the settings as at start.
+     */
+    public static ProxyConfig from(Map<String, String> raw, Function<Path, Gateway> readGateway) {
         Settings s = new Settings(raw);
         HostPort listen = s.hostPort(ConfigKey.ADDR);
         int advertisedPort = s.intValue(ConfigKey.ADVERTISED_PORT, listen.port());
@@ -232,7 +244,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         BrokerPorts brokerPorts = brokerPorts(s, advertiseMode, listen, advertisedPort, health, lfs);
         SniHosts sniHosts = sniHosts(s, advertiseMode, listenerTls);
         ProxyProtocolMode proxyProtocol = s.proxyProtocol(ConfigKey.ACCEPT_PROXY_PROTOCOL);
-        Gateway gateway = gateway(s, sasl, listenerTls, advertiseMode, brokerPorts, listen);
+        Gateway gateway = gateway(s, readGateway, sasl, listenerTls, advertiseMode, brokerPorts, listen);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = sniHosts != SniHosts.NONE ? sniHosts.bootstrapHost()
                 : s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
@@ -254,14 +266,15 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
      * A virtual cluster's own listener advertises one address for every broker, so it is refused
      * in the modes that advertise a port or a name per broker.
      */
-    private static Gateway gateway(Settings s, Optional<SaslSettings> sasl,
+    private static Gateway gateway(Settings s, Function<Path, Gateway> readGateway,
+                                   Optional<SaslSettings> sasl,
                                    Optional<ListenerTlsSettings> listenerTls, AdvertiseMode mode,
                                    BrokerPorts brokerPorts, HostPort listen) {
         Optional<java.nio.file.Path> file = s.existingFile(GATEWAY_FILE);
         if (file.isEmpty()) {
             return Gateway.NONE;
         }
-        Gateway gateway = GatewayFile.read(file.get());
+        Gateway gateway = readGateway.apply(file.get());
         if (!gateway.listeners().isEmpty() && mode == AdvertiseMode.SNI) {
             throw new ConfigException(GATEWAY_FILE + ": virtual cluster '" + gateway.listeners().keySet().iterator().next()
                     + "' has a listener of its own, which " + ADVERTISE_MODE + "=sni does not support yet (a host "

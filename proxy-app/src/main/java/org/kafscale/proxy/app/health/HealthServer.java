@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.kafscale.proxy.core.server.NettyTransport;
 import org.slf4j.Logger;
@@ -59,6 +60,12 @@ public final class HealthServer implements AutoCloseable {
 
     public static HealthServer start(InetSocketAddress bind, Supplier<Readiness.Status> ready, MetricsPage metrics)
             throws InterruptedException {
+        return start(bind, ready, metrics, Optional.empty());
+    }
+
+    /** As {@link #start(InetSocketAddress, Supplier, MetricsPage)}, answering {@code /admin/*} with {@code admin}. */
+    public static HealthServer start(InetSocketAddress bind, Supplier<Readiness.Status> ready, MetricsPage metrics,
+                                     Optional<AdminApi> admin) throws InterruptedException {
         EventLoopGroup loop = NettyTransport.newEventLoopGroup(1, "health-io");
         try {
             Channel channel = new ServerBootstrap()
@@ -70,7 +77,7 @@ public final class HealthServer implements AutoCloseable {
                             ch.pipeline()
                                     .addLast("http", new HttpServerCodec())
                                     .addLast("aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES))
-                                    .addLast("probes", new ProbeHandler(ready, metrics));
+                                    .addLast("probes", new ProbeHandler(ready, metrics, admin));
                         }
                     })
                     .bind(bind).sync().channel();
@@ -97,12 +104,14 @@ public final class HealthServer implements AutoCloseable {
     private static final class ProbeHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final Supplier<Readiness.Status> ready;
         private final MetricsPage metrics;
+        private final Optional<AdminApi> admin;
         /** Closes the connection unless the next request arrives in time. */
         private ScheduledFuture<?> deadline;
 
-        ProbeHandler(Supplier<Readiness.Status> ready, MetricsPage metrics) {
+        ProbeHandler(Supplier<Readiness.Status> ready, MetricsPage metrics, Optional<AdminApi> admin) {
             this.ready = ready;
             this.metrics = metrics;
+            this.admin = admin;
         }
 
         @Override
@@ -136,6 +145,16 @@ public final class HealthServer implements AutoCloseable {
             cancelDeadline();
             if (request.decoderResult().isFailure()) {
                 respond(ctx, text(HttpResponseStatus.BAD_REQUEST, "bad request\n"), false);
+                return;
+            }
+            if (admin.isPresent() && request.uri().startsWith(AdminApi.PREFIX)) {
+                boolean keepAlive = HttpUtil.isKeepAlive(request);
+                // A reload answers from another thread; the answer is written on this loop.
+                admin.get().answer(request.method(), new QueryStringDecoder(request.uri()).path(),
+                                request.headers().get(HttpHeaderNames.AUTHORIZATION))
+                        .whenComplete((response, error) -> ctx.executor().execute(() -> respond(ctx,
+                                response != null ? response : text(HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                                        "the admin request failed: " + error + "\n"), keepAlive)));
                 return;
             }
             boolean head = HttpMethod.HEAD.equals(request.method());

@@ -3,6 +3,7 @@ package org.kafscale.proxy.core.quota;
 import io.netty.util.concurrent.Future;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -41,11 +42,24 @@ public final class QuotaPolicy implements RequestPolicy {
      * @param nanoClock the clock rates are measured on ({@code System::nanoTime} but in tests)
      */
     public QuotaPolicy(Map<String, TenantQuotas> quotas, QuotaObserver observer, LongSupplier nanoClock) {
+        this(quotas, observer, nanoClock, Optional.empty());
+    }
+
+    /**
+     * As {@link #QuotaPolicy(Map, QuotaObserver, LongSupplier)}, after a live reconfiguration:
+     * a virtual cluster whose quotas are as in {@code previous} keeps its meters, so its clients
+     * still connected through the previous policy and those connecting through this one share
+     * one rate; a virtual cluster whose quotas changed starts afresh.
+     */
+    public QuotaPolicy(Map<String, TenantQuotas> quotas, QuotaObserver observer, LongSupplier nanoClock,
+                       Optional<QuotaPolicy> previous) {
         this.observer = observer;
         this.nanoClock = nanoClock;
         quotas.forEach((name, limits) -> {
             if (!limits.isEmpty()) {
-                meters.put(name, new TenantMeters(limits));
+                TenantMeters kept = previous.map(p -> p.meters.get(name)).filter(m -> m.quotas().equals(limits))
+                        .orElse(null);
+                meters.put(name, kept != null ? kept : new TenantMeters(limits));
             }
         });
         this.timesRequests = meters.values().stream().anyMatch(m -> m.limits(QuotaKind.REQUEST_TIME));

@@ -33,6 +33,11 @@ final class TenantMeters {
         }
     }
 
+    /** The quotas these meters hold the virtual cluster to. */
+    TenantQuotas quotas() {
+        return quotas;
+    }
+
     /** Whether any quota of the virtual cluster counts {@code kind}. */
     boolean limits(QuotaKind kind) {
         return limited.contains(kind);

@@ -162,6 +162,12 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof DrainIf drainIf) {
+            if (drainIf.affected().test(context)) {
+                userEventTriggered(ctx, DRAIN);
+            }
+            return;
+        }
         if (event == DRAIN) {
             phase = phase.drain();
             requests.dispatchQueued();

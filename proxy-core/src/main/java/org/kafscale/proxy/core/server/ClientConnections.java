@@ -10,6 +10,7 @@ import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.kafscale.proxy.core.logging.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -199,6 +200,15 @@ final class ClientConnections {
                 listener.readsPaused(reason, nanos);
             }
         };
+    }
+
+    /**
+     * Asks each connection for which {@code affected} holds to answer what it has read and close,
+     * and returns at once: the listener keeps accepting, and the other connections are untouched.
+     */
+    void drainWhere(Predicate<ConnectionContext> affected) {
+        DrainIf event = new DrainIf(affected);
+        channels.forEach(channel -> channel.pipeline().fireUserEventTriggered(event));
     }
 
     /**

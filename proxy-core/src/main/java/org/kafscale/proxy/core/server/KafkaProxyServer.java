@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.kafscale.proxy.core.backend.BackendConnector;
 import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.core.security.tls.ListenerTls;
@@ -152,6 +153,16 @@ public final class KafkaProxyServer implements AutoCloseable {
     public boolean drain(Duration timeout) throws InterruptedException {
         stopAccepting();
         return clients.drain(timeout);
+    }
+
+    /**
+     * Drains the connections for which {@code affected} holds (on the bootstrap port and every
+     * broker port), as {@link #drain} does one by one, without waiting and without stopping
+     * accepting: a live reconfiguration's way to move exactly the clients it changes. Each test
+     * runs on its connection's event loop.
+     */
+    public void drainWhere(Predicate<ConnectionContext> affected) {
+        clients.drainWhere(affected);
     }
 
     /** Stops at once: no more connections, and the open ones closed without waiting for answers. */

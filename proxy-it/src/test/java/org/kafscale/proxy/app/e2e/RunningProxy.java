@@ -7,8 +7,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
@@ -16,6 +18,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.kafscale.proxy.app.ProxyRuntime;
 import org.kafscale.proxy.app.config.LfsConfig;
 import org.kafscale.proxy.app.config.ProxyConfig;
+import org.kafscale.proxy.app.reload.ConfigInputs;
 import org.kafscale.proxy.core.server.RequestHandlers;
 import org.kafscale.proxy.testkit.FreePorts;
 import org.kafscale.proxy.testkit.KafkaCluster;
@@ -56,6 +59,35 @@ final class RunningProxy implements AutoCloseable {
     /** A proxy whose per-connection handlers {@code aroundHandlers} wraps (see {@link ProxyRuntime#start}). */
     static RunningProxy start(KafkaCluster cluster, String advertiseMode, Map<String, String> extra,
                               UnaryOperator<RequestHandlers> aroundHandlers) {
+        try {
+            return new RunningProxy(ProxyRuntime.start(ProxyConfig.from(settings(cluster, advertiseMode, extra)),
+                    aroundHandlers));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A proxy that reloads its configuration live: from these settings (where a blank value lets
+     * the file's through) and the {@code --config} file {@code configFile}, as the process would be
+     * started with them.
+     */
+    static RunningProxy startReloadable(KafkaCluster cluster, String advertiseMode, Map<String, String> extra,
+                                        Path configFile) {
+        ConfigInputs inputs = new ConfigInputs(Optional.of(configFile), settings(cluster, advertiseMode, extra),
+                Map.of());
+        Map<String, String> merged = inputs.resolve();
+        try {
+            return new RunningProxy(ProxyRuntime.start(inputs, merged, ProxyConfig.from(merged)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The settings of a test's proxy in front of {@code cluster}, with {@code extra} over them. */
+    private static Map<String, String> settings(KafkaCluster cluster, String advertiseMode, Map<String, String> extra) {
         int port = FreePorts.next();
         Map<String, String> env = new HashMap<>();
         env.put(ProxyConfig.ADDR, "127.0.0.1:" + port);
@@ -73,12 +105,7 @@ final class RunningProxy implements AutoCloseable {
             env.put(ProxyConfig.BROKER_PORT_COUNT, String.valueOf(DEFAULT_BROKER_PORTS));
         }
         env.putAll(extra);
-        try {
-            return new RunningProxy(ProxyRuntime.start(ProxyConfig.from(env), aroundHandlers));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return env;
     }
 
     /**
