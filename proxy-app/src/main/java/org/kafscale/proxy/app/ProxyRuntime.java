@@ -28,6 +28,7 @@ import org.kafscale.proxy.app.reload.ConfigReload;
 import org.kafscale.proxy.app.reload.ReloadOutcome;
 import org.kafscale.proxy.app.health.HealthServer;
 import org.kafscale.proxy.app.health.MetricsPage;
+import org.kafscale.proxy.app.health.HealthStates;
 import org.kafscale.proxy.app.health.Readiness;
 import org.kafscale.proxy.app.lfs.LfsRuntime;
 import org.kafscale.proxy.app.metrics.ProxyMetrics;
@@ -231,6 +232,8 @@ public final class ProxyRuntime implements AutoCloseable {
         Readiness readiness = ProbeAssembly.start(config, workers, kafkaServer, kafkaClient, topology, own,
                 probeLogin, housekeeping, resources);
         proxyMetrics.watch(readiness, kafkaServer);
+        HealthStates healthStates = HealthAssembly.start(config, readiness, topology, probe, audit, housekeeping);
+        proxyMetrics.watch(healthStates);
         // The probes and the broker ports stop before the listener and their clients close, so no
         // probe starts a request through a listener that is closing (shutdownNow twice is harmless).
         resources.own("the housekeeping tasks", housekeeping::shutdownNow);
@@ -243,7 +246,7 @@ public final class ProxyRuntime implements AutoCloseable {
         if (config.health().isPresent()) {
             health = Optional.of(resources.own("the health listener", bound(ProxyConfig.HEALTH_ADDR,
                     () -> HealthServer.start(config.health().get().toBindAddress(), readiness::status,
-                            MetricsPage.of(metrics), admin))));
+                            healthStates::current, MetricsPage.of(metrics), admin))));
         }
         LOGGER.info("Proxy serving on {} (advertised {}:{}, mode {}{}); brokers over {}{}", kafkaServer.localAddress(),
                 advertised.host(), advertised.port(), advertised.mode(),

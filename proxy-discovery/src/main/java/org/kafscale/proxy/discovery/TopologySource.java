@@ -1,5 +1,7 @@
 package org.kafscale.proxy.discovery;
 
+import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.kafscale.proxy.core.topology.RoutingGate;
 import org.kafscale.proxy.core.topology.Topology;
@@ -16,6 +18,22 @@ public interface TopologySource extends Topology, AutoCloseable {
 
     /** Milliseconds since the last good read of the source (for the snapshot-age metric), or -1 before one. */
     long millisSinceGoodRead();
+
+    /**
+     * While the proxy still routes on this source's last good read but reading it again fails
+     * (etcd unreachable, within its TTL): what fails and since when. Empty while reads succeed,
+     * and for sources whose data does not go stale.
+     */
+    default Optional<FailingReads> failingReads() {
+        return Optional.empty();
+    }
+
+    /**
+     * @param detail what failed, for an operator
+     * @param since the first failed read after the last good one
+     */
+    record FailingReads(String detail, Instant since) {
+    }
 
     @Override
     void close();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -81,15 +82,28 @@ class LfsLimitsIT {
      * 1 KiB, then trickles (here: stalls). It holds an upload permit (and an S3 connection).
      */
     private static Socket trickle(LfsTestBed lfs, String client) throws IOException {
-        Socket socket = new Socket("127.0.0.1", lfs.module().httpAddress().getPort());
-        sockets.add(socket);
-        socket.setSoTimeout((int) DEADLINE.toMillis());
-        String head = "POST /lfs/produce HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: " + client + "\r\nX-Kafka-Topic: "
-                + TOPIC + "\r\nContent-Length: " + TRICKLE_LENGTH + "\r\n\r\n";
-        socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
-        socket.getOutputStream().write(new byte[1024]);
-        socket.getOutputStream().flush();
+        Socket socket = connect(lfs, "127.0.0.1");
+        writeProduce(socket, "X-Forwarded-For: " + client + "\r\n", TRICKLE_LENGTH, new byte[1024]);
         return socket;
+    }
+
+    /** A connection to the LFS listener from {@code fromAddress}: the client address the proxy sees. */
+    private static Socket connect(LfsTestBed lfs, String fromAddress) throws IOException {
+        Socket socket = new Socket();
+        sockets.add(socket);
+        socket.bind(new InetSocketAddress(fromAddress, 0));
+        socket.connect(lfs.module().httpAddress());
+        socket.setSoTimeout((int) DEADLINE.toMillis());
+        return socket;
+    }
+
+    /** A produce declaring {@code length} body bytes, of which it sends {@code sent}. */
+    private static void writeProduce(Socket socket, String headers, int length, byte[] sent) throws IOException {
+        String head = "POST /lfs/produce HTTP/1.1\r\nHost: x\r\n" + headers + "X-Kafka-Topic: " + TOPIC
+                + "\r\nContent-Length: " + length + "\r\n\r\n";
+        socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().write(sent);
+        socket.getOutputStream().flush();
     }
 
     private static HttpResponse<String> produce(LfsTestBed lfs, String client, byte[] body) {
@@ -168,6 +182,58 @@ class LfsLimitsIT {
             assertEquals(objectsBefore + 1, lfs.objectKeys().size());
             closeSockets();
         }
+    }
+
+    /** Issue 30 item 4: the per-address bound at the total, with the addresses the proxy really sees. */
+    @Test
+    void uploadsTricklingFromOneAddressCannotStarveAnotherAndAreCutByTheMinimumRate() throws Exception {
+        // Given: one address may take all four upload permits, and a body must arrive at 1 MiB/s over 5 s
+        LfsLimits limits = new LfsLimits(2, 4, 4, 1024 * 1024, Duration.ofSeconds(5), 4, 1L << 30);
+        try (LfsTestBed lfs = bed(limits)) {
+            // When: 127.0.0.1 starts as many trickling uploads as it may, and one more
+            List<Socket> trickles = new ArrayList<>();
+            int admittable = limits.maxUploads() - limits.uploadsReservedForNewClients();
+            for (int i = 0; i < admittable; i++) {
+                trickles.add(trickleFrom(lfs, "127.0.0.1"));
+            }
+            Eventually.await(DEADLINE, "the trickling uploads to be admitted",
+                    () -> gauge(lfs, "kafscale_lfs_proxy_uploads_in_flight") == admittable);
+            String beyond = readAnswer(trickleFrom(lfs, "127.0.0.1").getInputStream());
+
+            // Then: that one is refused busy, since the last permit is kept for an address holding none
+            assertTrue(beyond.startsWith("HTTP/1.1 503"), beyond);
+            assertEquals("busy", code(body(beyond)));
+            assertEquals(1, refused(lfs, "uploads", "reserved"));
+
+            // And when 127.0.0.2 uploads meanwhile, it is stored at once: while the trickles still hold their permits
+            Socket other = connect(lfs, "127.0.0.2");
+            writeProduce(other, "", 1000, new byte[1000]);
+            String stored = readAnswer(other.getInputStream());
+            assertTrue(stored.startsWith("HTTP/1.1 200"), stored);
+            assertTrue(gauge(lfs, "kafscale_lfs_proxy_uploads_in_flight") >= admittable,
+                    "the trickling uploads were cut before the other address's upload was answered");
+
+            // And the trickling uploads are cut by the minimum rate, letting go of every permit
+            for (Socket trickle : trickles) {
+                String answer = readAnswer(trickle.getInputStream());
+                assertTrue(answer.startsWith("HTTP/1.1 408"), answer);
+                assertEquals("upload_too_slow", code(body(answer)));
+            }
+            Eventually.await(DEADLINE, "the cut uploads to let go of their permits",
+                    () -> gauge(lfs, "kafscale_lfs_proxy_uploads_in_flight") == 0);
+            closeSockets();
+        }
+    }
+
+    /** A produce from {@code fromAddress} (no forwarding header) declaring 1 MiB, sending 1 KiB, then stalling. */
+    private static Socket trickleFrom(LfsTestBed lfs, String fromAddress) throws IOException {
+        Socket socket = connect(lfs, fromAddress);
+        writeProduce(socket, "", TRICKLE_LENGTH, new byte[1024]);
+        return socket;
+    }
+
+    private static String body(String answer) {
+        return answer.substring(answer.indexOf("\r\n\r\n") + 4);
     }
 
     @Test

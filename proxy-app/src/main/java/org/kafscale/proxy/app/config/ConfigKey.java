@@ -407,7 +407,8 @@ public enum ConfigKey {
     LFS_MAX_UPLOADS_PER_CLIENT("KAFSCALE_LFS_PROXY_MAX_UPLOADS_PER_CLIENT",
             String.valueOf(LfsLimits.DEFAULT_MAX_UPLOADS_PER_CLIENT), null, Range.of(1, 100_000),
             "Uploads streaming at once for one client address (first `X-Forwarded-For` entry, else `X-Real-IP`, "
-                    + "else the peer); more get 503 `busy`. At most `KAFSCALE_LFS_PROXY_MAX_UPLOADS`."),
+                    + "else the peer); more get 503 `busy`. At most `KAFSCALE_LFS_PROXY_MAX_UPLOADS`; an eighth of "
+                    + "that (at least 1) is kept for addresses holding none, so one address never takes them all."),
     LFS_UPLOAD_MIN_BYTES_PER_SEC("KAFSCALE_LFS_PROXY_UPLOAD_MIN_BYTES_PER_SEC",
             String.valueOf(LfsLimits.DEFAULT_MIN_UPLOAD_BYTES_PER_SECOND), null, Range.of(0, 1L << 30),
             "Slowest an upload body may arrive, averaged over each `KAFSCALE_LFS_PROXY_UPLOAD_RATE_WINDOW_SEC` in "

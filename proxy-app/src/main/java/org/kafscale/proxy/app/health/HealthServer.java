@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The health listener: {@code /livez} answers 200 while the process serves, {@code /readyz} 200
- * only while {@link Readiness} says so (else 503), with the reason in the body; {@code /metrics}
+ * only while {@link Readiness} says so (else 503), with the reason in the body; {@code /health}
+ * the state as JSON ({@link HealthStates}: starting, ready, degraded, draining, not_ready, with
+ * reasons and since when; 200 while ready or degraded, else 503); {@code /metrics}
  * is the Prometheus exposition ({@link MetricsPage}: all of it, or the families named by {@code name[]}). Only GET and HEAD are answered (405 otherwise).
  *
  * <p>It runs on one event loop of its own, so neither a busy Kafka listener nor a large scrape
@@ -60,11 +62,16 @@ public final class HealthServer implements AutoCloseable {
 
     public static HealthServer start(InetSocketAddress bind, Supplier<Readiness.Status> ready, MetricsPage metrics)
             throws InterruptedException {
-        return start(bind, ready, metrics, Optional.empty());
+        HealthStates states = new HealthStates(ready, () -> false, List.of(), java.time.Clock.systemUTC());
+        return start(bind, ready, states::current, metrics, Optional.empty());
     }
 
-    /** As {@link #start(InetSocketAddress, Supplier, MetricsPage)}, answering {@code /admin/*} with {@code admin}. */
-    public static HealthServer start(InetSocketAddress bind, Supplier<Readiness.Status> ready, MetricsPage metrics,
+    /**
+     * As above, with {@code /health} answering {@code health}'s JSON (200 while serving, else 503),
+     * and {@code /admin/*} answered by {@code admin} when given.
+     */
+    public static HealthServer start(InetSocketAddress bind, Supplier<Readiness.Status> ready,
+                                     Supplier<HealthStates.Health> health, MetricsPage metrics,
                                      Optional<AdminApi> admin) throws InterruptedException {
         EventLoopGroup loop = NettyTransport.newEventLoopGroup(1, "health-io");
         try {
@@ -77,7 +84,7 @@ public final class HealthServer implements AutoCloseable {
                             ch.pipeline()
                                     .addLast("http", new HttpServerCodec())
                                     .addLast("aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES))
-                                    .addLast("probes", new ProbeHandler(ready, metrics, admin));
+                                    .addLast("probes", new ProbeHandler(ready, health, metrics, admin));
                         }
                     })
                     .bind(bind).sync().channel();
@@ -103,13 +110,16 @@ public final class HealthServer implements AutoCloseable {
 
     private static final class ProbeHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final Supplier<Readiness.Status> ready;
+        private final Supplier<HealthStates.Health> health;
         private final MetricsPage metrics;
         private final Optional<AdminApi> admin;
         /** Closes the connection unless the next request arrives in time. */
         private ScheduledFuture<?> deadline;
 
-        ProbeHandler(Supplier<Readiness.Status> ready, MetricsPage metrics, Optional<AdminApi> admin) {
+        ProbeHandler(Supplier<Readiness.Status> ready, Supplier<HealthStates.Health> health, MetricsPage metrics,
+                     Optional<AdminApi> admin) {
             this.ready = ready;
+            this.health = health;
             this.metrics = metrics;
             this.admin = admin;
         }
@@ -172,6 +182,12 @@ public final class HealthServer implements AutoCloseable {
                     Readiness.Status status = ready.get();
                     response = text(status.ready() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
                             status.body());
+                }
+                case "/health" -> {
+                    HealthStates.Health now = health.get();
+                    response = text(now.state().serving() ? HttpResponseStatus.OK
+                            : HttpResponseStatus.SERVICE_UNAVAILABLE, now.json());
+                    response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
                 }
                 case "/metrics" -> response = text(HttpResponseStatus.OK, metrics.render(
                         uri.parameters().getOrDefault(MetricsPage.NAME_PARAMETER, List.of())));

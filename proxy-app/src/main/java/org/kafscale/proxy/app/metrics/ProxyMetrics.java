@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import org.apache.kafka.common.resource.ResourceType;
 import org.kafscale.proxy.core.security.authz.AuthorizationObserver;
+import org.kafscale.proxy.app.health.HealthState;
+import org.kafscale.proxy.app.health.HealthStates;
 import org.kafscale.proxy.app.health.Readiness;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -128,6 +130,16 @@ public final class ProxyMetrics implements ConnectionListener, RoutingObserver, 
         Gauge.builder("kafscale_proxy_unread_answer_bytes", listener, KafkaProxyServer::unreadAnswerBytes)
                 .baseUnit("bytes").description("Bytes of answers written and not yet read by their clients")
                 .register(registry);
+    }
+
+    /** {@code kafscale_proxy_health_state{state}}: 1 for the state {@code /health} last reported, 0 for the others. */
+    public void watch(HealthStates health) {
+        for (HealthState state : HealthState.values()) {
+            Gauge.builder("kafscale_proxy_health_state", health, h -> h.lastState() == state ? 1 : 0)
+                    .tag("state", state.label())
+                    .description("1 for the proxy's health state (starting, ready, degraded, draining, not_ready), else 0")
+                    .register(registry);
+        }
     }
 
     @Override

@@ -56,7 +56,9 @@ class DocumentedConstantsTest {
                 new Claim("topology.md", "ids longer than %s characters are looked up each time",
                         grouped(constant("org.kafscale.proxy.discovery.CoordinatorCache", "MAX_KEY_CHARS"))),
                 new Claim("topology.md", "(up to %s attempts;",
-                        word(constant("org.kafscale.proxy.routing.engine.RetryPolicy", "MAX_ATTEMPTS"))));
+                        word(constant("org.kafscale.proxy.routing.engine.RetryPolicy", "MAX_ATTEMPTS"))),
+                new Claim("operations.md", "or one in its chain, expires within %s days", String.valueOf(
+                        DocumentedConstantsTest.<Duration>constant("org.kafscale.proxy.app.health.CertificateExpiry", "WARN_WITHIN").toDays())));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -52,6 +52,11 @@ public final class AuditTrail implements AutoCloseable {
         return false;
     }
 
+    /** The sinks that are down now, with why and since when (for health). */
+    public List<SinkQueue.Outage> outages() {
+        return sinks.stream().flatMap(sink -> sink.outage().stream()).toList();
+    }
+
     @Override
     public void close() {
         sinks.forEach(SinkQueue::close);

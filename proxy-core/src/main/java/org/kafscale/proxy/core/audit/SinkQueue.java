@@ -1,8 +1,10 @@
 package org.kafscale.proxy.core.audit;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +33,19 @@ public final class SinkQueue implements AutoCloseable {
     private final BlockingQueue<String> queue;
     private final Thread writer;
     private volatile boolean down;
+    /** While down: the write that failed and when (read by health; written by the sink's thread). */
+    private volatile Outage outage;
     private volatile boolean closing;
+
+    /**
+     * Why a sink is down.
+     *
+     * @param sink the sink's name
+     * @param failure the failed write's error
+     * @param since when it went down
+     */
+    public record Outage(String sink, String failure, Instant since) {
+    }
 
     /** Starts the sink's thread. */
     public SinkQueue(AuditSink sink, int capacity, AuditSinkObserver observer) {
@@ -100,15 +114,22 @@ public final class SinkQueue implements AutoCloseable {
         }
     }
 
+    /** While the sink is down: why and since when. */
+    public Optional<Outage> outage() {
+        return Optional.ofNullable(outage);
+    }
+
     private void up() {
         if (down) {
             down = false;
+            outage = null;
             LOGGER.info("Audit sink {} writes again", sink.name());
         }
     }
 
     private void down(Exception e) {
         if (!down) {
+            outage = new Outage(sink.name(), e.toString(), Instant.now());
             down = true;
             LOGGER.warn("Audit sink {} failed; its events are dropped until it writes again: {}", sink.name(),
                     e.toString());

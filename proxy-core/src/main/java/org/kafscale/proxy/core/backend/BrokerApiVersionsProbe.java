@@ -1,6 +1,7 @@
 package org.kafscale.proxy.core.backend;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -40,6 +41,18 @@ public final class BrokerApiVersionsProbe {
     private final BrokerApiVersions versions;
     private final Map<Integer, Probed> probed = new ConcurrentHashMap<>();
     private final Set<Integer> inFlight = ConcurrentHashMap.newKeySet();
+    /** Brokers whose last probe failed: what failed and since when (the first failure in a row). */
+    private final Map<Integer, Unreachable> unreachable = new ConcurrentHashMap<>();
+
+    /**
+     * A listed broker the proxy could not reach on its last probe.
+     *
+     * @param broker the broker, at the address it was probed at
+     * @param failure what the probe saw
+     * @param since when its probes began failing
+     */
+    public record Unreachable(BrokerEndpoint broker, String failure, Instant since) {
+    }
 
     public BrokerApiVersionsProbe(Topology topology, KafkaRequestClient client, BrokerApiVersions versions) {
         this.topology = topology;
@@ -52,6 +65,7 @@ public final class BrokerApiVersionsProbe {
         TopologySnapshot snapshot = topology.snapshot();
         Set<Integer> listed = snapshot.brokers().keySet();
         probed.keySet().retainAll(listed);
+        unreachable.keySet().retainAll(listed);
         Set<Integer> left = versions.reporting().stream().filter(id -> !listed.contains(id))
                 .collect(Collectors.toCollection(TreeSet::new));
         if (!left.isEmpty()) {
@@ -71,13 +85,22 @@ public final class BrokerApiVersionsProbe {
                     if (error != null) {
                         // Due again on the next pass: an unreachable broker is probably restarting.
                         probed.remove(broker.id());
+                        unreachable.compute(broker.id(), (id, before) -> before != null && before.broker().equals(broker)
+                                ? new Unreachable(broker, error.toString(), before.since())
+                                : new Unreachable(broker, error.toString(), Instant.now()));
                         LOGGER.debug("ApiVersions probe of {} failed: {}", broker, error.toString());
                     } else {
+                        unreachable.remove(broker.id());
                         record(broker, data, now);
                     }
                 });
             }
         }
+    }
+
+    /** The listed brokers whose last probe failed, by id (for health: serving, but degraded). */
+    public Map<Integer, Unreachable> unreachable() {
+        return Map.copyOf(unreachable);
     }
 
     private boolean due(BrokerEndpoint broker, long now) {

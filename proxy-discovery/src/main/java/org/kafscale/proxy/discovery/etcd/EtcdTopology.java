@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
@@ -98,6 +99,11 @@ public final class EtcdTopology implements TopologySource, RoutingGate {
     @Override
     public long millisSinceGoodRead() {
         return ttlGate.millisSinceHealthy();
+    }
+
+    @Override
+    public Optional<FailingReads> failingReads() {
+        return ttlGate.failingWhileOpen();
     }
 
     @Override

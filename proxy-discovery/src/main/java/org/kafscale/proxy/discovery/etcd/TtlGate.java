@@ -3,10 +3,12 @@ package org.kafscale.proxy.discovery.etcd;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import java.util.function.BooleanSupplier;
+import org.kafscale.proxy.discovery.TopologySource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +36,8 @@ final class TtlGate {
     private volatile boolean everHealthy;
     private volatile long lastFailedNanos;
     private volatile String lastFailure;
+    /** The first failed read since the last good one (wall clock, for health), or null. */
+    private volatile Instant failingSince;
     private Reported reported = Reported.STARTING;
     private long closedAtNanos;
 
@@ -53,12 +57,36 @@ final class TtlGate {
         lastHealthyNanos = System.nanoTime();
         everHealthy = true;
         lastFailure = null;
+        failingSince = null;
     }
 
     /** A read failed; {@code why} is said if the gate closes before a good read. */
     void failedRead(String why) {
         lastFailedNanos = System.nanoTime();
+        if (failingSince == null) {
+            failingSince = Instant.now();
+        }
         lastFailure = why;
+    }
+
+    /**
+     * While the gate is still open but reads fail: the last error and since when; empty otherwise
+     * (reads succeed, or the gate is closed, which readiness reports on its own).
+     */
+    Optional<TopologySource.FailingReads> failingWhileOpen() {
+        String failure = lastFailure;
+        Instant since = failingSince;
+        if (failure == null || since == null || !open()) {
+            return Optional.empty();
+        }
+        if (exempt) {
+            return Optional.of(new TopologySource.FailingReads("etcd reads fail (last error: " + failure
+                    + "); routing on the static backends and the last good read", since));
+        }
+        long left = ttl.toSeconds() - Duration.ofNanos(System.nanoTime() - lastHealthyNanos).toSeconds();
+        return Optional.of(new TopologySource.FailingReads("etcd reads fail (last error: " + failure
+                + "); routing on the last good read, for at most " + Math.max(0, left) + " s more (TTL "
+                + ttl.toSeconds() + " s)", since));
     }
 
     boolean open() {

@@ -41,6 +41,8 @@ class ListenerLimitsIT {
     private static final String TOPIC = "limits";
     /** No records: a Fetch at offset 0 waits at the broker for its whole max wait. */
     private static final String EMPTY_TOPIC = "limits-empty";
+    /** The steady client's: its records are read back one by one. */
+    private static final String STEADY_TOPIC = "limits-steady";
 
     private static KafkaCluster cluster;
     private RunningProxy proxy;
@@ -53,6 +55,7 @@ class ListenerLimitsIT {
         cluster = KafkaCluster.start(1);
         cluster.createTopic(TOPIC, 3);
         cluster.createTopic(EMPTY_TOPIC, 3);
+        cluster.createTopic(STEADY_TOPIC, 1);
     }
 
     @AfterAll
@@ -178,28 +181,34 @@ class ListenerLimitsIT {
     /** Kroxylicious' unauthenticated idle timeout, and better bounded: sockets that never speak. */
     @Test
     void socketsThatNeverSendAByteAreAllClosedByTheUnauthenticatedTimeoutWhileOthersAreServed() throws Exception {
-        // Given a proxy with the default 10 s unauthenticated timeout, taking many connections per address
-        proxy = start(Map.of(ProxyConfig.MAX_CONNECTIONS_PER_IP, "5000"));
-        double before = proxy.metric("kafscale_proxy_client_connections ");
+        // Given a proxy with a 1 s unauthenticated timeout, taking many connections per address, and a
+        // client on 127.0.0.1 producing and consuming throughout
+        Duration timeout = Duration.ofSeconds(1);
+        proxy = start(Map.of(ProxyConfig.MAX_CONNECTIONS_PER_IP, "5000",
+                ProxyConfig.UNAUTHENTICATED_IDLE_TIMEOUT_MS, String.valueOf(timeout.toMillis())));
+        try (SteadyClient steady = SteadyClient.start(proxy.bootstrap(), STEADY_TOPIC)) {
+            Eventually.await(DEADLINE, "the steady client's first round", () -> steady.rounds() > 0);
+            int roundsBefore = steady.rounds();
 
-        // When 3,000 sockets from 127.0.0.2 connect and never send a byte
-        for (int i = 0; i < 3000; i++) {
-            connect("127.0.0.2");
-        }
-        long lastConnected = System.nanoTime();
-        Eventually.await(DEADLINE, "all 3,000 accepted",
-                () -> proxy.metric("kafscale_proxy_client_connections ") >= before + 3000);
+            // When 3,000 sockets from 127.0.0.2 connect and never send a byte
+            try (SilentSockets silent = SilentSockets.open(3000, "127.0.0.2",
+                    new InetSocketAddress("127.0.0.1", proxy.port()))) {
 
-        // Then a client on 127.0.0.1 is served meanwhile
-        assertRoundTrip(40);
-        // and every silent socket is gone within the timeout plus a second of the last one's connect
-        Duration left = Duration.ofSeconds(11).minusNanos(System.nanoTime() - lastConnected);
-        Eventually.await(left, "3,000 connections closed as unauthenticated", () -> proxy.metric(
-                "kafscale_proxy_client_connections_timed_out_total{timeout=\"unauthenticated\"") == 3000);
-        for (Socket socket : sockets) {
-            assertClosedByProxy(socket);
+                // Then each sees the proxy close it within the timeout plus a second of its own connect
+                assertEquals(3000, silent.awaitAllClosed(DEADLINE), "connections closed by the proxy");
+                assertTrue(silent.longestHeld().compareTo(timeout.plusSeconds(1)) <= 0,
+                        "a silent connection was held " + silent.longestHeld());
+            }
+            // and each was counted, and logged
+            assertEquals(3000, proxy.metric(
+                    "kafscale_proxy_client_connections_timed_out_total{timeout=\"unauthenticated\""));
+            logs.awaitLine(DEADLINE, "no whole request (nor, on a SASL listener, an authentication) 1000 ms after it");
+            // while the steady client and a new one were served
+            assertRoundTrip(40);
+            int roundsMeanwhile = steady.rounds() - roundsBefore;
+            assertTrue(roundsMeanwhile > 0, "the steady client completed no round while the sockets were open");
+            assertEquals(List.of(), steady.failures());
         }
-        logs.awaitLine(DEADLINE, "no whole request (nor, on a SASL listener, an authentication) 10000 ms after it");
     }
 
     /** The security review's H2 probe (A25): 391 long-poll Fetches were in flight with the cap at 100. */

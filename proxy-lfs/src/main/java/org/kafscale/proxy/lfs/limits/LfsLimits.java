@@ -50,6 +50,15 @@ public record LfsLimits(int ioThreads, int maxUploads, int maxUploadsPerClient, 
                 DEFAULT_DOWNLOAD_TEMP_BYTES);
     }
 
+    /**
+     * Upload permits only an address holding none may take: an eighth of {@link #maxUploads}, at least
+     * one (none when there is only one), so neither one address nor all those already uploading can
+     * hold every permit.
+     */
+    public int uploadsReservedForNewClients() {
+        return maxUploads == 1 ? 0 : Math.max(1, maxUploads / 8);
+    }
+
     /** The size of the S3 pool of uploads and downloads. */
     public int s3Connections() {
         return maxUploads + maxDownloads + S3_RESERVE;

@@ -12,9 +12,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 public record Limiters(ConcurrencyGate uploads, ConcurrencyGate downloads, TempBudget temp) {
 
     public static Limiters from(LfsLimits limits, MeterRegistry registry) {
-        return new Limiters(new ConcurrencyGate("uploads", limits.maxUploads(), limits.maxUploadsPerClient(), registry),
+        return new Limiters(new ConcurrencyGate("uploads", limits.maxUploads(), limits.maxUploadsPerClient(),
+                        limits.uploadsReservedForNewClients(), registry),
                 // A download's cost is its temp bytes, bounded on their own; per client only the total applies.
-                new ConcurrencyGate("downloads", limits.maxDownloads(), limits.maxDownloads(), registry),
+                new ConcurrencyGate("downloads", limits.maxDownloads(), limits.maxDownloads(), 0, registry),
                 new TempBudget(limits.downloadTempBytes(), registry));
     }
 }

@@ -10,7 +10,7 @@ import org.kafscale.proxy.lfs.http.LfsException;
 
 class ConcurrencyGateTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final ConcurrencyGate gate = new ConcurrencyGate("uploads", 3, 2, registry);
+    private final ConcurrencyGate gate = new ConcurrencyGate("uploads", 3, 2, 1, registry);
 
     private double refused(String limit) {
         return registry.get("kafscale_lfs_proxy_uploads_refused").tag("limit", limit).counter().count();
@@ -52,5 +52,30 @@ class ConcurrencyGateTest {
         assertTrue(gate.tryAcquire("d").isPresent());
         assertTrue(gate.tryAcquire("e").isEmpty());
         assertEquals(3, registry.get("kafscale_lfs_proxy_uploads_in_flight").gauge().value());
+    }
+
+    @Test
+    void oneClientAllowedTheTotalLeavesTheReservedPermitToAClientHoldingNone() {
+        // Given: one client may hold all four permits, of which one is reserved
+        ConcurrencyGate wide = new ConcurrencyGate("wide", 4, 4, 1, registry);
+        for (int i = 0; i < 3; i++) {
+            wide.acquire("a");
+        }
+
+        // When
+        boolean fourthRefused = wide.tryAcquire("a").isEmpty();
+        boolean otherAdmitted = wide.tryAcquire("b").isPresent();
+
+        // Then: the last permit went to the client holding none, and is then the total's
+        assertTrue(fourthRefused);
+        assertTrue(otherAdmitted);
+        assertEquals(1, registry.get("kafscale_lfs_proxy_wide_refused").tag("limit", "reserved").counter().count());
+        assertTrue(wide.tryAcquire("c").isEmpty());
+        assertEquals(1, registry.get("kafscale_lfs_proxy_wide_refused").tag("limit", "total").counter().count());
+    }
+
+    @Test
+    void theReservedPermitsMustLeaveOneForEveryone() {
+        assertThrows(IllegalArgumentException.class, () -> new ConcurrencyGate("bad", 2, 2, 2, registry));
     }
 }
