@@ -14,9 +14,10 @@
 # the promises made here (user, ports, jar path, pinned images); ImageIT builds the image with
 # scripts/image.sh and runs it with podman in front of real brokers, etcd and S3.
 
-# Pinned, never "latest": a rebuild of the same commit gets the same Java.
-ARG BUILD_IMAGE=eclipse-temurin:17.0.15_6-jdk-noble
-ARG RUNTIME_IMAGE=eclipse-temurin:17.0.15_6-jre-noble
+# Pinned, never "latest": a rebuild of the same commit gets the same Java. Fully qualified: podman
+# and buildah resolve no short name without a search list in registries.conf.
+ARG BUILD_IMAGE=docker.io/library/eclipse-temurin:17.0.15_6-jdk-noble
+ARG RUNTIME_IMAGE=docker.io/library/eclipse-temurin:17.0.15_6-jre-noble
 
 FROM ${BUILD_IMAGE} AS build
 WORKDIR /src

@@ -44,6 +44,11 @@ record BuiltImage(String name, String id, long sizeBytes, Podman podman) {
                 new Podman(Path.of(summary.get("containers.conf"))));
     }
 
+    /** Removes the image (the Debian base stays, for the next run). */
+    void remove() {
+        podman.run(Duration.ofSeconds(60), "rmi", "--force", name);
+    }
+
     /** The script's last lines, "name: value". */
     private static Map<String, String> summary(String stdout) {
         Map<String, String> summary = new HashMap<>();

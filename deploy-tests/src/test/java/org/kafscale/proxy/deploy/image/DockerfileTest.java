@@ -36,9 +36,9 @@ class DockerfileTest {
         assertEquals(List.of("build", "runtime", "prebuilt", "stage-3"),
                 dockerfile.stages().stream().map(Dockerfile.Stage::name).toList());
         assertEquals("runtime", runtime.parent(), "the default target is the runtime stage plus the built jar");
-        assertTrue(dockerfile.stage("build").image().matches("eclipse-temurin:17[.0-9_]*-jdk.*"),
+        assertTrue(dockerfile.stage("build").image().matches("docker\\.io/library/eclipse-temurin:17[.0-9_]*-jdk.*"),
                 dockerfile.stage("build").image());
-        assertTrue(runtime.image().matches("eclipse-temurin:17[.0-9_]*-jre.*"), runtime.image());
+        assertTrue(runtime.image().matches("docker\\.io/library/eclipse-temurin:17[.0-9_]*-jre.*"), runtime.image());
     }
 
     @Test
@@ -48,6 +48,8 @@ class DockerfileTest {
             String tag = image.contains(":") ? image.substring(image.lastIndexOf(':') + 1) : "";
             assertFalse(tag.isEmpty() || tag.equals("latest"), "unpinned base image " + image);
             assertTrue(tag.matches(".*\\d+\\.\\d+\\.\\d+.*"), "tag without a full version: " + image);
+            // podman and buildah (scripts/image.sh) resolve no short name without a search list
+            assertTrue(image.substring(0, image.indexOf('/') + 1).contains("."), "not fully qualified: " + image);
         }
     }
 

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,13 +50,16 @@ class ImageIT {
     @RegisterExtension
     static final KafkaAndEtcdExtension BACKENDS = KafkaAndEtcdExtension.withBrokers(1);
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private BuiltImage image;
     private S3Server s3;
+    /** The container the traffic tests share (a start costs seconds); the SIGTERM test stops one of its own. */
+    private Proxy shared;
 
     @BeforeAll
     void buildImageAndPublishTopology() {
-        image = BuiltImage.build("localhost/kafscale-proxy-jvm:image-it");
+        // A tag of this run's own: another build on the machine (another clone's test) cannot re-tag it meanwhile.
+        image = BuiltImage.build("localhost/kafscale-proxy-jvm:it-" + UUID.randomUUID().toString().substring(0, 8));
         assertTrue(image.sizeBytes() > 0, image.toString());
         s3 = S3Server.start();
         s3.createBucket(BUCKET);
@@ -63,10 +67,17 @@ class ImageIT {
         BACKENDS.cluster().createTopic(LFS_TOPIC, 1);
         BACKENDS.kafscale().publishSnapshot(BACKENDS.cluster(), List.of(TOPIC, LFS_TOPIC));
         BACKENDS.kafscale().publishPartitionLeases(BACKENDS.cluster(), List.of(TOPIC, LFS_TOPIC));
+        shared = startProxy();
     }
 
     @AfterAll
-    void stopS3() {
+    void stopContainerAndS3() {
+        if (shared != null) {
+            shared.close();
+        }
+        if (image != null) {
+            image.remove();
+        }
         if (s3 != null) {
             s3.close();
         }
@@ -74,48 +85,44 @@ class ImageIT {
 
     @Test
     void kcatRoundTripsThroughTheContainerWhichProvesItsReadPathAndPassesItsHealthcheck() {
-        try (Proxy proxy = startProxy()) {
-            // When
-            Kcat.Result produced = Kcat.produce(proxy.bootstrap(), TOPIC, List.of("k1:through the image", "k2:as a cluster runs it"));
+        // When
+        Kcat.Result produced = Kcat.produce(shared.bootstrap(), TOPIC, List.of("k1:through the image", "k2:as a cluster runs it"));
 
-            // Then
-            assertEquals(0, produced.exitCode(), produced.stderr());
-            Kcat.Result consumed = Kcat.consume(proxy.bootstrap(), TOPIC, 2);
-            assertEquals(List.of("through the image", "as a cluster runs it"), consumed.lines(), consumed.stderr());
-            Eventually.await(DEADLINE, "/readyz 200 with the read path proven through the container",
-                    () -> proxy.health("/readyz").statusCode() == 200
-                            && proxy.health("/readyz").body().contains("read path proven: fetched"));
-            Podman.Result healthcheck = proxy.container().healthcheck();
-            assertEquals(0, healthcheck.exitCode(), healthcheck.stdout() + healthcheck.stderr());
-        }
+        // Then
+        assertEquals(0, produced.exitCode(), produced.stderr());
+        Kcat.Result consumed = Kcat.consume(shared.bootstrap(), TOPIC, 2);
+        assertEquals(List.of("through the image", "as a cluster runs it"), consumed.lines(), consumed.stderr());
+        Eventually.await(DEADLINE, "/readyz 200 with the read path proven through the container",
+                () -> shared.health("/readyz").statusCode() == 200
+                        && shared.health("/readyz").body().contains("read path proven: fetched"));
+        Podman.Result healthcheck = shared.container().healthcheck();
+        assertEquals(0, healthcheck.exitCode(), healthcheck.stdout() + healthcheck.stderr());
     }
 
     @Test
     void lfsUploadAndDownloadThroughTheContainer() throws Exception {
-        try (Proxy proxy = startProxy()) {
-            byte[] payload = "a large payload, through the image".getBytes(StandardCharsets.UTF_8);
+        byte[] payload = "a large payload, through the image".getBytes(StandardCharsets.UTF_8);
 
-            // When
-            HttpResponse<String> uploaded = http.send(HttpRequest.newBuilder(proxy.lfs("/lfs/produce"))
-                            .header("X-Kafka-Topic", LFS_TOPIC).header("X-API-Key", API_KEY)
-                            .POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+        // When
+        HttpResponse<String> uploaded = HTTP.send(HttpRequest.newBuilder(shared.lfs("/lfs/produce"))
+                        .header("X-Kafka-Topic", LFS_TOPIC).header("X-API-Key", API_KEY)
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build(),
+                HttpResponse.BodyHandlers.ofString());
 
-            // Then: the envelope is in Kafka, read through the container, and the payload comes back from S3
-            assertEquals(200, uploaded.statusCode(), uploaded.body());
-            Kcat.Result envelope = Kcat.consume(proxy.bootstrap(), LFS_TOPIC, 1);
-            assertEquals(List.of(uploaded.body().strip()), envelope.lines(), envelope.stderr());
-            JsonNode uploadedEnvelope = new ObjectMapper().readTree(uploaded.body());
-            HttpResponse<byte[]> downloaded = http.send(HttpRequest.newBuilder(proxy.lfs("/lfs/download"))
-                            .header("X-API-Key", API_KEY)
-                            .POST(HttpRequest.BodyPublishers.ofString("{\"bucket\":\"" + BUCKET + "\",\"key\":\""
-                                    + uploadedEnvelope.get("key").asText() + "\",\"integrity\":{\"sha256\":\""
-                                    + uploadedEnvelope.get("sha256").asText() + "\",\"size\":" + payload.length + "}}"))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
-            assertEquals(200, downloaded.statusCode());
-            assertArrayEquals(payload, downloaded.body());
-        }
+        // Then: the envelope is in Kafka, read through the container, and the payload comes back from S3
+        assertEquals(200, uploaded.statusCode(), uploaded.body());
+        Kcat.Result envelope = Kcat.consume(shared.bootstrap(), LFS_TOPIC, 1);
+        assertEquals(List.of(uploaded.body().strip()), envelope.lines(), envelope.stderr());
+        JsonNode uploadedEnvelope = new ObjectMapper().readTree(uploaded.body());
+        HttpResponse<byte[]> downloaded = HTTP.send(HttpRequest.newBuilder(shared.lfs("/lfs/download"))
+                        .header("X-API-Key", API_KEY)
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"bucket\":\"" + BUCKET + "\",\"key\":\""
+                                + uploadedEnvelope.get("key").asText() + "\",\"integrity\":{\"sha256\":\""
+                                + uploadedEnvelope.get("sha256").asText() + "\",\"size\":" + payload.length + "}}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, downloaded.statusCode());
+        assertArrayEquals(payload, downloaded.body());
     }
 
     @Test
@@ -128,6 +135,7 @@ class ImageIT {
 
             // Then: a clean exit (SIGKILL would be 137, the JVM's own SIGTERM handling 143), after a drain
             String logs = proxy.container().logs();
+            System.out.printf("podman stop took %d ms%n%s%n", stopped.toMillis(), logs);
             assertEquals(0, exitCode, logs);
             assertTrue(stopped.compareTo(STOP_TIMEOUT) < 0, "stopped after " + stopped);
             assertTrue(logs.contains("Draining: not ready, no new connections, up to " + DRAIN_TIMEOUT.toMillis() + " ms"),
@@ -147,7 +155,7 @@ class ImageIT {
 
         HttpResponse<String> health(String path) {
             try {
-                return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                return HTTP.send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + healthPort + path)).build(), HttpResponse.BodyHandlers.ofString());
             } catch (IOException e) {
                 throw new AssertionError("GET " + path + " failed: " + e);
@@ -183,6 +191,7 @@ class ImageIT {
         env.put(LfsConfig.S3_ENDPOINT, s3.endpoint().toString());
         env.put(LfsConfig.S3_ACCESS_KEY, s3.accessKey());
         env.put(LfsConfig.S3_SECRET_KEY, s3.secretKey());
+        long started = System.nanoTime();
         Proxy proxy = new Proxy(ProxyContainer.start(image, env), kafkaPort, healthPort, lfsPort);
         try {
             Eventually.await(DEADLINE, "the container's /readyz 200", () -> {
@@ -195,6 +204,8 @@ class ImageIT {
             proxy.close();
             throw e;
         }
+        System.out.printf("the container was ready %d ms after podman run%n",
+                Duration.ofNanos(System.nanoTime() - started).toMillis());
         return proxy;
     }
 }
