@@ -1,18 +1,23 @@
 # syntax=docker/dockerfile:1.7
 # KafScale Proxy for the JVM. Build stage: the Maven wrapper builds the shaded jar of proxy-app
 # (and only the modules it needs). Runtime stage: a JRE, the jar, nothing else of the build.
+# Two ways to the jar, one runtime stage:
 #
-#   docker build -t kafscale-proxy-jvm:dev .
+#   docker build -t kafscale-proxy-jvm:dev .        the default target: Maven runs in the build stage
+#   scripts/image.sh [--debian-base]                 target "prebuilt": the jar the Maven build on the
+#                                                    host made, no Maven in the image build (buildah)
 #   docker run --read-only --tmpfs /tmp -p 9092:9092 -p 9094:9094 \
 #     -e KAFSCALE_PROXY_BACKENDS=broker-0:9092 -e KAFSCALE_PROXY_ADVERTISED_HOST=localhost \
 #     kafscale-proxy-jvm:dev
 #
 # Configuration is by environment (docs/configuration.md). deploy-tests' DockerfileTest checks
-# the promises made here (user, ports, jar path, pinned images), since no test here can build it.
+# the promises made here (user, ports, jar path, pinned images); ImageIT builds the image with
+# scripts/image.sh and runs it with podman in front of real brokers, etcd and S3.
 
-# Pinned, never "latest": a rebuild of the same commit gets the same Java.
-ARG BUILD_IMAGE=eclipse-temurin:17.0.15_6-jdk-noble
-ARG RUNTIME_IMAGE=eclipse-temurin:17.0.15_6-jre-noble
+# Pinned, never "latest": a rebuild of the same commit gets the same Java. Fully qualified: podman
+# and buildah resolve no short name without a search list in registries.conf.
+ARG BUILD_IMAGE=docker.io/library/eclipse-temurin:17.0.15_6-jdk-noble
+ARG RUNTIME_IMAGE=docker.io/library/eclipse-temurin:17.0.15_6-jre-noble
 
 FROM ${BUILD_IMAGE} AS build
 WORKDIR /src
@@ -22,13 +27,13 @@ COPY . .
 RUN --mount=type=cache,target=/root/.m2 \
     ./mvnw -B -ntp -DskipTests -pl proxy-app -am package
 
-FROM ${RUNTIME_IMAGE}
+# Everything of the image but the jar. RUNTIME_IMAGE may be any base with a Java 17 `java` on the
+# PATH, bash, and groupadd/useradd (scripts/image.sh --debian-base passes one made from Debian).
+FROM ${RUNTIME_IMAGE} AS runtime
 # A fixed numeric uid, so Kubernetes can verify runAsNonRoot from the image alone.
 RUN groupadd --system --gid 10001 kafscale \
     && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
        --shell /usr/sbin/nologin kafscale
-# Owned by root and not writable by the proxy's user: the process cannot alter its own code.
-COPY --from=build --chmod=0644 /src/proxy-app/target/kafscale-proxy.jar /opt/kafscale-proxy/kafscale-proxy.jar
 COPY --chmod=0755 docker/healthcheck.sh /opt/kafscale-proxy/healthcheck.sh
 WORKDIR /opt/kafscale-proxy
 
@@ -50,3 +55,15 @@ EXPOSE 9092 9094 8080
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
     CMD ["/opt/kafscale-proxy/healthcheck.sh"]
 ENTRYPOINT ["java", "-jar", "/opt/kafscale-proxy/kafscale-proxy.jar"]
+
+# The jar copies come last, so a code change rebuilds one layer. Owned by root and not writable by
+# the proxy's user: the process cannot alter its own code.
+
+# Target "prebuilt": the jar from the build context, made before by ./mvnw package
+# (.dockerignore lets this one file of target/ through).
+FROM runtime AS prebuilt
+COPY --chmod=0644 proxy-app/target/kafscale-proxy.jar /opt/kafscale-proxy/kafscale-proxy.jar
+
+# The default target: the jar the build stage made.
+FROM runtime
+COPY --from=build --chmod=0644 /src/proxy-app/target/kafscale-proxy.jar /opt/kafscale-proxy/kafscale-proxy.jar

@@ -66,7 +66,18 @@ public final class Main {
             proxy.drainAndClose(config.drainTimeout());
             stopped.countDown();
         }, "proxy-shutdown"));
+        exitCleanlyOnSigterm();
         stopped.await();
+    }
+
+    /**
+     * SIGTERM is how an orchestrator stops the proxy (docker/podman stop, Kubernetes): a request to
+     * drain, not a failure. The JVM's own handler would exit 143 after the shutdown hooks; this
+     * one exits through {@link System#exit} with 0, which runs the same hooks (the drain) first, so
+     * the container is recorded as stopped cleanly. SIGINT keeps the JVM's handler (130).
+     */
+    private static void exitCleanlyOnSigterm() {
+        sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> System.exit(0));
     }
 
     private static void exitWithConfigurationError(ConfigException e) {

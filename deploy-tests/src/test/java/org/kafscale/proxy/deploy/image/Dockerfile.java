@@ -14,7 +14,9 @@ import java.util.regex.Pattern;
 /**
  * A Dockerfile read the way the builder reads it: continuation lines joined, comments dropped,
  * instructions grouped by stage, and ARG defaults declared before the first FROM substituted
- * into FROM lines. Enough for the checks here; not a full parser (no heredocs, no escape directive).
+ * into FROM lines. A stage built FROM an earlier stage has that stage's base image and starts
+ * with its instructions, as the image it builds does. Enough for the checks here; not a full
+ * parser (no heredocs, no escape directive).
  */
 record Dockerfile(List<Stage> stages) {
     private static final Pattern ENV_PAIR = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)=(\"[^\"]*\"|\\S*)");
@@ -23,9 +25,20 @@ record Dockerfile(List<Stage> stages) {
     record Instruction(String keyword, String arguments) {
     }
 
-    record Stage(String image, String name, List<Instruction> instructions) {
+    /**
+     * {@code image} is the external base image (followed through stages built on stages),
+     * {@code parent} the stage it is built FROM or null, and {@code instructions} the first
+     * {@code inherited} of which are the parent's.
+     */
+    record Stage(String image, String name, String parent, int inherited, List<Instruction> instructions) {
         List<Instruction> all(String keyword) {
             return instructions.stream().filter(i -> i.keyword().equals(keyword)).toList();
+        }
+
+        /** This stage's own instructions of that kind, not those it inherits. */
+        List<Instruction> own(String keyword) {
+            return instructions.subList(inherited, instructions.size()).stream()
+                    .filter(i -> i.keyword().equals(keyword)).toList();
         }
 
         /** The stage's ENV, from `ENV a=b c="d e"` forms. */
@@ -57,7 +70,10 @@ record Dockerfile(List<Stage> stages) {
                 String[] from = instruction.arguments().split("\\s+");
                 String image = substitute(from[0], globalArgs);
                 String name = from.length == 3 && from[1].equalsIgnoreCase("AS") ? from[2] : "stage-" + stages.size();
-                stages.add(new Stage(image, name, new ArrayList<>()));
+                Stage parent = stages.stream().filter(st -> st.name().equals(image)).findFirst().orElse(null);
+                stages.add(parent == null ? new Stage(image, name, null, 0, new ArrayList<>())
+                        : new Stage(parent.image(), name, parent.name(), parent.instructions().size(),
+                                new ArrayList<>(parent.instructions())));
             } else if (stages.isEmpty()) {
                 if (instruction.keyword().equals("ARG")) {
                     String[] arg = instruction.arguments().split("=", 2);

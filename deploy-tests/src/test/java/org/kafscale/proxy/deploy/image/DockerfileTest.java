@@ -33,10 +33,12 @@ class DockerfileTest {
 
     @Test
     void buildsWithTheWrapperOnAJdk17AndRunsOnAJre17() {
-        assertEquals(2, dockerfile.stages().size());
-        assertTrue(dockerfile.stage("build").image().matches("eclipse-temurin:17[.0-9_]*-jdk.*"),
+        assertEquals(List.of("build", "runtime", "prebuilt", "stage-3"),
+                dockerfile.stages().stream().map(Dockerfile.Stage::name).toList());
+        assertEquals("runtime", runtime.parent(), "the default target is the runtime stage plus the built jar");
+        assertTrue(dockerfile.stage("build").image().matches("docker\\.io/library/eclipse-temurin:17[.0-9_]*-jdk.*"),
                 dockerfile.stage("build").image());
-        assertTrue(runtime.image().matches("eclipse-temurin:17[.0-9_]*-jre.*"), runtime.image());
+        assertTrue(runtime.image().matches("docker\\.io/library/eclipse-temurin:17[.0-9_]*-jre.*"), runtime.image());
     }
 
     @Test
@@ -46,6 +48,8 @@ class DockerfileTest {
             String tag = image.contains(":") ? image.substring(image.lastIndexOf(':') + 1) : "";
             assertFalse(tag.isEmpty() || tag.equals("latest"), "unpinned base image " + image);
             assertTrue(tag.matches(".*\\d+\\.\\d+\\.\\d+.*"), "tag without a full version: " + image);
+            // podman and buildah (scripts/image.sh) resolve no short name without a search list
+            assertTrue(image.substring(0, image.indexOf('/') + 1).contains("."), "not fully qualified: " + image);
         }
     }
 
@@ -67,6 +71,27 @@ class DockerfileTest {
         assertEquals(List.of("java", "-jar", copy[1]), entrypoint(),
                 "runs the copied jar with no subcommand (the image is the proxy, not the demo)");
         assertEquals("org.kafscale.proxy.app.Main", jar.mainClass());
+    }
+
+    @Test
+    void prebuiltTargetPutsTheMavenBuildsJarOnTheSameRuntimeAtTheSamePath() throws IOException {
+        // scripts/image.sh builds this target: the jar ./mvnw package made, no Maven in the image build
+        Dockerfile.Stage prebuilt = dockerfile.stage("prebuilt");
+        assertEquals("runtime", prebuilt.parent());
+        List<Dockerfile.Instruction> own = prebuilt.instructions().subList(prebuilt.inherited(), prebuilt.instructions().size());
+        assertEquals(1, own.size(), "nothing but the jar differs from the default target: " + own);
+        String[] words = Arrays.stream(own.get(0).arguments().split("\\s+")).filter(w -> !w.startsWith("--")).toArray(String[]::new);
+        assertEquals("COPY", own.get(0).keyword());
+        assertEquals(List.of(ShadedJar.fromPom().path(), copyFromBuild()[1]), List.of(words));
+        assertEquals(1, runtime.instructions().size() - runtime.inherited(), "the default target adds the jar alone");
+    }
+
+    @Test
+    void runtimeBaseIsTheBuildArgumentThatTheDebianBaseReplaces() throws IOException {
+        // One Dockerfile for both bases: image.sh --debian-base passes its base as RUNTIME_IMAGE.
+        assertTrue(Files.readAllLines(RepoPaths.dockerfile()).contains("FROM ${RUNTIME_IMAGE} AS runtime"));
+        assertTrue(Files.readString(RepoPaths.root().resolve("scripts/image.sh"))
+                .contains("--build-arg \"RUNTIME_IMAGE=$base\""));
     }
 
     @Test
@@ -123,6 +148,8 @@ class DockerfileTest {
         List<String> ignored = Files.readAllLines(RepoPaths.root().resolve(".dockerignore")).stream()
                 .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
         assertTrue(ignored.containsAll(List.of(".git", "**/target")), ignored.toString());
+        // ... but the prebuilt target's jar, listed after the pattern it is an exception to
+        assertTrue(ignored.indexOf("!" + ShadedJar.fromPom().path()) > ignored.indexOf("**/target"), ignored.toString());
         for (String needed : List.of("mvnw", ".mvn", "pom.xml", "proxy-app", "proxy-core", "docker")) {
             assertFalse(ignored.contains(needed), needed + " is needed by the build");
         }

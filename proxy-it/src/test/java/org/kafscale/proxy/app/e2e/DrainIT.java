@@ -118,6 +118,7 @@ class DrainIT {
             assertTrue(proxy.awaitExit(DRAIN_TIMEOUT.plus(EXIT_ALLOWANCE).plus(DEADLINE)), "the proxy did not exit");
             Duration exit = Duration.ofNanos(System.nanoTime() - signalled);
             assertTrue(exit.compareTo(DRAIN_TIMEOUT.plus(EXIT_ALLOWANCE)) < 0, "exited after " + exit);
+            assertEquals(0, proxy.exitCode(), "a drained stop is a clean exit, not the JVM's 143 for SIGTERM");
             stop.set(true);
             stream.join();
             producer.close(DEADLINE);

@@ -57,6 +57,11 @@ final class ProxyProcess implements AutoCloseable {
         return process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** The exit status of a process that has exited. */
+    int exitCode() {
+        return process.exitValue();
+    }
+
     /** Everything the process printed so far. */
     String output() {
         try {
