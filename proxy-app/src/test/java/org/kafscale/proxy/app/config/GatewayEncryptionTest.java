@@ -88,4 +88,33 @@ class GatewayEncryptionTest {
                 + "alias: kek-1}}").contains("at encryption[0].kek.password: environment variable "
                 + "KAFSCALE_NO_SUCH_VAR is not set"));
     }
+
+    @Test
+    void eachProblemOfAPkcs11KekNamesItsPathBeforeAnyTokenIsOpened() throws Exception {
+        String token = "library: /usr/lib/softhsm/libsofthsm2.so, slot: 1, pin: \"1234\", label: kek-1";
+        assertTrue(error("- {topics: x, kek: {pkcs11: {" + token + "}, alias: kek-1}}")
+                .contains("at encryption[0].kek.alias: unknown key"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {" + token + ", slotListIndex: 0}}}")
+                .contains("at encryption[0].kek.pkcs11.slot: give one of slot (the slot id) and slotListIndex"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: /l.so, pin: \"1\", label: k}}}")
+                .contains("at encryption[0].kek.pkcs11.slot: give one of"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: /l.so, slotListIndex: -1, pin: \"1\", label: k}}}")
+                .contains("at encryption[0].kek.pkcs11.slotListIndex: expected a whole number, 0 or more"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: /l.so, slot: 1, label: k}}}")
+                .contains("at encryption[0].kek.pkcs11.pin: required"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: /l.so, slot: 1, pin: \"1\"}}}")
+                .contains("at encryption[0].kek.pkcs11.label: required"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: /l.so, slot: 1, pin: \"1\", label: k, id: 3}}}")
+                .contains("at encryption[0].kek.pkcs11.id: unknown key"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: /l.so, slot: 1, pin: \"${env:KAFSCALE_NO_SUCH_VAR}\","
+                + " label: k}}}").contains("at encryption[0].kek.pkcs11.pin: environment variable "
+                + "KAFSCALE_NO_SUCH_VAR is not set"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: /no/such/lib.so, slot: 1, pin: \"1\", label: k}}}")
+                .contains("at encryption[0].kek.pkcs11.library: PKCS#11 library /no/such/lib.so is not a file"));
+        // A file that is no shared library fails where SunPKCS11 loads it.
+        Path notALibrary = Files.writeString(dir.resolve("not-a-library.so"), "text");
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: \"" + notALibrary + "\", slot: 1, pin: \"1\","
+                + " label: k}}}").contains("at encryption[0].kek.pkcs11.library: PKCS#11 library " + notALibrary
+                + " does not load"));
+    }
 }
