@@ -30,6 +30,7 @@ import org.kafscale.proxy.core.encryption.Pkcs11Keys;
  *     allow: ["User:alice"]                  # who reads plaintext on Fetch
  *     rotateAfterRecords: 1000000            # optional
  *     rotateAfterSeconds: 3600               # optional
+ *     headers: true                          # optional: headers encrypted too (default false)
  *   - topics: "vault\\..*"
  *     kek:
  *       pkcs11: {library: /usr/lib/softhsm/libsofthsm2.so, slot: 1, pin: ${env:HSM_PIN}, label: kek-1}
@@ -40,7 +41,7 @@ import org.kafscale.proxy.core.encryption.Pkcs11Keys;
  */
 final class GatewayEncryption {
     private static final Set<String> KEYS = Set.of("topics", "kek", "allow", "rotateAfterRecords",
-            "rotateAfterSeconds");
+            "rotateAfterSeconds", "headers");
     private static final Set<String> KEK_KEYS = Set.of("keystore", "password", "alias");
     private static final Set<String> PKCS11_KEYS = Set.of("library", "slot", "slotListIndex", "pin", "label");
     private static final Pattern ENV = Pattern.compile("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)}");
@@ -80,8 +81,12 @@ final class GatewayEncryption {
                 EncryptionRule.DEFAULT_ROTATE_AFTER_RECORDS);
         long seconds = positive(where, path + ".rotateAfterSeconds", node.get("rotateAfterSeconds"),
                 EncryptionRule.DEFAULT_ROTATE_AFTER.toSeconds());
+        JsonNode headers = node.get("headers");
+        if (headers != null && !headers.isNull() && !headers.isBoolean()) {
+            throw invalid(where, path + ".headers", "expected true or false");
+        }
         return new EncryptionRule(topics, keys, allowed(where, path + ".allow", node.get("allow")), records,
-                Duration.ofSeconds(seconds));
+                Duration.ofSeconds(seconds), headers != null && headers.asBoolean());
     }
 
     /** The rule's KEK: a key-store file's key, or a PKCS#11 token's ({@code pkcs11:}). */

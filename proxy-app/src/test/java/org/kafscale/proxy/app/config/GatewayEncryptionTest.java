@@ -1,6 +1,7 @@
 package org.kafscale.proxy.app.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,12 +52,15 @@ class GatewayEncryptionTest {
         assertEquals(Set.of(new KafkaPrincipal("User", "alice")), rule.allowed());
         assertEquals(EncryptionRule.DEFAULT_ROTATE_AFTER_RECORDS, rule.rotateAfterRecords());
         assertEquals(EncryptionRule.DEFAULT_ROTATE_AFTER, rule.rotateAfter());
+        assertFalse(rule.headers(), "headers stay in clear unless asked");
         Gateway rotated = read("""
                 - topics: "x"
                   kek: {keystore: kek.p12, password: pw, alias: kek-1}
                   rotateAfterRecords: 10
                   rotateAfterSeconds: 60
+                  headers: true
                 """);
+        assertTrue(rotated.encryption().get(0).headers());
         assertEquals(10, rotated.encryption().get(0).rotateAfterRecords());
         assertEquals(Duration.ofMinutes(1), rotated.encryption().get(0).rotateAfter());
     }
@@ -80,8 +84,8 @@ class GatewayEncryptionTest {
                 .contains("at encryption[0].topics: not a regular expression"));
         assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: pw, alias: kek-1}, allow: [alice]}")
                 .contains("at encryption[0].allow[0]: 'alice' is not a principal"));
-        assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: pw, alias: kek-1}, headers: true}")
-                .contains("at encryption[0].headers: unknown key"));
+        assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: pw, alias: kek-1}, headers: yes-please}")
+                .contains("at encryption[0].headers: expected true or false"));
         assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: pw, alias: kek-1}, rotateAfterRecords: 0}")
                 .contains("at encryption[0].rotateAfterRecords: expected a positive whole number"));
         assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: \"${env:KAFSCALE_NO_SUCH_VAR}\", "
