@@ -214,20 +214,8 @@ class EncryptionIT {
         return props;
     }
 
-    /** The first {@code count} records of partition 0 of {@code topic}, waiting up to 30 s for them. */
     private static List<ConsumerRecord<byte[], byte[]>> read(Properties props, String topic, int count) {
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            consumer.assign(List.of(new TopicPartition(topic, 0)));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (records.size() < count && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
-        }
-        assertEquals(count, records.size(), "records of " + topic);
-        return records;
+        return RecordRoundTrip.firstRecords(props, topic, count);
     }
 
     private static byte[] utf8(String s) {

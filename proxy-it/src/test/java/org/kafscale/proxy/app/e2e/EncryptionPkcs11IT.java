@@ -8,20 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -127,20 +121,8 @@ class EncryptionPkcs11IT {
         return props;
     }
 
-    /** The first {@code count} records of {@value #TOPIC}, waiting up to 30 s for them. */
     private static List<ConsumerRecord<byte[], byte[]>> read(Properties props, int count) {
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            consumer.assign(List.of(new TopicPartition(TOPIC, 0)));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (records.size() < count && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
-        }
-        assertEquals(count, records.size(), "records of " + TOPIC);
-        return records;
+        return RecordRoundTrip.firstRecords(props, TOPIC, count);
     }
 
     private static byte[] utf8(String s) {
