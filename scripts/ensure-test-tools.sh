@@ -4,7 +4,8 @@
 #   yamllint (deploy-tests lints the rendered Helm chart with it), curl and jq (the demo's
 #   test runs the shell lines the demo prints), and the non-Java Kafka clients of
 #   ClientFamiliesIT: Debian's python3-confluent-kafka and python3-kafka (for /usr/bin/python3),
-#   golang-go with Sarama's sources (built offline in GOPATH mode), and kafkajs from npm. Then
+#   golang-go with Sarama's sources (built offline in GOPATH mode), and kafkajs from npm;
+#   softhsm2 and opensc (pkcs11-tool) for the PKCS#11 token of EncryptionPkcs11IT. Then
 #   scripts/ensure-librdkafka.sh builds librdkafka 2.12.0 (once) for kcat and confluent-kafka.
 # Idempotent: does nothing when all are present. As root with apt-get it installs what is
 # missing; otherwise it prints the command to run and fails, so the build stops with a clear
@@ -16,7 +17,8 @@
 set -euo pipefail
 
 PACKAGES=(etcd-server etcd-client kcat yamllint curl jq
-  python3-confluent-kafka python3-kafka golang-go golang-github-shopify-sarama-dev)
+  python3-confluent-kafka python3-kafka golang-go golang-github-shopify-sarama-dev
+  softhsm2 opensc)
 KAFKAJS_VERSION=2.2.4
 CLIENTS_DIR=${KAFSCALE_TEST_CLIENTS_DIR:-$HOME/.cache/kafscale-proxy/test-clients}
 KAFKAJS_DIR=$CLIENTS_DIR/kafkajs-$KAFKAJS_VERSION
@@ -41,6 +43,8 @@ missing_tools() {
   have_python_module kafka || missing+=(python3-kafka)
   have go || missing+=(golang-go)
   [ -d /usr/share/gocode/src/github.com/Shopify/sarama ] || missing+=(golang-github-shopify-sarama-dev)
+  have softhsm2-util || missing+=(softhsm2)
+  have pkcs11-tool || missing+=(opensc)
   echo "${missing[*]:-}"
 }
 

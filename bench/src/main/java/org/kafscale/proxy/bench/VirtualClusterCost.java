@@ -12,10 +12,10 @@ import org.kafscale.proxy.bench.workload.ConsumeThroughput;
 import org.kafscale.proxy.bench.workload.ProduceThroughput;
 
 /**
- * What a virtual cluster costs (issue 28): the bench's produce and consume throughput workloads
- * through two proxies of the same build, both with SASL on their listener, one without a gateway
- * file and one placing the client in a virtual cluster with a topic prefix, in alternating
- * rounds. Each row holds both routes' values round by round, the route without the gateway file
+ * What a gateway feature costs: the bench's produce and consume throughput workloads through two
+ * proxies of the same build, both with SASL on their listener, one without a gateway file and one
+ * with the feature's (a virtual cluster with a topic prefix, issue 28; an encryption rule, issue
+ * 29), in alternating rounds, each route on its own topic. Each row holds both routes' values round by round, the route without the gateway file
  * where the bench's rows hold direct's, so a row's ratio is with / without.
  */
 final class VirtualClusterCost {
@@ -25,6 +25,7 @@ final class VirtualClusterCost {
     private final Route without;
     private final Route with;
     private final Map<Route, ProxyCounters> counters;
+    private final Map<Route, String> topics;
     private final Map<Route, List<ProxyCounters.Cost>> produceCosts = new LinkedHashMap<>();
     private final Map<Route, List<ProxyCounters.Cost>> consumeCosts = new LinkedHashMap<>();
     private int records;
@@ -35,10 +36,17 @@ final class VirtualClusterCost {
      * @param counters both proxies' counters, by route
      */
     VirtualClusterCost(BenchSettings settings, Route without, Route with, Map<Route, ProxyCounters> counters) {
+        this(settings, without, with, counters, Suite.THROUGHPUT_TOPIC);
+    }
+
+    /** As above, the proxy with the gateway file's clients on {@code withTopic}. */
+    VirtualClusterCost(BenchSettings settings, Route without, Route with, Map<Route, ProxyCounters> counters,
+                       String withTopic) {
         this.settings = settings;
         this.without = without;
         this.with = with;
         this.counters = Map.copyOf(counters);
+        this.topics = Map.of(without, Suite.THROUGHPUT_TOPIC, with, withTopic);
         for (Route route : List.of(without, with)) {
             produceCosts.put(route, new ArrayList<>());
             consumeCosts.put(route, new ArrayList<>());
@@ -50,14 +58,14 @@ final class VirtualClusterCost {
         List<Route> pair = List.of(without, with);
         Map<Route, List<Double>> produced = Alternation.run(settings.rounds(), pair, (route, round) -> {
             double mib = costed(route, produceCosts, () -> ProduceThroughput.run(route.bootstrap(),
-                    route.clientSecurity(), Suite.THROUGHPUT_TOPIC, records, settings.recordBytes()))
+                    route.clientSecurity(), topics.get(route), records, settings.recordBytes()))
                     * settings.recordBytes() / MIB;
             Suite.log("produce round %d %s: %.1f MiB/s", round, route.name(), mib);
             return mib;
         });
         Map<Route, List<Double>> consumed = Alternation.run(settings.rounds(), pair, (route, round) -> {
             double mib = costed(route, consumeCosts, () -> ConsumeThroughput.run(route.bootstrap(),
-                    route.clientSecurity(), Suite.THROUGHPUT_TOPIC, records)) / MIB;
+                    route.clientSecurity(), topics.get(route), records)) / MIB;
             Suite.log("consume round %d %s: %.1f MiB/s", round, route.name(), mib);
             return mib;
         });
@@ -84,9 +92,9 @@ final class VirtualClusterCost {
      */
     private void warmUp() {
         for (Route route : List.of(with, without)) {
-            ProduceThroughput.run(route.bootstrap(), route.clientSecurity(), Suite.THROUGHPUT_TOPIC,
+            ProduceThroughput.run(route.bootstrap(), route.clientSecurity(), topics.get(route),
                     Suite.WARMUP_RECORDS, settings.recordBytes());
-            ConsumeThroughput.run(route.bootstrap(), route.clientSecurity(), Suite.THROUGHPUT_TOPIC,
+            ConsumeThroughput.run(route.bootstrap(), route.clientSecurity(), topics.get(route),
                     Suite.WARMUP_RECORDS);
         }
         double rate = ProduceThroughput.run(without.bootstrap(), without.clientSecurity(), Suite.THROUGHPUT_TOPIC,
@@ -96,9 +104,9 @@ final class VirtualClusterCost {
         for (int round = 0; round < settings.warmupRounds(); round++) {
             for (Route route : List.of(with, without)) {
                 double producedRate = ProduceThroughput.run(route.bootstrap(), route.clientSecurity(),
-                        Suite.THROUGHPUT_TOPIC, records, settings.recordBytes());
+                        topics.get(route), records, settings.recordBytes());
                 double consumed = ConsumeThroughput.run(route.bootstrap(), route.clientSecurity(),
-                        Suite.THROUGHPUT_TOPIC, records);
+                        topics.get(route), records);
                 Suite.log("warm-up round %d %s: produce %.1f MiB/s, consume %.1f MiB/s", round, route.name(),
                         producedRate * settings.recordBytes() / MIB, consumed / MIB);
                 if (route == without) {

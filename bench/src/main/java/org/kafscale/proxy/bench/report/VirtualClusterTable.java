@@ -12,6 +12,8 @@ import java.util.stream.Collectors;
  */
 public final class VirtualClusterTable {
     public static final MarkedSection SECTION = new MarkedSection("bench:tenants");
+    /** The encryption comparison's section (issue 29): the same table, its own columns' names. */
+    public static final MarkedSection ENCRYPTION_SECTION = new MarkedSection("bench:encryption");
 
     private VirtualClusterTable() {
     }
@@ -21,9 +23,14 @@ public final class VirtualClusterTable {
      * {@code direct} and the virtual cluster's as {@code proxy}.
      */
     public static String render(BenchReport report) {
+        return render(report, "One virtual cluster", "virtual cluster");
+    }
+
+    /** As {@link #render(BenchReport)}, the gateway file's columns named {@code with} ({@code withShort} for its rounds). */
+    public static String render(BenchReport report, String with, String withShort) {
         StringBuilder md = new StringBuilder(MarkdownTable.header(report));
-        md.append("| Workload | Metric | Unit | No gateway file (median) | One virtual cluster (median)"
-                + " | With/without (median of rounds) | Rounds, no gateway file | Rounds, virtual cluster |\n");
+        md.append("| Workload | Metric | Unit | No gateway file (median) | " + with + " (median)"
+                + " | With/without (median of rounds) | Rounds, no gateway file | Rounds, " + withShort + " |\n");
         md.append("|---|---|---|---:|---:|---:|---|---|\n");
         for (Row row : report.rows()) {
             md.append("| ").append(row.workload())

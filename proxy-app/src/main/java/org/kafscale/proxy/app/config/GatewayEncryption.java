@@ -14,7 +14,9 @@ import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.codec.AclNames;
 import org.kafscale.proxy.core.encryption.EncryptionRule;
+import org.kafscale.proxy.core.encryption.KeyEncryptionKeys;
 import org.kafscale.proxy.core.encryption.KeyStoreKeys;
+import org.kafscale.proxy.core.encryption.Pkcs11Keys;
 
 /**
  * Reads the gateway file's {@code encryption} rules:
@@ -28,14 +30,20 @@ import org.kafscale.proxy.core.encryption.KeyStoreKeys;
  *     allow: ["User:alice"]                  # who reads plaintext on Fetch
  *     rotateAfterRecords: 1000000            # optional
  *     rotateAfterSeconds: 3600               # optional
+ *     headers: true                          # optional: headers encrypted too (default false)
+ *   - topics: "vault\\..*"
+ *     kek:
+ *       pkcs11: {library: /usr/lib/softhsm/libsofthsm2.so, slot: 1, pin: ${env:HSM_PIN}, label: kek-1}
  * </pre>
  * The key store is opened here, so one that does not open, or lacks the alias, stops start-up
- * naming its path in the file ({@code encryption[0].kek.alias}).
+ * naming its path in the file ({@code encryption[0].kek.alias}); so does a token that does not
+ * log in ({@code encryption[0].kek.pkcs11.pin}).
  */
 final class GatewayEncryption {
     private static final Set<String> KEYS = Set.of("topics", "kek", "allow", "rotateAfterRecords",
-            "rotateAfterSeconds");
+            "rotateAfterSeconds", "headers");
     private static final Set<String> KEK_KEYS = Set.of("keystore", "password", "alias");
+    private static final Set<String> PKCS11_KEYS = Set.of("library", "slot", "slotListIndex", "pin", "label");
     private static final Pattern ENV = Pattern.compile("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)}");
 
     private GatewayEncryption() {
@@ -68,29 +76,73 @@ final class GatewayEncryption {
         } catch (PatternSyntaxException e) {
             throw invalid(where, path + ".topics", "not a regular expression: " + e.getDescription());
         }
-        JsonNode kek = node.get("kek");
-        if (kek == null || kek.isNull()) {
-            throw invalid(where, path + ".kek", "required (keystore, password, alias)");
-        }
-        checkKeys(where, path + ".kek", kek, KEK_KEYS);
-        Path keystore = dir.resolve(text(where, path + ".kek.keystore", kek.get("keystore")));
-        String password = expand(where, path + ".kek.password", text(where, path + ".kek.password",
-                kek.get("password")), env);
-        String alias = text(where, path + ".kek.alias", kek.get("alias"));
-        KeyStoreKeys keys;
-        try {
-            keys = KeyStoreKeys.open(keystore, password.toCharArray(), alias);
-        } catch (IllegalArgumentException e) {
-            // Which key is wrong: the file (or its password) when it does not open, else the alias.
-            String at = e.getMessage().startsWith("key store ") ? ".kek.keystore" : ".kek.alias";
-            throw invalid(where, path + at, e.getMessage());
-        }
+        KeyEncryptionKeys keys = keks(where, path + ".kek", node.get("kek"), dir, env);
         long records = positive(where, path + ".rotateAfterRecords", node.get("rotateAfterRecords"),
                 EncryptionRule.DEFAULT_ROTATE_AFTER_RECORDS);
         long seconds = positive(where, path + ".rotateAfterSeconds", node.get("rotateAfterSeconds"),
                 EncryptionRule.DEFAULT_ROTATE_AFTER.toSeconds());
+        JsonNode headers = node.get("headers");
+        if (headers != null && !headers.isNull() && !headers.isBoolean()) {
+            throw invalid(where, path + ".headers", "expected true or false");
+        }
         return new EncryptionRule(topics, keys, allowed(where, path + ".allow", node.get("allow")), records,
-                Duration.ofSeconds(seconds));
+                Duration.ofSeconds(seconds), headers != null && headers.asBoolean());
+    }
+
+    /** The rule's KEK: a key-store file's key, or a PKCS#11 token's ({@code pkcs11:}). */
+    private static KeyEncryptionKeys keks(String where, String path, JsonNode kek, Path dir, UnaryOperator<String> env) {
+        if (kek == null || kek.isNull()) {
+            throw invalid(where, path, "required (keystore, password, alias; or pkcs11)");
+        }
+        if (kek.isObject() && kek.has("pkcs11")) {
+            checkKeys(where, path, kek, Set.of("pkcs11"));
+            return pkcs11(where, path + ".pkcs11", kek.get("pkcs11"), env);
+        }
+        checkKeys(where, path, kek, KEK_KEYS);
+        Path keystore = dir.resolve(text(where, path + ".keystore", kek.get("keystore")));
+        String password = expand(where, path + ".password", text(where, path + ".password",
+                kek.get("password")), env);
+        String alias = text(where, path + ".alias", kek.get("alias"));
+        try {
+            return KeyStoreKeys.open(keystore, password.toCharArray(), alias);
+        } catch (IllegalArgumentException e) {
+            // Which key is wrong: the file (or its password) when it does not open, else the alias.
+            String at = e.getMessage().startsWith("key store ") ? ".keystore" : ".alias";
+            throw invalid(where, path + at, e.getMessage());
+        }
+    }
+
+    /**
+     * {@code pkcs11: {library, slot | slotListIndex, pin, label}}: the token is logged in to here,
+     * so a wrong PIN or label stops start-up naming its path.
+     */
+    private static KeyEncryptionKeys pkcs11(String where, String path, JsonNode node, UnaryOperator<String> env) {
+        checkKeys(where, path, node, PKCS11_KEYS);
+        Path library = Path.of(text(where, path + ".library", node.get("library")));
+        boolean byId = node.hasNonNull("slot");
+        if (byId == node.hasNonNull("slotListIndex")) {
+            throw invalid(where, path + ".slot", "give one of slot (the slot id) and slotListIndex");
+        }
+        String slotPath = path + (byId ? ".slot" : ".slotListIndex");
+        JsonNode slotNode = node.get(byId ? "slot" : "slotListIndex");
+        if (!slotNode.isIntegralNumber() || !slotNode.canConvertToLong() || slotNode.asLong() < 0
+                || (!byId && !slotNode.canConvertToInt())) {
+            throw invalid(where, slotPath, "expected a whole number, 0 or more");
+        }
+        Pkcs11Keys.Slot slot = byId ? Pkcs11Keys.Slot.id(slotNode.asLong()) : Pkcs11Keys.Slot.index(slotNode.asInt());
+        String pin = expand(where, path + ".pin", text(where, path + ".pin", node.get("pin")), env);
+        String label = text(where, path + ".label", node.get("label"));
+        try {
+            return Pkcs11Keys.open(library, slot, pin.toCharArray(), label);
+        } catch (Pkcs11Keys.OpenFailure e) {
+            String at = switch (e.setting()) {
+                case LIBRARY -> ".library";
+                case SLOT -> slotPath.substring(path.length());
+                case PIN -> ".pin";
+                case LABEL -> ".label";
+            };
+            throw invalid(where, path + at, e.getMessage());
+        }
     }
 
     private static Set<KafkaPrincipal> allowed(String where, String path, JsonNode node) {

@@ -1,6 +1,7 @@
 package org.kafscale.proxy.app.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,12 +52,15 @@ class GatewayEncryptionTest {
         assertEquals(Set.of(new KafkaPrincipal("User", "alice")), rule.allowed());
         assertEquals(EncryptionRule.DEFAULT_ROTATE_AFTER_RECORDS, rule.rotateAfterRecords());
         assertEquals(EncryptionRule.DEFAULT_ROTATE_AFTER, rule.rotateAfter());
+        assertFalse(rule.headers(), "headers stay in clear unless asked");
         Gateway rotated = read("""
                 - topics: "x"
                   kek: {keystore: kek.p12, password: pw, alias: kek-1}
                   rotateAfterRecords: 10
                   rotateAfterSeconds: 60
+                  headers: true
                 """);
+        assertTrue(rotated.encryption().get(0).headers());
         assertEquals(10, rotated.encryption().get(0).rotateAfterRecords());
         assertEquals(Duration.ofMinutes(1), rotated.encryption().get(0).rotateAfter());
     }
@@ -80,12 +84,41 @@ class GatewayEncryptionTest {
                 .contains("at encryption[0].topics: not a regular expression"));
         assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: pw, alias: kek-1}, allow: [alice]}")
                 .contains("at encryption[0].allow[0]: 'alice' is not a principal"));
-        assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: pw, alias: kek-1}, headers: true}")
-                .contains("at encryption[0].headers: unknown key"));
+        assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: pw, alias: kek-1}, headers: yes-please}")
+                .contains("at encryption[0].headers: expected true or false"));
         assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: pw, alias: kek-1}, rotateAfterRecords: 0}")
                 .contains("at encryption[0].rotateAfterRecords: expected a positive whole number"));
         assertTrue(error("- {topics: x, kek: {keystore: kek.p12, password: \"${env:KAFSCALE_NO_SUCH_VAR}\", "
                 + "alias: kek-1}}").contains("at encryption[0].kek.password: environment variable "
                 + "KAFSCALE_NO_SUCH_VAR is not set"));
+    }
+
+    @Test
+    void eachProblemOfAPkcs11KekNamesItsPathBeforeAnyTokenIsOpened() throws Exception {
+        String token = "library: /usr/lib/softhsm/libsofthsm2.so, slot: 1, pin: \"1234\", label: kek-1";
+        assertTrue(error("- {topics: x, kek: {pkcs11: {" + token + "}, alias: kek-1}}")
+                .contains("at encryption[0].kek.alias: unknown key"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {" + token + ", slotListIndex: 0}}}")
+                .contains("at encryption[0].kek.pkcs11.slot: give one of slot (the slot id) and slotListIndex"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: /l.so, pin: \"1\", label: k}}}")
+                .contains("at encryption[0].kek.pkcs11.slot: give one of"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: /l.so, slotListIndex: -1, pin: \"1\", label: k}}}")
+                .contains("at encryption[0].kek.pkcs11.slotListIndex: expected a whole number, 0 or more"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: /l.so, slot: 1, label: k}}}")
+                .contains("at encryption[0].kek.pkcs11.pin: required"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: /l.so, slot: 1, pin: \"1\"}}}")
+                .contains("at encryption[0].kek.pkcs11.label: required"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: /l.so, slot: 1, pin: \"1\", label: k, id: 3}}}")
+                .contains("at encryption[0].kek.pkcs11.id: unknown key"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: /l.so, slot: 1, pin: \"${env:KAFSCALE_NO_SUCH_VAR}\","
+                + " label: k}}}").contains("at encryption[0].kek.pkcs11.pin: environment variable "
+                + "KAFSCALE_NO_SUCH_VAR is not set"));
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: /no/such/lib.so, slot: 1, pin: \"1\", label: k}}}")
+                .contains("at encryption[0].kek.pkcs11.library: PKCS#11 library /no/such/lib.so is not a file"));
+        // A file that is no shared library fails where SunPKCS11 loads it.
+        Path notALibrary = Files.writeString(dir.resolve("not-a-library.so"), "text");
+        assertTrue(error("- {topics: x, kek: {pkcs11: {library: \"" + notALibrary + "\", slot: 1, pin: \"1\","
+                + " label: k}}}").contains("at encryption[0].kek.pkcs11.library: PKCS#11 library " + notALibrary
+                + " does not load"));
     }
 }

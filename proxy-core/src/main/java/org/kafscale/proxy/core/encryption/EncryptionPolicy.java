@@ -27,6 +27,8 @@ import org.kafscale.proxy.core.topology.TopicLayout;
  * topic an {@link EncryptionRule} covers are encrypted with AES-256-GCM under the topic's current
  * data key, and a {@value Envelope#HEADER} header carries the wrapped key and IV ({@link Envelope});
  * the batches are written again with their own codec and producer fields ({@link RecordRewrites}).
+ * A rule with {@code headers} seals the record's headers with its value ({@link SealedHeaders}):
+ * the stored record carries the envelope alone, and the headers come back on decrypt.
  * On Fetch, the allowed principals get the values decrypted and the header removed; the others
  * get the ciphertext as the broker holds it. A record of a covered topic without a header (written
  * around the proxy), or one that does not decrypt, is never delivered: its partition answers
@@ -72,7 +74,7 @@ public final class EncryptionPolicy implements Policy {
             }
             for (ProduceRequestData.PartitionProduceData partition : topic.partitionData()) {
                 try {
-                    changed |= seal(rule.get().keys(), name.get(), partition);
+                    changed |= seal(rule.get().keys(), name.get(), partition, rule.get().rule().headers());
                 } catch (RuntimeException e) {
                     // A batch older than magic v2 (no headers to carry the envelope), or one that does not decode.
                     return context.now(context.error(Errors.INVALID_RECORD));
@@ -82,13 +84,19 @@ public final class EncryptionPolicy implements Policy {
         return context.now(changed ? RequestOutcome.forward(request) : RequestOutcome.FORWARD);
     }
 
+    static boolean seal(DataKeys keys, String topic, ProduceRequestData.PartitionProduceData partition) {
+        return seal(keys, topic, partition, false);
+    }
+
     /**
-     * Seals every value of {@code partition}'s records in place; tombstones stay as they are.
+     * Seals every value of {@code partition}'s records in place, with its headers when
+     * {@code headers} (the record then carries the envelope alone); tombstones stay as they are.
      * One key for the whole set: counted once, so a rotation never splits a batch.
      *
      * @return whether there were records to seal
      */
-    static boolean seal(DataKeys keys, String topic, ProduceRequestData.PartitionProduceData partition) {
+    static boolean seal(DataKeys keys, String topic, ProduceRequestData.PartitionProduceData partition,
+                        boolean sealHeaders) {
         if (RecordSets.sizeInBytes(partition.records()) == 0) {
             return false;
         }
@@ -97,7 +105,12 @@ public final class EncryptionPolicy implements Policy {
             if (value == null) {
                 return new RecordRewrites.Rewritten(null, headers);
             }
-            RecordCipher.Sealed sealed = RecordCipher.seal(keys, key, value);
+            if (sealHeaders) {
+                RecordCipher.Sealed sealed = RecordCipher.seal(keys, key, SealedHeaders.join(headers, value), true);
+                return new RecordRewrites.Rewritten(sealed.value(),
+                        new Header[] {RecordRewrites.header(Envelope.HEADER, sealed.header())});
+            }
+            RecordCipher.Sealed sealed = RecordCipher.seal(keys, key, value, false);
             Header[] withEnvelope = Arrays.copyOf(headers, headers.length + 1);
             withEnvelope[headers.length] = RecordRewrites.header(Envelope.HEADER, sealed.header());
             return new RecordRewrites.Rewritten(sealed.value(), withEnvelope);
@@ -172,14 +185,22 @@ public final class EncryptionPolicy implements Policy {
                 if (!decrypt) {
                     return new RecordRewrites.Rewritten(value, headers);
                 }
-                ByteBuffer plain;
                 try {
-                    plain = RecordCipher.open(keys, headers[at].value(), value);
+                    Envelope envelope = Envelope.parse(headers[at].value());
+                    ByteBuffer plain = RecordCipher.open(keys, envelope, headers[at].value(), value);
+                    if (!envelope.headers()) {
+                        return new RecordRewrites.Rewritten(plain, without(headers, at));
+                    }
+                    // The sealed headers first, as the producer sent them; then any added at rest.
+                    SealedHeaders.Split split = SealedHeaders.split(plain);
+                    Header[] rest = without(headers, at);
+                    Header[] restored = Arrays.copyOf(split.headers(), split.headers().length + rest.length);
+                    System.arraycopy(rest, 0, restored, split.headers().length, rest.length);
+                    return new RecordRewrites.Rewritten(split.value(), restored);
                 } catch (IllegalArgumentException e) {
                     refused[0] = Opened.REFUSED_UNDECRYPTABLE;
                     throw e;
                 }
-                return new RecordRewrites.Rewritten(plain, without(headers, at));
             });
             if (!decrypt) {
                 return Opened.AS_THEY_ARE;

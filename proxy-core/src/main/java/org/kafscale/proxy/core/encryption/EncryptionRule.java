@@ -12,9 +12,10 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
  *
  * @param rotateAfterRecords a topic's data key encrypts at most about this many records
  * @param rotateAfter and is used at most this long
+ * @param headers whether the records' headers are encrypted too, into the envelope's plaintext
  */
 public record EncryptionRule(Pattern topics, KeyEncryptionKeys keks, Set<KafkaPrincipal> allowed,
-                             long rotateAfterRecords, Duration rotateAfter) {
+                             long rotateAfterRecords, Duration rotateAfter, boolean headers) {
     public static final long DEFAULT_ROTATE_AFTER_RECORDS = 1_000_000;
     public static final Duration DEFAULT_ROTATE_AFTER = Duration.ofHours(1);
 
@@ -23,6 +24,12 @@ public record EncryptionRule(Pattern topics, KeyEncryptionKeys keks, Set<KafkaPr
         if (rotateAfterRecords < 1 || rotateAfter.isNegative() || rotateAfter.isZero()) {
             throw new IllegalArgumentException("rotation needs at least one record and a positive age");
         }
+    }
+
+    /** A rule that leaves headers in clear. */
+    public EncryptionRule(Pattern topics, KeyEncryptionKeys keks, Set<KafkaPrincipal> allowed, long rotateAfterRecords,
+                          Duration rotateAfter) {
+        this(topics, keks, allowed, rotateAfterRecords, rotateAfter, false);
     }
 
     boolean covers(String topic) {

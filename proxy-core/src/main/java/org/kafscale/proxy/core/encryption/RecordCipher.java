@@ -20,15 +20,16 @@ final class RecordCipher {
     record Sealed(ByteBuffer value, byte[] header) {
     }
 
-    static Sealed seal(DataKeys keys, DataKeys.Current key, ByteBuffer value) {
+    /** {@code plaintext} sealed; {@code headers} says it holds the record's headers too ({@link SealedHeaders}). */
+    static Sealed seal(DataKeys keys, DataKeys.Current key, ByteBuffer plaintext, boolean headers) {
         byte[] iv = keys.iv();
-        byte[] header = new Envelope(key.keyId, key.wrapped, iv).encode();
+        byte[] header = new Envelope(key.keyId, key.wrapped, iv, headers).encode();
         try {
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
             cipher.init(Cipher.ENCRYPT_MODE, key.key, new GCMParameterSpec(TAG_BITS, iv));
             cipher.updateAAD(header);
-            ByteBuffer out = ByteBuffer.allocate(cipher.getOutputSize(value.remaining()));
-            cipher.doFinal(value.duplicate(), out);
+            ByteBuffer out = ByteBuffer.allocate(cipher.getOutputSize(plaintext.remaining()));
+            cipher.doFinal(plaintext.duplicate(), out);
             out.flip();
             return new Sealed(out, header);
         } catch (GeneralSecurityException e) {
@@ -37,11 +38,12 @@ final class RecordCipher {
     }
 
     /**
-     * @throws IllegalArgumentException when the header is no envelope, its key does not unwrap or
-     *         the value (or the header) was changed since it was sealed
+     * The plaintext of {@code value}, sealed under {@code envelope} (parsed from {@code header}).
+     *
+     * @throws IllegalArgumentException when its key does not unwrap or the value (or the header)
+     *         was changed since it was sealed
      */
-    static ByteBuffer open(DataKeys keys, byte[] header, ByteBuffer value) {
-        Envelope envelope = Envelope.parse(header);
+    static ByteBuffer open(DataKeys keys, Envelope envelope, byte[] header, ByteBuffer value) {
         try {
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
             cipher.init(Cipher.DECRYPT_MODE, keys.unwrap(envelope), new GCMParameterSpec(TAG_BITS, envelope.iv()));

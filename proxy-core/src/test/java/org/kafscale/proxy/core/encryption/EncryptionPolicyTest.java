@@ -200,6 +200,64 @@ class EncryptionPolicyTest {
     }
 
     @Test
+    void withHeadersTheRecordsHeadersAreSealedIntoTheEnvelopeAndRestoredInOrder() {
+        // Given records with headers, one of them with no value, and a tombstone
+        DataKeys keys = keys(1_000, new AtomicLong());
+        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(4096), RecordBatch.MAGIC_VALUE_V2,
+                Compression.of(CompressionType.LZ4).build(), TimestampType.CREATE_TIME, 0);
+        Header[] sent = {new RecordHeader("trace", utf8("trace-id-1")), new RecordHeader("empty", null),
+                new RecordHeader("tenant", utf8("acme"))};
+        builder.appendWithOffset(0, 1_000, utf8("k0"), utf8("secret-0"), sent);
+        builder.appendWithOffset(1, 1_001, utf8("k1"), null, new Header[] {new RecordHeader("trace", utf8("t"))});
+        MemoryRecords plain = builder.build();
+
+        // When they are sealed with their headers
+        PartitionProduceData partition = new PartitionProduceData().setRecords(plain);
+        assertTrue(EncryptionPolicy.seal(keys, "secret.orders", partition, true));
+        MemoryRecords sealed = (MemoryRecords) partition.records();
+
+        // Then the stored record carries the envelope alone (version 2), no header value in clear
+        Record stored = records(sealed).get(0);
+        assertEquals(1, stored.headers().length);
+        assertEquals(Envelope.HEADER, stored.headers()[0].key());
+        assertTrue(Envelope.parse(envelope(stored)).headers());
+        assertFalse(text(stored.value()).contains("trace-id-1") || text(stored.value()).contains("acme"));
+        // and the tombstone keeps its headers in clear, with no envelope (nothing to seal them into)
+        assertEquals("trace", records(sealed).get(1).headers()[0].key());
+        assertNull(envelope(records(sealed).get(1)));
+
+        // When an allowed principal fetches them
+        Read opened = open(keys, sealed, true);
+
+        // Then the value and the headers come back as sent, in order, the empty one still empty
+        assertNull(opened.refusal());
+        Record read = records(opened.records()).get(0);
+        assertEquals("secret-0", text(read.value()));
+        assertEquals(3, read.headers().length);
+        for (int i = 0; i < sent.length; i++) {
+            assertEquals(sent[i].key(), read.headers()[i].key());
+            assertArrayEquals(sent[i].value(), read.headers()[i].value());
+        }
+        // and another principal gets the ciphertext with the envelope alone
+        assertSame(sealed, open(keys, sealed, false).records());
+    }
+
+    @Test
+    void anEnvelopeWhoseVersionWasChangedIsRefused() {
+        DataKeys keys = keys(1_000, new AtomicLong());
+        PartitionProduceData partition = new PartitionProduceData().setRecords(batch(CompressionType.NONE, false, "v"));
+        EncryptionPolicy.seal(keys, "t", partition, true);
+        // The version is authenticated with the value: a version 2 envelope passed off as 1 does not decrypt.
+        MemoryRecords downgraded = (MemoryRecords) RecordRewrites.rewrite(partition.records(), (value, headers) -> {
+            byte[] envelope = headers[0].value().clone();
+            envelope[0] = Envelope.VERSION;
+            return new RecordRewrites.Rewritten(value, new Header[] {RecordRewrites.header(Envelope.HEADER, envelope)});
+        });
+
+        assertEquals("undecryptable", open(keys, downgraded, true).refusal());
+    }
+
+    @Test
     void aRecordWithoutEnvelopeIsRefusedForEveryPrincipal() {
         DataKeys keys = keys(1_000, new AtomicLong());
         MemoryRecords around = batch(CompressionType.GZIP, false, "written around the proxy");

@@ -59,13 +59,18 @@ class EncryptionIT {
                     topicPrefix: "a."
                 encryption:
                   - topics: "a\\\\.secret\\\\..*"
-                    kek: {keystore: %s, password: changeit, alias: kek-1}
+                    kek: {keystore: %1$s, password: changeit, alias: kek-1}
                     allow: ["User:alice"]
+                  - topics: "a\\\\.vault\\\\..*"
+                    kek: {keystore: %1$s, password: changeit, alias: kek-1}
+                    allow: ["User:alice"]
+                    headers: true
                 """.formatted(keystore.getFileName())));
         Eventually.await(Duration.ofSeconds(15), "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
         KAFKA.cluster().admin().createTopics(List.of(new NewTopic("a.secret.orders", 1, (short) 1),
                 new NewTopic("a.secret.around", 1, (short) 1),
-                new NewTopic("a.secret.tx", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                new NewTopic("a.secret.tx", 1, (short) 1),
+                new NewTopic("a.vault.events", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
     }
 
     @AfterAll
@@ -111,6 +116,42 @@ class EncryptionIT {
             assertArrayEquals(stored.get(i).value(), bob.get(i).value());
             assertNotNull(bob.get(i).headers().lastHeader("kafscale.enc"));
         }
+    }
+
+    @Test
+    void withHeadersTheHeadersAreCiphertextAtTheBrokerAndRestoredForTheAllowed() throws Exception {
+        // Given alice produces a record with headers to a topic whose rule seals headers too
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(ScramUsers.client(proxy.bootstrap(), "alice"),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>("vault.events", utf8("k"), utf8("payload"));
+            record.headers().add("customer", utf8("c-4711")).add("trace", utf8("span-9"));
+            producer.send(record).get();
+        }
+
+        // Then the broker holds the envelope as the only header, the header values in no clear form
+        ConsumerRecord<byte[], byte[]> stored = read(direct(), "a.vault.events", 1).get(0);
+        assertEquals(List.of("kafscale.enc"), keys(stored));
+        String raw = new String(stored.value(), StandardCharsets.ISO_8859_1);
+        assertFalse(raw.contains("c-4711") || raw.contains("span-9") || raw.contains("payload"), raw);
+
+        // and alice reads the value and both headers back, in order
+        ConsumerRecord<byte[], byte[]> alice = read(ScramUsers.client(proxy.bootstrap(), "alice"), "vault.events", 1)
+                .get(0);
+        assertEquals("payload", new String(alice.value(), StandardCharsets.UTF_8));
+        assertEquals(List.of("customer", "trace"), keys(alice));
+        assertEquals("c-4711", new String(alice.headers().lastHeader("customer").value(), StandardCharsets.UTF_8));
+        assertEquals("span-9", new String(alice.headers().lastHeader("trace").value(), StandardCharsets.UTF_8));
+
+        // while bob gets the record as stored
+        ConsumerRecord<byte[], byte[]> bob = read(ScramUsers.client(proxy.bootstrap(), "bob"), "vault.events", 1).get(0);
+        assertEquals(List.of("kafscale.enc"), keys(bob));
+        assertArrayEquals(stored.value(), bob.value());
+    }
+
+    private static List<String> keys(ConsumerRecord<byte[], byte[]> record) {
+        List<String> keys = new ArrayList<>();
+        record.headers().forEach(h -> keys.add(h.key()));
+        return keys;
     }
 
     @Test
@@ -173,20 +214,8 @@ class EncryptionIT {
         return props;
     }
 
-    /** The first {@code count} records of partition 0 of {@code topic}, waiting up to 30 s for them. */
     private static List<ConsumerRecord<byte[], byte[]>> read(Properties props, String topic, int count) {
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            consumer.assign(List.of(new TopicPartition(topic, 0)));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (records.size() < count && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
-        }
-        assertEquals(count, records.size(), "records of " + topic);
-        return records;
+        return RecordRoundTrip.firstRecords(props, topic, count);
     }
 
     private static byte[] utf8(String s) {

@@ -27,6 +27,33 @@ final class ProxyProcess implements AutoCloseable {
     }
 
     static ProxyProcess start(Map<String, String> env, String... jvmOptions) throws IOException {
+        ProxyProcess proxy = launch(env, jvmOptions);
+        Eventually.await(START_DEADLINE, "the proxy process to serve", () -> {
+            if (!proxy.process.isAlive()) {
+                throw new AssertionError("the proxy process exited:\n" + proxy.output());
+            }
+            return proxy.output().contains("Proxy serving on");
+        });
+        return proxy;
+    }
+
+    /**
+     * Starts a proxy that must refuse to start: what it printed once it exited with status 1 (a
+     * configuration error). Fails when it serves, or has not exited within the start deadline.
+     */
+    static String startRefused(Map<String, String> env, String... jvmOptions) throws IOException, InterruptedException {
+        try (ProxyProcess proxy = launch(env, jvmOptions)) {
+            if (!proxy.awaitExit(START_DEADLINE)) {
+                throw new AssertionError("the proxy process did not exit:\n" + proxy.output());
+            }
+            if (proxy.process.exitValue() != 1) {
+                throw new AssertionError("exit status " + proxy.process.exitValue() + ":\n" + proxy.output());
+            }
+            return proxy.output();
+        }
+    }
+
+    private static ProxyProcess launch(Map<String, String> env, String... jvmOptions) throws IOException {
         Path output = Files.createTempFile("proxy-process", ".log");
         List<String> command = new java.util.ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -37,14 +64,7 @@ final class ProxyProcess implements AutoCloseable {
                 .redirectOutput(output.toFile());
         builder.environment().keySet().removeIf(k -> k.startsWith("KAFSCALE_"));
         builder.environment().putAll(env);
-        ProxyProcess proxy = new ProxyProcess(builder.start(), output);
-        Eventually.await(START_DEADLINE, "the proxy process to serve", () -> {
-            if (!proxy.process.isAlive()) {
-                throw new AssertionError("the proxy process exited:\n" + proxy.output());
-            }
-            return proxy.output().contains("Proxy serving on");
-        });
-        return proxy;
+        return new ProxyProcess(builder.start(), output);
     }
 
     /** Sends SIGTERM, as Kubernetes does to stop a pod. */

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -175,5 +176,26 @@ final class RecordRoundTrip {
             assertEquals(partition.getValue(), received.get(partition.getKey()),
                     "records of partition " + partition.getKey() + " (once each, in order)");
         }
+    }
+
+    /**
+     * The first {@code count} records of partition 0 of {@code topic} as bytes, from the earliest
+     * offset, read with {@code props} (bootstrap, security), waiting up to 30 s for them.
+     */
+    static List<ConsumerRecord<byte[], byte[]>> firstRecords(Properties props, String topic, int count) {
+        Properties settings = new Properties();
+        settings.putAll(props);
+        settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.assign(List.of(new TopicPartition(topic, 0)));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (records.size() < count && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        assertEquals(count, records.size(), "records of " + topic);
+        return records;
     }
 }

@@ -1,8 +1,12 @@
 package org.kafscale.proxy.app.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +28,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -42,6 +48,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.kafscale.proxy.testkit.KafkaAndEtcdExtension;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaCluster;
+import org.kafscale.proxy.testkit.SecretKeyStores;
 
 /**
  * A Kafka Streams application with {@code exactly_once_v2} through the proxy: a word count whose
@@ -69,15 +76,18 @@ class StreamsExactlyOnceIT {
     @TempDir
     Path stateRoot;
 
-    @ParameterizedTest(name = "{0} topology, {1} mode, in a virtual cluster: {2}")
-    @CsvSource({"kafka, single, false", "etcd, brokers, false", "kafka, single, true"})
-    void wordCountThroughARepartitionTopicIsExactAfterARestart(String topology, String mode, boolean tenant)
-            throws Exception {
+    @ParameterizedTest(name = "{0} topology, {1} mode, in a virtual cluster: {2}, its topics encrypted: {3}")
+    @CsvSource({"kafka, single, false, false", "etcd, brokers, false, false", "kafka, single, true, false",
+            "kafka, single, true, true"})
+    void wordCountThroughARepartitionTopicIsExactAfterARestart(String topology, String mode, boolean tenant,
+                                                               boolean encrypted) throws Exception {
         // Given: the input and output topics, and for etcd every topic Streams will use published
         // as KafScale would (its internal topics made up front under the names Streams gives them).
         // In a virtual cluster the application is alice's: every name it uses is under team-a's
         // prefix in the real cluster, its internal topics included, which it creates itself.
-        String app = "wordcount-" + topology + "-" + mode + (tenant ? "-tenant" : "");
+        // Encrypted: every topic of the tenant is (its input, output, repartition and changelog
+        // topics), and alice, the application, reads them in plaintext through the proxy.
+        String app = "wordcount-" + topology + "-" + mode + (tenant ? "-tenant" : "") + (encrypted ? "-encrypted" : "");
         String prefix = tenant ? TENANT_PREFIX : "";
         String input = app + "-lines";
         String output = app + "-counts";
@@ -98,7 +108,7 @@ class StreamsExactlyOnceIT {
         Path stateDir = stateRoot.resolve(app);
         try (RunningProxy proxy = topology.equals("etcd")
                 ? RunningProxy.startOnEtcd(BACKENDS.cluster(), mode, BACKENDS.etcd().endpoint())
-                : tenant ? RunningProxy.start(BACKENDS.cluster(), mode, tenantSettings())
+                : tenant ? RunningProxy.start(BACKENDS.cluster(), mode, tenantSettings(encrypted))
                 : RunningProxy.start(BACKENDS.cluster(), mode)) {
             Properties client = tenant ? ScramUsers.client(proxy.bootstrap(), "alice") : new Properties();
             client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
@@ -135,10 +145,58 @@ class StreamsExactlyOnceIT {
             assertTrue(BACKENDS.cluster().admin().listGroups().all().get(10, TimeUnit.SECONDS).stream()
                     .anyMatch(g -> g.groupId().equals(prefix + app)), "the group " + prefix + app);
         }
+        if (encrypted) {
+            // and the broker holds ciphertext in every one of its topics
+            for (String topic : List.of(input, output, app + "-" + STORE + "-repartition", app + "-" + STORE + "-changelog")) {
+                assertCiphertextAtTheBroker(prefix + topic);
+            }
+        }
     }
 
-    /** SASL on the listener, and a gateway file placing alice in team-a under {@link #TENANT_PREFIX}. */
-    private Map<String, String> tenantSettings() throws Exception {
+    /** Every record of {@code topic}, read straight from the brokers, has the proxy's envelope and no word in clear. */
+    private static void assertCiphertextAtTheBroker(String topic) {
+        Properties props = new Properties();
+        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, BACKENDS.cluster().bootstrapServers());
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + DEADLINE.toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p)) && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(500)).forEach(records::add);
+            }
+        }
+        assertFalse(records.isEmpty(), topic + " has records");
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            if (record.value() == null) {
+                continue;
+            }
+            assertNotNull(record.headers().lastHeader("kafscale.enc"), topic + " record without envelope");
+            String value = new String(record.value(), StandardCharsets.ISO_8859_1);
+            assertTrue(VOCABULARY.stream().noneMatch(value::contains), topic + " holds a word in clear");
+            assertNotEquals(Long.BYTES, record.value().length, topic + " holds a count in clear");
+        }
+    }
+
+    /**
+     * SASL on the listener, and a gateway file placing alice in team-a under {@link #TENANT_PREFIX};
+     * when {@code encrypted}, every topic under the prefix encrypted, alice allowed to read them.
+     */
+    private Map<String, String> tenantSettings(boolean encrypted) throws Exception {
+        String encryption = "";
+        if (encrypted) {
+            SecretKeyStores.aesKey(stateRoot.resolve("kek.p12"), "kek-1", "changeit");
+            encryption = """
+                    encryption:
+                      - topics: "%s.*"
+                        kek: {keystore: kek.p12, password: changeit, alias: kek-1}
+                        allow: ["User:alice"]
+                    """.formatted(TENANT_PREFIX.replace(".", "\\\\."));
+        }
         return ScramUsers.gatewaySettings(stateRoot, "SCRAM-SHA-512", List.of("alice"), """
                 virtualClusters:
                   - name: team-a
@@ -146,7 +204,7 @@ class StreamsExactlyOnceIT {
                     topicPrefix: "%1$s"
                     groupPrefix: "%1$s"
                     transactionalIdPrefix: "%1$s"
-                """.formatted(TENANT_PREFIX));
+                """.formatted(TENANT_PREFIX) + encryption);
     }
 
     private static KafkaStreams wordCount(Properties client, String app, String input, String output, Path stateDir) {
