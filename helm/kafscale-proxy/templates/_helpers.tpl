@@ -274,7 +274,13 @@ Secret, never to the ConfigMap.
 {{- if get .Values.config "KAFSCALE_PROXY_GATEWAY_FILE" -}}
 {{- fail "gateway is set, and so is config.KAFSCALE_PROXY_GATEWAY_FILE: the chart mounts the gateway file and names it itself; remove config.KAFSCALE_PROXY_GATEWAY_FILE" -}}
 {{- end -}}
-{{- if not (or (hasKey $settings "KAFSCALE_PROXY_SASL_MECHANISMS") (eq (get $settings "KAFSCALE_PROXY_TLS_REQUIRE_CLIENT_CERT" | toString) "true")) -}}
+{{- /* A virtual cluster placed by TLS server name (sniHostSuffix) places anonymous clients too. */}}
+{{- $byName := true -}}
+{{- range $gateway.virtualClusters }}{{ if not .sniHostSuffix }}{{ $byName = false }}{{ end }}{{ end -}}
+{{- range $i, $cluster := $gateway.virtualClusters }}{{ if and $cluster.sniHostSuffix (ne $.Values.advertiseMode "sni") -}}
+{{- fail (printf "gateway.virtualClusters[%d].sniHostSuffix needs advertiseMode sni" $i) -}}
+{{- end }}{{ end -}}
+{{- if not (or (hasKey $settings "KAFSCALE_PROXY_SASL_MECHANISMS") (eq (get $settings "KAFSCALE_PROXY_TLS_REQUIRE_CLIENT_CERT" | toString) "true") (and $gateway.virtualClusters $byName)) -}}
 {{- fail "gateway needs clients that authenticate, as virtual clusters place each client by its principal: set sasl.mechanisms, or tls.clientAuth required" -}}
 {{- end -}}
 {{- end -}}
