@@ -167,7 +167,7 @@ placed by sniHostSuffix. Used by the certificate, the Ingress and the TLSRoute.
 {{- end -}}
 {{- $names = append $names (printf "*.%s" (rest $labels | join ".")) -}}
 {{- range .Values.gateway.virtualClusters -}}
-{{- with .sniHostSuffix }}{{ $names = append $names (printf "*.%s" .) }}{{ end -}}
+{{- with .sniHostSuffix }}{{ $names = append $names (printf "*.%s" (lower .)) }}{{ end -}}
 {{- end -}}
 {{- toYaml ($names | uniq) -}}
 {{- end -}}

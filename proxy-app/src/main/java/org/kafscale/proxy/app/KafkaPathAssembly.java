@@ -85,7 +85,8 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
         ApiCatalog apis = Apis.catalog();
         Optional<QuotaPolicy> quotas = quotaPolicy();
         List<PolicyFactory> afterTenants = policiesAfterTenants(apis, quotas);
-        RequestHandlers shared = path(apis, advertised, Optional.empty(), afterTenants);
+        RequestHandlers shared = byServerName(apis, path(apis, advertised, Optional.empty(), afterTenants),
+                afterTenants);
         Map<String, RequestHandlers> own = new LinkedHashMap<>();
         config.gateway().listeners().forEach((name, listener) -> {
             VirtualCluster cluster = config.virtualClusters().named(name).orElseThrow();
@@ -112,14 +113,44 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
         return quotas.holdsAny() ? Optional.of(quotas) : Optional.empty();
     }
 
+    /**
+     * The shared listener's handlers in advertise mode sni with virtual clusters placed by TLS
+     * server name: a connection that asked for one's names (under its sniHostSuffix) gets that
+     * virtual cluster's path, which advertises its names on the listener's port and places every
+     * client in it as its own listener would; any other gets {@code sharedPath}.
+     */
+    private RequestHandlers byServerName(ApiCatalog apis, RequestHandlers sharedPath, List<PolicyFactory> afterTenants) {
+        Map<String, RequestHandlers> paths = new LinkedHashMap<>();
+        config.sniHosts().virtualClusters().values().forEach(names -> {
+            VirtualCluster cluster = config.virtualClusters().named(names.name()).orElseThrow();
+            paths.put(cluster.name(), path(apis, AdvertisedListener.sni(names.hosts(), advertised.port()),
+                    Optional.of(cluster), TenantPlacement.byServerName(config.virtualClusters(), cluster), afterTenants));
+        });
+        if (paths.isEmpty()) {
+            return sharedPath;
+        }
+        return connection -> connection.addressedCluster().map(paths::get).orElse(sharedPath)
+                .forConnection(connection);
+    }
+
     /** One listener's path: its clients are told {@code advertised}, and placed as its {@code listenerCluster} says. */
     private RequestHandlers path(ApiCatalog apis, AdvertisedListener advertised,
                                  Optional<VirtualCluster> listenerCluster, List<PolicyFactory> afterTenants) {
+        return path(apis, advertised, listenerCluster, new TenantPlacement(config.virtualClusters(), listenerCluster),
+                afterTenants);
+    }
+
+    /**
+     * One path: its clients are told {@code advertised}, placed as {@code placement} says, and
+     * authenticated as {@code listenerCluster}'s own listener (or the shared one) does.
+     */
+    private RequestHandlers path(ApiCatalog apis, AdvertisedListener advertised, Optional<VirtualCluster> listenerCluster,
+                                 TenantPlacement placement, List<PolicyFactory> afterTenants) {
         RequestHandlers dispatchers = dispatchers(apis, advertised);
         List<PolicyFactory> policies = new ArrayList<>();
         if (!config.virtualClusters().isEmpty()) {
-            policies.add(PolicyFactory.shared(new TenantPolicy(apis, config.virtualClusters(),
-                    new TenantPlacement(config.virtualClusters(), listenerCluster), topology, own)));
+            policies.add(PolicyFactory.shared(new TenantPolicy(apis, config.virtualClusters(), placement, topology,
+                    own)));
         }
         policies.addAll(afterTenants);
         // The policy chain reads every request before the dispatcher answers or routes it, and every

@@ -217,6 +217,10 @@ public final class ProxyRuntime implements AutoCloseable {
             LOGGER.info("Virtual cluster '{}' served on {} (advertised {}:{})", path.getKey(),
                     tenantServers.get(path.getKey()).localAddress(), advertised.host(), bind.port());
         }
+        config.sniHosts().virtualClusters().values().forEach(names -> LOGGER.info(
+                "Virtual cluster '{}' served on {} by TLS server name ({}:{}, brokers {})", names.name(),
+                kafkaServer.localAddress(), names.hosts().bootstrapHost(), advertised.port(),
+                names.hosts().brokerHostPattern()));
         if (config.advertiseMode() == AdvertiseMode.PORTS) {
             // Ports of the brokers known now before the first client; then the topology is followed,
             // by the shared listener and by each virtual cluster's own.

@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
+import org.kafscale.proxy.app.config.GatewayFile;
 
 /** advertiseMode sni: the proxy gets both names, the certificate covers every broker, and what cannot work is refused. */
 class ChartSniTest {
@@ -112,6 +115,47 @@ class ChartSniTest {
         return chart.set("sasl.mechanisms[0]", "PLAIN").set("sasl.credentialsSecret", "users")
                 .set("gateway.virtualClusters[0].name", "team-a")
                 .set("gateway.virtualClusters[0].sniHostSuffix", "team-a.example.com");
+    }
+
+    /** Two virtual clusters placed by TLS server name, one also restricted to a principal. */
+    private static final String BY_NAME = """
+            gateway:
+              virtualClusters:
+                - name: team-a
+                  sniHostSuffix: team-a.kafka.example.com
+                - name: team-b
+                  sniHostSuffix: Team-B.kafka.example.com
+                  principals: ["User:bob"]
+            """;
+
+    @Test
+    void virtualClustersPlacedByTlsServerNameNeedNoAuthenticationAndTheirNamesAreCertified() {
+        RenderedChart rendered = sniMode().valuesYaml(BY_NAME).set("tls.secretName", "")
+                .set("tls.certManager.enabled", true).set("tls.certManager.issuerRef.name", "letsencrypt").render();
+
+        String file = rendered.get("ConfigMap", ChartRenderer.RELEASE + "-kafscale-proxy-gateway").path("data")
+                .path("gateway.yaml").asText();
+        assertEquals(Map.of("team-a", "team-a.kafka.example.com", "team-b", "Team-B.kafka.example.com"),
+                GatewayFile.parse("chart",
+                        file.getBytes(StandardCharsets.UTF_8)).sniHostSuffixes());
+        List<String> names = StreamSupport.stream(
+                rendered.get("Certificate").path("spec").path("dnsNames").spliterator(), false)
+                .map(JsonNode::asText).toList();
+        assertTrue(names.containsAll(List.of("*.kafka.example.com", "*.team-a.kafka.example.com",
+                "*.team-b.kafka.example.com")), names.toString());
+    }
+
+    @Test
+    void anSniHostSuffixOutsideSniModeOrABadOneIsRefused() {
+        assertRefused(ChartRenderer.chart().valuesYaml(BY_NAME), "gateway.virtualClusters[0].sniHostSuffix needs "
+                + "advertiseMode sni");
+        assertRefused(sniMode().valuesYaml(BY_NAME.replace("team-a.kafka.example.com", "team a")), "sniHostSuffix");
+        // Without a suffix, a virtual cluster still needs principals
+        assertRefused(sniMode().valuesYaml("""
+                gateway:
+                  virtualClusters:
+                    - name: team-a
+                """), "principals");
     }
 
     private static void assertRefused(ChartRenderer chart, String messagePart) {

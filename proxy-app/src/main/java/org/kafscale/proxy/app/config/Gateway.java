@@ -25,11 +25,14 @@ import org.kafscale.proxy.core.validation.ValidationRules;
  * @param audit the audit trail's sinks ({@code audit}), when configured
  * @param validation the record validation rules, global and per virtual cluster ({@link ValidationRules#NONE}: off)
  * @param encryption the record encryption rules, in the file's order (the first whose topics match wins)
+ * @param sniHostSuffixes in advertise mode sni, the suffix under which each virtual cluster placed
+ *     by TLS server name has its own names, by its name
  */
 public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas, Map<String, Path> aclFiles,
                       Map<String, HostPort> listeners, Map<String, Integer> brokerPortBases,
                       Map<String, Path> credentialsFiles, Optional<AuditSettings> audit,
-                      ValidationRules validation, List<EncryptionRule> encryption) {
+                      ValidationRules validation, List<EncryptionRule> encryption,
+                      Map<String, String> sniHostSuffixes) {
     public static final Gateway NONE = new Gateway(VirtualClusters.NONE, Map.of());
 
     public Gateway {
@@ -39,11 +42,25 @@ public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas>
         brokerPortBases = Map.copyOf(brokerPortBases);
         credentialsFiles = Map.copyOf(credentialsFiles);
         encryption = List.copyOf(encryption);
+        sniHostSuffixes = Map.copyOf(sniHostSuffixes);
     }
 
-    /** Whether every virtual cluster has a listener of its own, so none needs clients to authenticate. */
+    /** A gateway with no virtual cluster placed by TLS server name. */
+    public Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas, Map<String, Path> aclFiles,
+                   Map<String, HostPort> listeners, Map<String, Integer> brokerPortBases,
+                   Map<String, Path> credentialsFiles, Optional<AuditSettings> audit,
+                   ValidationRules validation, List<EncryptionRule> encryption) {
+        this(virtualClusters, quotas, aclFiles, listeners, brokerPortBases, credentialsFiles, audit, validation,
+                encryption, Map.of());
+    }
+
+    /**
+     * Whether every virtual cluster has a listener or TLS server names of its own, so none needs
+     * clients to authenticate.
+     */
     public boolean placesEveryClientByListener() {
-        return virtualClusters.all().stream().allMatch(cluster -> listeners.containsKey(cluster.name()));
+        return virtualClusters.all().stream().allMatch(cluster -> listeners.containsKey(cluster.name())
+                || sniHostSuffixes.containsKey(cluster.name()));
     }
 
     /** Virtual clusters and quotas, nothing else. */

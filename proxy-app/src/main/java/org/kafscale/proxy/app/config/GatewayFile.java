@@ -46,9 +46,7 @@ public final class GatewayFile {
     /** The file's sections. */
     private static final Set<String> ROOT_KEYS = Set.of("virtualClusters", "audit", "validation", "encryption");
     private static final Set<String> KEYS = Set.of("name", "principals", "clusterId", "topicPrefix", "groupPrefix",
-            "transactionalIdPrefix", "quotas", "aclFile", "listener", "brokerPortBase", "credentialsFile", "validation");
-    /** Keys of virtual clusters that later versions read: named, so the error says it is not a typo. */
-    private static final Set<String> NOT_YET = Set.of("sniHostSuffix");
+            "transactionalIdPrefix", "quotas", "aclFile", "listener", "brokerPortBase", "credentialsFile", "validation", "sniHostSuffix");
 
     private GatewayFile() {
     }
@@ -117,6 +115,7 @@ public final class GatewayFile {
         Map<HostPort, String> listenerOwners = new HashMap<>();
         Map<String, Path> credentialsFiles = new HashMap<>();
         Map<String, Integer> brokerPortBases = new HashMap<>();
+        Map<String, String> sniHostSuffixes = new HashMap<>();
         JsonNode list = root.path("virtualClusters");
         for (int i = 0; i < list.size(); i++) {
             String path = "virtualClusters[" + i + "]";
@@ -132,6 +131,11 @@ public final class GatewayFile {
                 aclFiles.put(cluster.name(), base.resolve(aclFile));
             }
             HostPort listener = listener(where, path + ".listener", list.get(i).get("listener"));
+            String sniHostSuffix = text(where, path + ".sniHostSuffix", list.get(i).get("sniHostSuffix"), false);
+            if (sniHostSuffix != null) {
+                // The names under it, and how they overlap the shared ones, are checked with the SNI settings.
+                sniHostSuffixes.put(cluster.name(), sniHostSuffix);
+            }
             if (listener != null) {
                 String other = listenerOwners.putIfAbsent(listener, cluster.name());
                 if (other != null) {
@@ -139,9 +143,9 @@ public final class GatewayFile {
                             + " is the listener of virtual cluster '" + other + "' already");
                 }
                 listeners.put(cluster.name(), listener);
-            } else if (cluster.principals().isEmpty()) {
+            } else if (cluster.principals().isEmpty() && sniHostSuffix == null) {
                 throw new ConfigException(where + " is invalid at " + path + ".principals: expected a list of at least "
-                        + "one principal (User:alice), or a listener of its own");
+                        + "one principal (User:alice), or a listener or an sniHostSuffix of its own");
             }
             JsonNode portBase = list.get(i).get("brokerPortBase");
             if (portBase != null) {
@@ -181,7 +185,7 @@ public final class GatewayFile {
         List<EncryptionRule> encryption = GatewayEncryption.parse(where, "encryption", root.get("encryption"), base,
                 System::getenv);
         return new Gateway(virtualClusters, quotas, aclFiles, listeners, brokerPortBases, credentialsFiles, audit,
-                new ValidationRules(globalRules, clusterRules, virtualClusters), encryption);
+                new ValidationRules(globalRules, clusterRules, virtualClusters), encryption, sniHostSuffixes);
     }
 
     private static VirtualCluster cluster(String where, String path, JsonNode node) {
@@ -190,10 +194,6 @@ public final class GatewayFile {
         }
         for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
             String key = fields.next().getKey();
-            if (NOT_YET.contains(key)) {
-                throw new ConfigException(where + " is invalid at " + path + "." + key
-                        + ": not supported yet by this version of the proxy");
-            }
             if (!KEYS.contains(key)) {
                 throw new ConfigException(where + " is invalid at " + path + "." + key + ": unknown key (expected "
                         + String.join(", ", KEYS.stream().sorted().toList()) + ")");

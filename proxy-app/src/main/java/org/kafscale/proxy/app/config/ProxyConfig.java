@@ -23,6 +23,7 @@ import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings;
 import org.kafscale.proxy.core.security.tls.ListenerTlsSettings.ClientCertificates;
+import org.kafscale.proxy.core.tenant.VirtualCluster;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
 import org.kafscale.proxy.core.security.tls.TlsProvider;
 import org.kafscale.proxy.lfs.LfsSettings;
@@ -63,8 +64,8 @@ import org.slf4j.LoggerFactory;
  * @param backendSecurity TLS and SASL on every connection to a broker ({@link BackendSecurityConfig})
  * @param acl authorization at the proxy, when an ACL file is set (KAFSCALE_PROXY_ACL_*)
  * @param aclReloadInterval how often every ACL file (the proxy's and each virtual cluster's) is read again
- * @param sniHosts in sni mode, the bootstrap's and the brokers' host names (KAFSCALE_PROXY_SNI_*);
- *     {@link SniHosts#NONE} otherwise
+ * @param sniHosts in sni mode, the bootstrap's and the brokers' host names (KAFSCALE_PROXY_SNI_*),
+ *     with each virtual cluster's under its sniHostSuffix; {@link SniHosts#NONE} otherwise
  * @param tlsProvider the TLS implementation of every TLS context, and why (KAFSCALE_PROXY_TLS_PROVIDER)
  * @param proxyProtocol PROXY protocol headers on the Kafka listener (KAFSCALE_PROXY_ACCEPT_PROXY_PROTOCOL)
  * @param gateway the virtual clusters and quotas of the gateway file (KAFSCALE_PROXY_GATEWAY_FILE);
@@ -245,6 +246,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         SniHosts sniHosts = sniHosts(s, advertiseMode, listenerTls);
         ProxyProtocolMode proxyProtocol = s.proxyProtocol(ConfigKey.ACCEPT_PROXY_PROTOCOL);
         Gateway gateway = gateway(s, readGateway, sasl, listenerTls, advertiseMode, brokerPorts, listen);
+        sniHosts = withVirtualClusters(s, sniHosts, gateway, advertiseMode);
         // Warned only once every value is known to be good, so a failed start-up prints just its one line.
         String advertisedHost = sniHosts != SniHosts.NONE ? sniHosts.bootstrapHost()
                 : s.string(ConfigKey.ADVERTISED_HOST).orElseGet(() -> {
@@ -277,8 +279,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         Gateway gateway = readGateway.apply(file.get());
         if (!gateway.listeners().isEmpty() && mode == AdvertiseMode.SNI) {
             throw new ConfigException(GATEWAY_FILE + ": virtual cluster '" + gateway.listeners().keySet().iterator().next()
-                    + "' has a listener of its own, which " + ADVERTISE_MODE + "=sni does not support yet (a host "
-                    + "name per virtual cluster, sniHostSuffix); use single, brokers or ports");
+                    + "' has a listener of its own, which " + ADVERTISE_MODE + "=sni does not support: in sni mode a "
+                    + "virtual cluster is reached on the Kafka listener by TLS server names of its own (sniHostSuffix)");
         }
         tenantBrokerPorts(gateway, mode, brokerPorts, listen);
         if (!gateway.credentialsFiles().isEmpty()
@@ -297,6 +299,37 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                     + TLS_REQUIRE_CLIENT_CERT + "=true");
         }
         return gateway;
+    }
+
+    /**
+     * The host names of advertise mode sni with those of each virtual cluster that has an
+     * {@code sniHostSuffix}, in the file's order; a suffix is refused, naming its path in the file,
+     * in any other mode, when it is not a host name, or when it overlaps the shared names or
+     * another suffix ({@link SniHosts#withVirtualCluster}).
+     */
+    private static SniHosts withVirtualClusters(Settings s, SniHosts shared, Gateway gateway, AdvertiseMode mode) {
+        SniHosts hosts = shared;
+        List<VirtualCluster> clusters = gateway.virtualClusters().all();
+        for (int i = 0; i < clusters.size(); i++) {
+            String suffix = gateway.sniHostSuffixes().get(clusters.get(i).name());
+            if (suffix == null) {
+                continue;
+            }
+            String at = GATEWAY_FILE + " (" + s.string(ConfigKey.GATEWAY_FILE).orElse("") + ") is invalid at virtualClusters["
+                    + i + "].sniHostSuffix: ";
+            if (mode != AdvertiseMode.SNI) {
+                throw new ConfigException(at + "a virtual cluster is placed by TLS server name only when "
+                        + ADVERTISE_MODE + "=sni (it is " + mode.name().toLowerCase(java.util.Locale.ROOT) + ")");
+            }
+            try {
+                hosts = hosts.withVirtualCluster(clusters.get(i).name(), suffix);
+            } catch (SniHosts.InvalidName e) {
+                throw new ConfigException(at + "'" + suffix + "': " + (e.part() == SniHosts.Part.BROKER_HOST_PATTERN
+                        ? SNI_BROKER_HOST_PATTERN + "=" + shared.brokerHostPattern() + " does not fit: " : "")
+                        + e.getMessage());
+            }
+        }
+        return hosts;
     }
 
     /**

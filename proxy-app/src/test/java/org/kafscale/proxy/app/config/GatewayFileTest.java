@@ -1,6 +1,7 @@
 package org.kafscale.proxy.app.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -63,8 +64,8 @@ class GatewayFileTest {
                 .contains("virtualClusters[0].principals[0]: 'alice' is not a principal"));
         assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    topicPrefx: a.\n")
                 .contains("virtualClusters[0].topicPrefx: unknown key"));
-        assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    sniHostSuffix: a.example\n")
-                .contains("virtualClusters[0].sniHostSuffix: not supported yet"));
+        assertTrue(error("virtualClusters:\n  - name: a\n    sniHostSuffix: 7\n")
+                .contains("virtualClusters[0].sniHostSuffix: expected a non-empty string"));
         assertTrue(error("virtualClusters:\n  - name: a\n    principals: [User:a]\n    brokerPortBase: 9300\n")
                 .contains("virtualClusters[0].brokerPortBase: needs a listener of its own"));
         assertTrue(error("virtualClusters:\n  - name: a\n    listener: ':9200'\n    brokerPortBase: 70000\n")
@@ -123,7 +124,25 @@ class GatewayFileTest {
         assertTrue(error(head + "    principals: [User:a]\n    credentialsFile: users\n")
                 .contains("virtualClusters[0].credentialsFile: needs a listener of its own"));
         assertTrue(error(head + "    topicPrefix: a.\n").contains("virtualClusters[0].principals: expected a list of at "
-                + "least one principal (User:alice), or a listener of its own"));
+                + "least one principal (User:alice), or a listener or an sniHostSuffix of its own"));
+    }
+
+    @Test
+    void aVirtualClusterMayBePlacedByTlsServerNameAndThenNeedsNoPrincipals() {
+        Gateway gateway = gateway("""
+                virtualClusters:
+                  - name: team-a
+                    sniHostSuffix: team-a.kafka.example.com
+                  - name: team-b
+                    principals: [User:bob]
+                    sniHostSuffix: " team-b.kafka.example.com "
+                """);
+        assertEquals(Map.of("team-a", "team-a.kafka.example.com", "team-b", "team-b.kafka.example.com"),
+                gateway.sniHostSuffixes());
+        assertTrue(gateway.virtualClusters().named("team-a").orElseThrow().principals().isEmpty());
+        assertTrue(gateway.placesEveryClientByListener());
+        assertFalse(gateway("virtualClusters:\n  - name: a\n    sniHostSuffix: a.example.com\n  - name: b\n"
+                + "    principals: [User:b]\n").placesEveryClientByListener());
     }
 
     @Test

@@ -2,10 +2,13 @@ package org.kafscale.proxy.app.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,5 +105,74 @@ class SniConfigTest {
         env.put(ProxyConfig.ADVERTISE_MODE, "brokers");
         assertEquals("KAFSCALE_PROXY_SNI_BOOTSTRAP_HOST is set but KAFSCALE_PROXY_ADVERTISE_MODE=brokers: the SNI "
                 + "host names are used only when KAFSCALE_PROXY_ADVERTISE_MODE=sni", failure(env));
+    }
+
+    /** The settings of {@link #sni()} with a gateway file of {@code yaml}. */
+    private static Map<String, String> sniWithGateway(String yaml) throws Exception {
+        Map<String, String> env = sni();
+        env.put(ProxyConfig.GATEWAY_FILE, Files.writeString(dir.resolve("gateway.yaml"), yaml).toString());
+        return env;
+    }
+
+    @Test
+    void aVirtualClusterWithAnSniHostSuffixIsReachedByItsOwnNamesWithoutAuthentication() throws Exception {
+        ProxyConfig config = ProxyConfig.from(sniWithGateway("""
+                virtualClusters:
+                  - name: team-a
+                    sniHostSuffix: team-a.kafka.example.com
+                  - name: team-b
+                    sniHostSuffix: team-b.kafka.example.com
+                """));
+
+        // The routing names are the listener's, so a server name says which virtual cluster
+        assertEquals(config.sniHosts(), config.listenerSettings().sniHosts());
+        assertEquals(Optional.of(SniHosts.Target.broker(4).in("team-b")),
+                config.listenerSettings().sniHosts().resolve("broker-4.team-b.kafka.example.com"));
+        assertEquals(Optional.of(SniHosts.Target.BOOTSTRAP.in("team-a")),
+                config.sniHosts().resolve("kafka.team-a.kafka.example.com"));
+        assertEquals(Optional.of(SniHosts.Target.BOOTSTRAP), config.sniHosts().resolve("kafka.example.com"));
+    }
+
+    @Test
+    void anSniHostSuffixOutsideSniModeIsRefusedNamingItsPath() throws Exception {
+        Map<String, String> env = new HashMap<>();
+        env.put(ProxyConfig.BACKENDS, "broker-0:9092");
+        Path file = Files.writeString(dir.resolve("gateway.yaml"),
+                "virtualClusters:\n  - name: a\n    sniHostSuffix: a.kafka.example.com\n");
+        env.put(ProxyConfig.GATEWAY_FILE, file.toString());
+        assertEquals("KAFSCALE_PROXY_GATEWAY_FILE (" + file + ") is invalid at virtualClusters[0].sniHostSuffix: a "
+                + "virtual cluster is placed by TLS server name only when KAFSCALE_PROXY_ADVERTISE_MODE=sni (it is "
+                + "single)", failure(env));
+    }
+
+    @Test
+    void anSniHostSuffixThatOverlapsIsRefusedNamingItsPath() throws Exception {
+        String head = "virtualClusters:\n  - name: a\n    sniHostSuffix: a.kafka.example.com\n  - name: b\n";
+        Map<String, String> env = sniWithGateway(head + "    sniHostSuffix: x.A.kafka.example.com\n");
+        String prefix = "KAFSCALE_PROXY_GATEWAY_FILE (" + env.get(ProxyConfig.GATEWAY_FILE)
+                + ") is invalid at virtualClusters[1].sniHostSuffix: ";
+        assertEquals(prefix + "'x.A.kafka.example.com': it overlaps a.kafka.example.com, the sniHostSuffix of "
+                + "virtual cluster 'a'; one may not be under the other", failure(env));
+        env = sniWithGateway(head + "    sniHostSuffix: example.com\n");
+        assertEquals(prefix + "'example.com': the shared name kafka.example.com is under it, so a client could not "
+                + "say which it means", failure(env));
+    }
+
+    @Test
+    void anSniHostSuffixNeedsTheBrokersIdInThePatternsFirstLabel() throws Exception {
+        Map<String, String> env = sniWithGateway("virtualClusters:\n  - name: a\n    sniHostSuffix: a.example.com\n");
+        env.put(ProxyConfig.SNI_BROKER_HOST_PATTERN, "kafka.b$(nodeId).example.com");
+        assertTrue(failure(env).startsWith("KAFSCALE_PROXY_GATEWAY_FILE (" + env.get(ProxyConfig.GATEWAY_FILE)
+                + ") is invalid at virtualClusters[0].sniHostSuffix: 'a.example.com': "
+                + "KAFSCALE_PROXY_SNI_BROKER_HOST_PATTERN=kafka.b$(nodeId).example.com does not fit: with an "
+                + "sniHostSuffix, $(nodeId) must be in the pattern's first label"), failure(env));
+    }
+
+    @Test
+    void aListenerOfItsOwnIsRefusedInSniMode() throws Exception {
+        Map<String, String> env = sniWithGateway("virtualClusters:\n  - name: a\n    listener: ':19192'\n");
+        assertTrue(failure(env).contains("virtual cluster 'a' has a listener of its own, which "
+                + "KAFSCALE_PROXY_ADVERTISE_MODE=sni does not support: in sni mode a virtual cluster is reached on "
+                + "the Kafka listener by TLS server names of its own (sniHostSuffix)"), failure(env));
     }
 }

@@ -1,6 +1,8 @@
 package org.kafscale.proxy.core.local;
 
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.regex.Pattern;
@@ -11,11 +13,20 @@ import java.util.regex.Pattern;
  * these names, all on the listener's one port; the name a client sends in its TLS ClientHello
  * (SNI) says which of them it is connecting to, and so which broker its requests address.
  *
+ * <p>A virtual cluster with an {@code sniHostSuffix} has the same names under its suffix
+ * ({@link #under}): the first label of the bootstrap's name and of the broker pattern, each in
+ * front of the suffix ({@code bootstrap.team-a.kafka.example.com},
+ * {@code broker-$(nodeId).team-a.kafka.example.com}). A name under a suffix is that virtual
+ * cluster's; no shared name is under one, and no suffix is under another, so a name is never
+ * read as two.
+ *
  * @param bootstrapHost the bootstrap's name, lower case
  * @param brokerPrefix the broker pattern before {@link #NODE_ID}, lower case
  * @param brokerSuffix the broker pattern after {@link #NODE_ID}, lower case
+ * @param virtualClusters the names of each virtual cluster placed by a suffix, by that suffix (lower case)
  */
-public record SniHosts(String bootstrapHost, String brokerPrefix, String brokerSuffix) {
+public record SniHosts(String bootstrapHost, String brokerPrefix, String brokerSuffix,
+                       Map<String, VirtualClusterHosts> virtualClusters) {
     /** Where a broker's id goes in the broker host pattern. */
     public static final String NODE_ID = "$(nodeId)";
     /** No SNI names: every advertise mode but sni. */
@@ -26,13 +37,37 @@ public record SniHosts(String bootstrapHost, String brokerPrefix, String brokerS
     private static final int MAX_NAME = 253;
     private static final int MAX_ID_DIGITS = 10;
 
-    /** A name the client sent, resolved: the bootstrap, or one broker id. */
-    public record Target(OptionalInt broker) {
-        public static final Target BOOTSTRAP = new Target(OptionalInt.empty());
+    public SniHosts {
+        // In the order they were added, so a refusal names them as the gateway file lists them.
+        virtualClusters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(virtualClusters));
+    }
+
+    /** Names without virtual clusters of their own. */
+    public SniHosts(String bootstrapHost, String brokerPrefix, String brokerSuffix) {
+        this(bootstrapHost, brokerPrefix, brokerSuffix, Map.of());
+    }
+
+    /**
+     * A name the client sent, resolved: the bootstrap, or one broker id, of the shared names or of
+     * one virtual cluster's.
+     *
+     * @param virtualCluster the virtual cluster whose names it is; empty for the shared names
+     */
+    public record Target(OptionalInt broker, Optional<String> virtualCluster) {
+        public static final Target BOOTSTRAP = new Target(OptionalInt.empty(), Optional.empty());
 
         public static Target broker(int id) {
-            return new Target(OptionalInt.of(id));
+            return new Target(OptionalInt.of(id), Optional.empty());
         }
+
+        /** The same name, of virtual cluster {@code name}'s names. */
+        public Target in(String name) {
+            return new Target(broker, Optional.of(name));
+        }
+    }
+
+    /** A virtual cluster's own names: the shared ones' first labels under its suffix. */
+    public record VirtualClusterHosts(String name, SniHosts hosts) {
     }
 
     /** A setting that is not a host name, or a pattern without exactly one {@link #NODE_ID}. */
@@ -51,7 +86,7 @@ public record SniHosts(String bootstrapHost, String brokerPrefix, String brokerS
     }
 
     /** The two settings a {@link SniHosts} is made of. */
-    public enum Part { BOOTSTRAP_HOST, BROKER_HOST_PATTERN }
+    public enum Part { BOOTSTRAP_HOST, BROKER_HOST_PATTERN, SNI_HOST_SUFFIX }
 
     /**
      * Checks and lower-cases the two settings.
@@ -77,6 +112,74 @@ public record SniHosts(String bootstrapHost, String brokerPrefix, String brokerS
         return hosts;
     }
 
+    /**
+     * These names with virtual cluster {@code name}'s under {@code suffix} ({@link #under}) as well.
+     *
+     * @throws InvalidName ({@link Part#SNI_HOST_SUFFIX}) when the suffix is not a host name, a
+     *     shared name is under it, or it is under another virtual cluster's suffix or that one under
+     *     it; ({@link Part#BROKER_HOST_PATTERN}) when the pattern's first label has no {@link #NODE_ID}
+     */
+    public SniHosts withVirtualCluster(String name, String suffix) {
+        SniHosts own = under(suffix);
+        String domain = suffix.trim().toLowerCase(Locale.ROOT);
+        for (String shared : new String[] {bootstrapHost, brokerHost(0)}) {
+            if (isAtOrUnder(shared, domain)) {
+                throw new InvalidName(Part.SNI_HOST_SUFFIX, "the shared name " + (shared.equals(bootstrapHost) ? shared
+                        : brokerHostPattern()) + " is under it, so a client could not say which it means");
+            }
+        }
+        for (Map.Entry<String, VirtualClusterHosts> other : virtualClusters.entrySet()) {
+            if (isAtOrUnder(domain, other.getKey()) || isAtOrUnder(other.getKey(), domain)) {
+                throw new InvalidName(Part.SNI_HOST_SUFFIX, "it overlaps " + other.getKey() + ", the sniHostSuffix of "
+                        + "virtual cluster '" + other.getValue().name() + "'; one may not be under the other");
+            }
+        }
+        Map<String, VirtualClusterHosts> clusters = new LinkedHashMap<>(virtualClusters);
+        clusters.put(domain, new VirtualClusterHosts(name, own));
+        return new SniHosts(bootstrapHost, brokerPrefix, brokerSuffix, clusters);
+    }
+
+    /**
+     * The names of a virtual cluster placed by {@code suffix}: the first label of the bootstrap's
+     * name and the first label of the broker pattern (which must hold {@link #NODE_ID}), each
+     * followed by {@code .suffix}.
+     *
+     * @throws InvalidName as {@link #withVirtualCluster} says, but for overlaps
+     */
+    public SniHosts under(String suffix) {
+        String domain = suffix.trim().toLowerCase(Locale.ROOT);
+        checkName(Part.SNI_HOST_SUFFIX, domain);
+        if (brokerPrefix.contains(".")) {
+            throw new InvalidName(Part.BROKER_HOST_PATTERN, "with an sniHostSuffix, " + NODE_ID + " must be in the "
+                    + "pattern's first label (broker-" + NODE_ID + ".kafka.example.com), which goes in front of the suffix");
+        }
+        String brokerLabel = brokerSuffix.contains(".") ? brokerSuffix.substring(0, brokerSuffix.indexOf('.'))
+                : brokerSuffix;
+        try {
+            return of(firstLabel(bootstrapHost) + "." + domain, brokerPrefix + NODE_ID + brokerLabel + "." + domain);
+        } catch (InvalidName e) {
+            throw new InvalidName(Part.SNI_HOST_SUFFIX, "the names under it ("
+                    + firstLabel(bootstrapHost) + "." + domain + ", " + brokerPrefix + NODE_ID + brokerLabel + "." + domain
+                    + ") are not valid: " + e.getMessage());
+        }
+    }
+
+    /** The names clients may ask for, as a refusal names them. */
+    public String describe() {
+        String shared = bootstrapHost + " or " + brokerHostPattern();
+        return virtualClusters.isEmpty() ? shared : shared + ", or the same first labels under a virtual cluster's "
+                + "sniHostSuffix (" + String.join(", ", virtualClusters.keySet()) + ")";
+    }
+
+    private static String firstLabel(String name) {
+        int dot = name.indexOf('.');
+        return dot < 0 ? name : name.substring(0, dot);
+    }
+
+    private static boolean isAtOrUnder(String name, String domain) {
+        return name.equals(domain) || name.endsWith("." + domain);
+    }
+
     /** Broker {@code nodeId}'s name: the pattern with the id in it. */
     public String brokerHost(int nodeId) {
         return brokerPrefix + nodeId + brokerSuffix;
@@ -89,13 +192,21 @@ public record SniHosts(String bootstrapHost, String brokerPrefix, String brokerS
 
     /**
      * What a client's SNI name stands for; empty when it sent none or one that is neither the
-     * bootstrap nor a broker's. Case does not matter (DNS names do not have one).
+     * bootstrap nor a broker's, of the shared names or of a virtual cluster's. Case does not
+     * matter (DNS names do not have one).
      */
     public Optional<Target> resolve(String serverName) {
         if (serverName == null || this == NONE) {
             return Optional.empty();
         }
         String name = serverName.toLowerCase(Locale.ROOT);
+        if (!virtualClusters.isEmpty()) {
+            // A virtual cluster's names are one label in front of its suffix; no shared name is under one.
+            VirtualClusterHosts cluster = virtualClusters.get(name.substring(name.indexOf('.') + 1));
+            if (cluster != null) {
+                return cluster.hosts().resolve(name).map(target -> target.in(cluster.name()));
+            }
+        }
         if (name.equals(bootstrapHost)) {
             return Optional.of(Target.BOOTSTRAP);
         }

@@ -43,6 +43,7 @@ public final class ConnectionContext implements LogFields {
     /** The client id of the client's latest request header; null until one names it. */
     private String clientId;
     private final OptionalInt addressedBroker;
+    private final Optional<String> addressedCluster;
     /** The request being handled, which a hold named now is for; null while none is. */
     private Hold holding;
     private boolean admitsOnAuthentication;
@@ -83,6 +84,16 @@ public final class ConnectionContext implements LogFields {
      */
     public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress,
                              SocketAddress peerAddress, OptionalInt addressedBroker) {
+        this(loop, backends, clientAddress, peerAddress, addressedBroker, Optional.empty());
+    }
+
+    /**
+     * @param addressedCluster the virtual cluster whose TLS server names (advertise mode sni, its
+     *     sniHostSuffix) the connection asked for, if any
+     */
+    public ConnectionContext(EventLoop loop, BackendChannelPool backends, SocketAddress clientAddress,
+                             SocketAddress peerAddress, OptionalInt addressedBroker, Optional<String> addressedCluster) {
+        this.addressedCluster = addressedCluster;
         this.loop = loop;
         this.backends = backends;
         this.clientAddress = clientAddress;
@@ -113,6 +124,15 @@ public final class ConnectionContext implements LogFields {
      */
     public OptionalInt addressedBroker() {
         return addressedBroker;
+    }
+
+    /**
+     * The virtual cluster whose own TLS server names the connection came in by (advertise mode
+     * sni, the virtual cluster's sniHostSuffix), known from its handshake on: the listener serves it
+     * that virtual cluster's path. Empty for the shared names and in the other modes.
+     */
+    public Optional<String> addressedCluster() {
+        return addressedCluster;
     }
 
     /** The name of the virtual cluster the connection was placed in; empty before, or without virtual clusters. */

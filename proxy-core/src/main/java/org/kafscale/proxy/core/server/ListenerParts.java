@@ -26,6 +26,7 @@ record ListenerParts(RequestHandlers handlers, BackendConnector connector, int m
     ConnectionContext newContext(Channel client) {
         return new ConnectionContext(client.eventLoop(), new BackendChannelPool(client.eventLoop(), connector),
                 ClientAddress.of(client), client.remoteAddress(),
-                addressedBroker.isPresent() ? addressedBroker : SniRouter.addressedBroker(client));
+                addressedBroker.isPresent() ? addressedBroker : SniRouter.addressedBroker(client),
+                SniRouter.addressedCluster(client));
     }
 }

@@ -12,17 +12,33 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
  * connection is in that virtual cluster, anonymous ones too, unless it names principals: then
  * only they are served there. A principal another virtual cluster names is never served on this
  * one's listener, so a client cannot reach another tenant's data by picking a port.
+ *
+ * <p>A virtual cluster reached by its own TLS server names (advertise mode sni, its
+ * {@code sniHostSuffix}) is placed the same way as one with a listener of its own: the name
+ * stands for the port ({@link #byServerName}).
  */
 public final class TenantPlacement {
     private final VirtualClusters clusters;
     private final Optional<VirtualCluster> listenerCluster;
+    /** How a client reaches {@link #listenerCluster}, as a refusal says it. */
+    private final String entrance;
 
     /**
      * @param listenerCluster the virtual cluster whose own listener this is; empty on the shared one
      */
     public TenantPlacement(VirtualClusters clusters, Optional<VirtualCluster> listenerCluster) {
+        this(clusters, listenerCluster, "whose listener it connected to");
+    }
+
+    private TenantPlacement(VirtualClusters clusters, Optional<VirtualCluster> listenerCluster, String entrance) {
         this.clusters = clusters;
         this.listenerCluster = listenerCluster;
+        this.entrance = entrance;
+    }
+
+    /** The placement of connections that asked for {@code cluster}'s own TLS server names. */
+    public static TenantPlacement byServerName(VirtualClusters clusters, VirtualCluster cluster) {
+        return new TenantPlacement(clusters, Optional.of(cluster), "whose TLS server name it asked for");
     }
 
     /** The virtual cluster {@code principal} is in on this listener, or why it is in none. */
@@ -34,7 +50,7 @@ public final class TenantPlacement {
         VirtualCluster own = listenerCluster.get();
         if (named.isPresent() && !named.get().name().equals(own.name())) {
             return Placed.refused(principal + " is in virtual cluster '" + named.get().name() + "', not in '"
-                    + own.name() + "' whose listener it connected to");
+                    + own.name() + "' " + entrance);
         }
         if (!own.principals().isEmpty() && named.isEmpty()) {
             return Placed.refused(principal + " is not one of the principals of virtual cluster '" + own.name() + "'");

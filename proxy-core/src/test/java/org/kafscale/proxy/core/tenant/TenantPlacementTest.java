@@ -51,4 +51,16 @@ class TenantPlacementTest {
         assertEquals("User:ANONYMOUS is not one of the principals of virtual cluster 'team-c'",
                 teamC.place(KafkaPrincipal.ANONYMOUS).refusal());
     }
+
+    @Test
+    void byItsTlsServerNamesAVirtualClusterIsPlacedAsByAListenerOfItsOwn() {
+        TenantPlacement teamB = TenantPlacement.byServerName(CLUSTERS, TEAM_B);
+        TenantPlacement teamC = TenantPlacement.byServerName(CLUSTERS, TEAM_C);
+
+        assertEquals(TEAM_B, teamB.place(KafkaPrincipal.ANONYMOUS).cluster());
+        assertEquals("User:alice is in virtual cluster 'team-a', not in 'team-b' whose TLS server name it asked for",
+                teamB.place(TeamA.ALICE).refusal());
+        assertEquals(TEAM_C, teamC.place(BOB).cluster());
+        assertEquals("User:carol is not one of the principals of virtual cluster 'team-c'", teamC.place(CAROL).refusal());
+    }
 }

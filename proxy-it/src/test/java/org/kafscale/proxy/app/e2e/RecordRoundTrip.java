@@ -70,7 +70,14 @@ final class RecordRoundTrip {
 
     /** Consumes with a consumer group until {@code expected} records arrived, or fails at the deadline. */
     static Map<Integer, List<String>> consumeAsGroup(String bootstrap, String topic, String group, int expected) {
+        return consumeAsGroup(bootstrap, topic, group, expected, Map.of());
+    }
+
+    /** Like {@link #consumeAsGroup(String, String, String, int)}, with these consumer settings besides (TLS, say). */
+    static Map<Integer, List<String>> consumeAsGroup(String bootstrap, String topic, String group, int expected,
+                                                     Map<String, Object> settings) {
         Properties props = consumerProperties(bootstrap);
+        props.putAll(settings);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
             consumer.subscribe(List.of(topic));

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The first handler of a connection in advertise mode sni: reads the server name of the client's
- * TLS ClientHello, records which broker it addresses ({@link #addressedBroker}), and puts the TLS
+ * TLS ClientHello, records which broker it addresses ({@link #addressedBroker}) and, for a virtual
+ * cluster's names, which virtual cluster ({@link #addressedCluster}), and puts the TLS
  * handler in its own place, which then answers the ClientHello it was handed. A name that is
  * neither the bootstrap's nor a broker's, a ClientHello without one, or none within the handshake
  * timeout, ends the connection with a TLS {@code unrecognized_name} alert, one (rate-limited) line
@@ -80,6 +81,15 @@ public final class SniRouter extends AbstractSniHandler<Optional<SniHosts.Target
         return target == null ? OptionalInt.empty() : target.broker();
     }
 
+    /**
+     * The virtual cluster whose names (under its sniHostSuffix) the client's server name is one of;
+     * empty for the shared names, or before routing.
+     */
+    public static Optional<String> addressedCluster(Channel channel) {
+        SniHosts.Target target = channel.attr(TARGET).get();
+        return target == null ? Optional.empty() : target.virtualCluster();
+    }
+
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         active = true;
@@ -118,9 +128,8 @@ public final class SniRouter extends AbstractSniHandler<Optional<SniHosts.Target
         if (target.isEmpty()) {
             refuse(ctx, !helloSeen ? "sent what is not a TLS ClientHello (a plaintext client?)"
                     : hostname == null ? "sent no server name (SNI); it must connect by name, to "
-                    + hosts.bootstrapHost() + " or " + hosts.brokerHostPattern()
-                    : "asked for '" + hostname + "', which is neither " + hosts.bootstrapHost() + " nor "
-                    + hosts.brokerHostPattern());
+                    + hosts.describe()
+                    : "asked for '" + hostname + "', which is not one of its names: " + hosts.describe());
             return;
         }
         cancelTimeout();

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -52,7 +53,7 @@ class SniRouterTest {
     static void certificates() throws Exception {
         TestCertificates ca = TestCertificates.create(dir, "sni");
         TestCertificates.Identity identity = ca.issue("brokers", "CN=kafka.example.com",
-                List.of("kafka.example.com", "*.kafka.example.com"), List.of(), true);
+                List.of("kafka.example.com", "*.kafka.example.com", "*.team-a.kafka.example.com"), List.of(), true);
         server = SslContextBuilder.forServer(identity.chainFile().toFile(), identity.keyFile().toFile()).build();
         client = SslContextBuilder.forClient().trustManager(ca.caFile().toFile()).build();
     }
@@ -88,6 +89,34 @@ class SniRouterTest {
     }
 
     @Test
+    void aVirtualClustersBrokerNameAddressesThatBrokerInThatVirtualCluster() {
+        // Given names of virtual cluster team-a under its suffix, beside the shared names
+        startServer(HOSTS.withVirtualCluster("team-a", "team-a.kafka.example.com"));
+        SslHandler tls = connect("broker-1.team-a.kafka.example.com");
+
+        // When the handshake runs
+        pump(() -> tls.handshakeFuture().isDone());
+
+        // Then the connection addresses broker 1 of team-a, and goes on to the handlers after
+        assertTrue(tls.handshakeFuture().isSuccess(), String.valueOf(tls.handshakeFuture().cause()));
+        assertEquals(OptionalInt.of(1), SniRouter.addressedBroker(serverChannel));
+        assertEquals(Optional.of("team-a"), SniRouter.addressedCluster(serverChannel));
+        assertEquals(1, downstream.activations);
+    }
+
+    @Test
+    void aNameUnderAVirtualClustersSuffixThatIsNotOneOfItsNamesIsRefused() {
+        startServer(HOSTS.withVirtualCluster("team-a", "team-a.kafka.example.com"));
+        SslHandler tls = connect("kafka-1.team-a.kafka.example.com");
+
+        pump(() -> tls.handshakeFuture().isDone() && !serverChannel.isOpen());
+
+        assertFalse(tls.handshakeFuture().isSuccess());
+        assertEquals(List.of("sni"), refused);
+        assertEquals(0, downstream.activations);
+    }
+
+    @Test
     void theBootstrapNameAddressesNoBroker() {
         startServer();
         SslHandler tls = connect("KAFKA.example.com");
@@ -96,6 +125,7 @@ class SniRouterTest {
 
         assertTrue(tls.handshakeFuture().isSuccess(), String.valueOf(tls.handshakeFuture().cause()));
         assertEquals(OptionalInt.empty(), SniRouter.addressedBroker(serverChannel));
+        assertEquals(Optional.empty(), SniRouter.addressedCluster(serverChannel));
         assertEquals(1, downstream.activations);
     }
 
@@ -159,13 +189,17 @@ class SniRouterTest {
     }
 
     private void startServer() {
+        startServer(HOSTS);
+    }
+
+    private void startServer(SniHosts hosts) {
         ConnectionListener listener = new ConnectionListener() {
             @Override
             public void refused(String limit) {
                 refused.add(limit);
             }
         };
-        serverChannel = new EmbeddedChannel(new SniRouter(HOSTS, server::newHandler, TIMEOUT_MILLIS,
+        serverChannel = new EmbeddedChannel(new SniRouter(hosts, server::newHandler, TIMEOUT_MILLIS,
                 new RateLimitedLog(LoggerFactory.getLogger(SniRouterTest.class), 1, TimeUnit.NANOSECONDS), listener),
                 downstream);
     }
