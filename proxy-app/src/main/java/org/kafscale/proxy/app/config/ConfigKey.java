@@ -249,9 +249,10 @@ public enum ConfigKey {
             "Gateway file (YAML or JSON, see docs/tenants.md): the virtual clusters, each a tenant with its own "
                     + "topics, groups and transactional ids (under a prefix of its own in the real cluster) and its "
                     + "own cluster id, placed by the principal a client authenticates as, the listener it connects "
-                    + "to, or (mode `sni`, `sniHostSuffix`) the TLS server name it connects by; the audit trail (`audit`) and record validation on Produce (`validation`, see "
-                    + "docs/governance.md). With virtual clusters placed by principal, SASL or required client "
-                    + "certificates are needed on the Kafka listener. A file that does not parse (a schema file "
+                    + "to, or (mode `sni`, `sniHostSuffix`) the TLS server name it connects by; the audit trail "
+                    + "(`audit`) and record validation on Produce (`validation`, see docs/governance.md). With "
+                    + "virtual clusters placed by principal, SASL or required client certificates are needed on the "
+                    + "Kafka listener. A file that does not parse (a schema file "
                     + "included) stops start-up naming the path in it."),
     CONFIG_WATCH_MS("KAFSCALE_PROXY_CONFIG_WATCH_MS", "2000", null, Range.of(0, 3_600_000),
             "Milliseconds between looks at the `--config` file and `KAFSCALE_PROXY_GATEWAY_FILE`; a change is "

@@ -46,7 +46,8 @@ public final class GatewayFile {
     /** The file's sections. */
     private static final Set<String> ROOT_KEYS = Set.of("virtualClusters", "audit", "validation", "encryption");
     private static final Set<String> KEYS = Set.of("name", "principals", "clusterId", "topicPrefix", "groupPrefix",
-            "transactionalIdPrefix", "quotas", "aclFile", "listener", "brokerPortBase", "credentialsFile", "validation", "sniHostSuffix");
+            "transactionalIdPrefix", "quotas", "aclFile", "listener", "brokerPortBase", "credentialsFile", "validation",
+            "sniHostSuffix");
 
     private GatewayFile() {
     }

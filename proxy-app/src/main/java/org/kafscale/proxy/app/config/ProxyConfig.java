@@ -315,8 +315,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
             if (suffix == null) {
                 continue;
             }
-            String at = GATEWAY_FILE + " (" + s.string(ConfigKey.GATEWAY_FILE).orElse("") + ") is invalid at virtualClusters["
-                    + i + "].sniHostSuffix: ";
+            String at = GATEWAY_FILE + " (" + s.string(ConfigKey.GATEWAY_FILE).orElse("")
+                    + ") is invalid at virtualClusters[" + i + "].sniHostSuffix: ";
             if (mode != AdvertiseMode.SNI) {
                 throw new ConfigException(at + "a virtual cluster is placed by TLS server name only when "
                         + ADVERTISE_MODE + "=sni (it is " + mode.name().toLowerCase(java.util.Locale.ROOT) + ")");

@@ -1,5 +1,6 @@
 package org.kafscale.proxy.core.local;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -39,7 +40,7 @@ public record SniHosts(String bootstrapHost, String brokerPrefix, String brokerS
 
     public SniHosts {
         // In the order they were added, so a refusal names them as the gateway file lists them.
-        virtualClusters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(virtualClusters));
+        virtualClusters = Collections.unmodifiableMap(new LinkedHashMap<>(virtualClusters));
     }
 
     /** Names without virtual clusters of their own. */
@@ -70,7 +71,10 @@ public record SniHosts(String bootstrapHost, String brokerPrefix, String brokerS
     public record VirtualClusterHosts(String name, SniHosts hosts) {
     }
 
-    /** A setting that is not a host name, or a pattern without exactly one {@link #NODE_ID}. */
+    /**
+     * A setting that is not a host name, a pattern without exactly one {@link #NODE_ID}, or an
+     * sniHostSuffix that does not fit ({@link #withVirtualCluster}).
+     */
     public static final class InvalidName extends IllegalArgumentException {
         private final Part part;
 
@@ -85,7 +89,7 @@ public record SniHosts(String bootstrapHost, String brokerPrefix, String brokerS
         }
     }
 
-    /** The two settings a {@link SniHosts} is made of. */
+    /** The settings a {@link SniHosts} is made of. */
     public enum Part { BOOTSTRAP_HOST, BROKER_HOST_PATTERN, SNI_HOST_SUFFIX }
 
     /**
@@ -122,6 +126,7 @@ public record SniHosts(String bootstrapHost, String brokerPrefix, String brokerS
     public SniHosts withVirtualCluster(String name, String suffix) {
         SniHosts own = under(suffix);
         String domain = suffix.trim().toLowerCase(Locale.ROOT);
+        // under() found the id in the pattern's first label, so every broker's name is as far under as broker 0's.
         for (String shared : new String[] {bootstrapHost, brokerHost(0)}) {
             if (isAtOrUnder(shared, domain)) {
                 throw new InvalidName(Part.SNI_HOST_SUFFIX, "the shared name " + (shared.equals(bootstrapHost) ? shared
@@ -151,15 +156,15 @@ public record SniHosts(String bootstrapHost, String brokerPrefix, String brokerS
         checkName(Part.SNI_HOST_SUFFIX, domain);
         if (brokerPrefix.contains(".")) {
             throw new InvalidName(Part.BROKER_HOST_PATTERN, "with an sniHostSuffix, " + NODE_ID + " must be in the "
-                    + "pattern's first label (broker-" + NODE_ID + ".kafka.example.com), which goes in front of the suffix");
+                    + "pattern's first label (broker-" + NODE_ID + ".kafka.example.com), which goes in front of the "
+                    + "suffix");
         }
-        String brokerLabel = brokerSuffix.contains(".") ? brokerSuffix.substring(0, brokerSuffix.indexOf('.'))
-                : brokerSuffix;
+        String bootstrap = firstLabel(bootstrapHost) + "." + domain;
+        String pattern = brokerPrefix + NODE_ID + firstLabel(brokerSuffix) + "." + domain;
         try {
-            return of(firstLabel(bootstrapHost) + "." + domain, brokerPrefix + NODE_ID + brokerLabel + "." + domain);
+            return of(bootstrap, pattern);
         } catch (InvalidName e) {
-            throw new InvalidName(Part.SNI_HOST_SUFFIX, "the names under it ("
-                    + firstLabel(bootstrapHost) + "." + domain + ", " + brokerPrefix + NODE_ID + brokerLabel + "." + domain
+            throw new InvalidName(Part.SNI_HOST_SUFFIX, "the names under it (" + bootstrap + ", " + pattern
                     + ") are not valid: " + e.getMessage());
         }
     }

@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -174,6 +177,16 @@ final class RecordRoundTrip {
             leaders.put(p, brokers.get(p % brokers.size()));
         }
         return leaders;
+    }
+
+    /** How many records partitions 0..partitions-1 of {@code topic} hold: the sum of their end offsets. */
+    static long endOffsets(Admin admin, String topic, int partitions) throws Exception {
+        long total = 0;
+        for (TopicPartition partition : partitionsOf(topic, partitions)) {
+            total += admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition)
+                    .get(30, TimeUnit.SECONDS).offset();
+        }
+        return total;
     }
 
     /** Every partition received exactly what was sent to it, in the same order. */

@@ -9,7 +9,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,17 +22,14 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Node;
-import org.apache.kafka.common.config.SslConfigs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.HostsFile;
 import org.kafscale.proxy.testkit.KafkaClusterExtension;
@@ -88,25 +84,15 @@ class SniRoutingIT {
     }
 
     private static RunningProxy proxy() {
-        Map<String, String> env = new HashMap<>();
-        env.put(ProxyConfig.TLS_ENABLED, "true");
-        env.put(ProxyConfig.TLS_CERT_FILE, server.chainFile().toString());
-        env.put(ProxyConfig.TLS_KEY_FILE, server.keyFile().toString());
-        env.put(ProxyConfig.ADVERTISED_HOST, BOOTSTRAP_HOST);
-        env.put(ProxyConfig.SNI_BOOTSTRAP_HOST, BOOTSTRAP_HOST);
-        env.put(ProxyConfig.SNI_BROKER_HOST_PATTERN, BROKER_PATTERN);
-        RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "sni", env);
+        RunningProxy proxy = RunningProxy.start(KAFKA.cluster(), "sni",
+                SniSettings.proxy(server, BOOTSTRAP_HOST, BROKER_PATTERN));
         // Ready means the proxy's own probe got in by the bootstrap name, over TLS.
         Eventually.await(DEADLINE, "/readyz turns 200", () -> proxy.healthStatus("/readyz") == 200);
         return proxy;
     }
 
-    /** TLS trusting the test CA, with the clients' default hostname verification left on. */
     private static Map<String, Object> tls() {
-        return Map.of(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL",
-                SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, ca.trustStoreFile().toString(),
-                SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD,
-                SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PKCS12");
+        return SniSettings.clientTls(ca);
     }
 
     @Test

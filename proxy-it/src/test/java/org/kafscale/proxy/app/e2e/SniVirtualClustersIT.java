@@ -19,13 +19,9 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.Node;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.SslConfigs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -98,13 +94,7 @@ class SniVirtualClustersIT {
                     topicPrefix: "b."
                     groupPrefix: "b."
                 """.formatted(DOMAIN));
-        Map<String, String> env = new HashMap<>();
-        env.put(ProxyConfig.TLS_ENABLED, "true");
-        env.put(ProxyConfig.TLS_CERT_FILE, server.chainFile().toString());
-        env.put(ProxyConfig.TLS_KEY_FILE, server.keyFile().toString());
-        env.put(ProxyConfig.ADVERTISED_HOST, BOOTSTRAP_HOST);
-        env.put(ProxyConfig.SNI_BOOTSTRAP_HOST, BOOTSTRAP_HOST);
-        env.put(ProxyConfig.SNI_BROKER_HOST_PATTERN, BROKER_PATTERN);
+        Map<String, String> env = SniSettings.proxy(server, BOOTSTRAP_HOST, BROKER_PATTERN);
         env.put(ProxyConfig.GATEWAY_FILE, gateway.toString());
         proxy = RunningProxy.start(KAFKA.cluster(), "sni", env);
         Eventually.await(DEADLINE, "/readyz turns 200", () -> proxy.healthStatus("/readyz") == 200);
@@ -132,12 +122,8 @@ class SniVirtualClustersIT {
         return bootstrapOf(tenant) + ":" + proxy.port();
     }
 
-    /** TLS trusting the test CA, with the clients' default hostname verification left on. */
     private static Map<String, Object> tls() {
-        return Map.of(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL",
-                SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, ca.trustStoreFile().toString(),
-                SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD,
-                SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PKCS12");
+        return SniSettings.clientTls(ca);
     }
 
     private static Properties admin(String bootstrap) {
@@ -186,7 +172,8 @@ class SniVirtualClustersIT {
         }
         // and the real cluster holds each tenant's records and group under its prefix only
         for (String tenant : List.of("team-a", "team-b")) {
-            assertEquals((long) counts.get(tenant), realRecords(PREFIXES.get(tenant) + TOPIC), tenant);
+            assertEquals((long) counts.get(tenant),
+                    RecordRoundTrip.endOffsets(KAFKA.cluster().admin(), PREFIXES.get(tenant) + TOPIC, 3), tenant);
         }
         Set<String> realGroups = KAFKA.cluster().admin().listGroups().all().get(30, TimeUnit.SECONDS).stream()
                 .map(g -> g.groupId()).collect(Collectors.toSet());
@@ -227,15 +214,5 @@ class SniVirtualClustersIT {
             assertThrows(ExecutionException.class, () -> admin.listTopics().names().get(20, TimeUnit.SECONDS),
                     "an anonymous client by the shared names is placed by no principal");
         }
-    }
-
-    private static long realRecords(String topic) throws Exception {
-        long total = 0;
-        for (int p = 0; p < 3; p++) {
-            TopicPartition partition = new TopicPartition(topic, p);
-            total += KAFKA.cluster().admin().listOffsets(Map.of(partition, OffsetSpec.latest()))
-                    .partitionResult(partition).get(30, TimeUnit.SECONDS).offset();
-        }
-        return total;
     }
 }
