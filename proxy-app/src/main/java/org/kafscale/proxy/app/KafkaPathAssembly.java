@@ -65,14 +65,6 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
                          Optional<AclsInForce> acls, OwnConnections own, Optional<AuditRuntime> audit,
                          Optional<QuotaPolicy> previousQuotas) {
 
-    KafkaPathAssembly(ProxyConfig config, TopologySource topology, AdvertisedListener advertised,
-                      BrokerApiVersions brokerVersions, ProxyMetrics metrics, Optional<LfsRuntime> lfs,
-                      Optional<SaslAuthenticator> sasl, Map<String, SaslAuthenticator> tenantSasl,
-                      Optional<AclsInForce> acls, OwnConnections own, Optional<AuditRuntime> audit) {
-        this(config, topology, advertised, brokerVersions, metrics, lfs, sasl, tenantSasl, acls, own, audit,
-                Optional.empty());
-    }
-
     /**
      * The handlers for each new connection, SASL outermost: of the shared listener, and of each
      * virtual cluster's own listener. The policies after the tenant policy (quotas, authorization)

@@ -104,11 +104,6 @@ public final class ProxyRuntime implements AutoCloseable {
                 ReloadSettings.from(settings))));
     }
 
-    /** As {@link #start(ConfigInputs, Map, ProxyConfig)}, from settings that never change but for the files they name. */
-    public static ProxyRuntime start(Map<String, String> settings) throws InterruptedException {
-        return start(ConfigInputs.fixed(settings), settings, ProxyConfig.from(settings));
-    }
-
     /** What a proxy that reloads is reloaded from. */
     private record Reloadable(ConfigInputs inputs, Map<String, String> settings, ReloadSettings reload) {
     }

@@ -22,11 +22,6 @@ public record ConfigInputs(Optional<Path> configFile, Map<String, String> env, M
         return new ConfigInputs(commandLine.configFile(), env, commandLine.flags());
     }
 
-    /** Settings that never change (a test's or an embedding's map): reloads re-read only the files they name. */
-    public static ConfigInputs fixed(Map<String, String> settings) {
-        return new ConfigInputs(Optional.empty(), settings, Map.of());
-    }
-
     /**
      * The merged settings as they are now.
      *

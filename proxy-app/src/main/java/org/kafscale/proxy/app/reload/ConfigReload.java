@@ -49,7 +49,11 @@ public final class ConfigReload {
     private ProxyConfig config;
     /** The content of each watched file at the last look: a change there triggers a reload. */
     private final Map<Path, byte[]> seen = new LinkedHashMap<>();
-    private volatile Optional<ReloadOutcome> last = Optional.empty();
+    /**
+     * What {@code GET /admin/config} shows, made after each reload: the health listener's event
+     * loop reads it without waiting for a reload in progress.
+     */
+    private volatile JsonNode shown;
 
     /**
      * @param settings the merged settings the proxy started with
@@ -64,6 +68,7 @@ public final class ConfigReload {
         this.config = config;
         this.tree = gatewayFile(settings).map(file -> GatewayTree.parse(read(file))).orElse(GatewayTree.NONE);
         watchedFiles().forEach(file -> seen.put(file, readOrEmpty(file)));
+        this.shown = show(Optional.empty());
     }
 
     /**
@@ -80,7 +85,7 @@ public final class ConfigReload {
             LOGGER.error("Configuration reload ({}) refused; the running configuration stays: {}", trigger,
                     e.getMessage());
         }
-        last = Optional.of(outcome);
+        shown = show(Optional.of(outcome));
         metrics.record(outcome);
         return outcome;
     }
@@ -176,10 +181,14 @@ public final class ConfigReload {
     }
 
     /** The configuration in force, secrets redacted, and the last reload: {@code GET /admin/config}. */
-    public synchronized JsonNode inForce() {
+    public JsonNode inForce() {
+        return shown;
+    }
+
+    private JsonNode show(Optional<ReloadOutcome> last) {
         ObjectNode answer = JsonNodeFactory.instance.objectNode();
-        ObjectNode shown = answer.putObject("settings");
-        Redaction.settings(settings).forEach(shown::put);
+        ObjectNode values = answer.putObject("settings");
+        Redaction.settings(settings).forEach(values::put);
         answer.set("gatewayFile", Redaction.tree(tree.root()));
         last.ifPresent(outcome -> answer.set("lastReload", ReloadAnswers.json(outcome)));
         return answer;

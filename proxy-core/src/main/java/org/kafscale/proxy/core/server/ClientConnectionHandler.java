@@ -163,7 +163,8 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof DrainIf drainIf) {
-            if (drainIf.affected().test(context)) {
+            // Not active yet (no context): it takes the path in force when it becomes active.
+            if (context != null && drainIf.affected().test(context)) {
                 userEventTriggered(ctx, DRAIN);
             }
             return;
