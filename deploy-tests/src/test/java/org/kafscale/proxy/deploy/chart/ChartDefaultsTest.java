@@ -50,12 +50,12 @@ class ChartDefaultsTest {
     }
 
     @Test
-    void probesUseLivezAndReadyzOnTheHealthPort() {
+    void probesUseLivezAndTheHealthStateOnTheHealthPort() {
         JsonNode container = rendered.container();
         assertEquals(9094, containerPort(container, "health"));
         assertProbe(container.path("livenessProbe"), "/livez");
         assertProbe(container.path("startupProbe"), "/livez");
-        assertProbe(container.path("readinessProbe"), "/readyz");
+        assertProbe(container.path("readinessProbe"), "/health");
         assertEquals(":9094", rendered.effectiveSetting("KAFSCALE_PROXY_HEALTH_ADDR").orElseThrow());
         assertEquals(":9092", rendered.effectiveSetting("KAFSCALE_PROXY_ADDR").orElseThrow());
     }
