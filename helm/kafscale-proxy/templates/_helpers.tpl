@@ -381,6 +381,12 @@ is checked by the proxy at start. */ -}}
 {{- fail (printf "gateway.virtualClusters[%d].listener in advertiseMode ports needs brokerPortBase" $i) -}}
 {{- end -}}
 {{- end -}}
+{{- if and .Values.service.perBroker (ne .Values.advertiseMode "ports") -}}
+{{- fail "service.perBroker needs advertiseMode ports: only there has each broker a port of its own" -}}
+{{- end -}}
+{{- if and .Values.service.perBroker (eq .Values.service.type "ClusterIP") -}}
+{{- fail "service.perBroker needs service.type LoadBalancer or NodePort: a ClusterIP Service per broker adds nothing to the one Service" -}}
+{{- end -}}
 {{- $sniExpose := .Values.sni.expose -}}
 {{- if and (ne $sniExpose "none") (ne .Values.advertiseMode "sni") -}}
 {{- fail (printf "sni.expose %s needs advertiseMode sni" $sniExpose) -}}

@@ -52,6 +52,11 @@ public final class RenderedChart {
         return matching.stream().findFirst();
     }
 
+    /** Every {@code kind} rendered, in order. */
+    public List<JsonNode> all(String kind) {
+        return objects.stream().filter(o -> kind.equals(o.path("kind").asText())).toList();
+    }
+
     /** The one {@code kind} named {@code name}. */
     public JsonNode get(String kind, String name) {
         return objects.stream()
