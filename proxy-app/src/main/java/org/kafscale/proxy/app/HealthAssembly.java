@@ -33,7 +33,8 @@ final class HealthAssembly {
         checks.add(DegradationChecks.brokers(brokers));
         audit.ifPresent(trail -> checks.add(DegradationChecks.audit(trail.trail())));
         config.listenerTls().ifPresent(tls -> checks.add(
-                new CertificateExpiry("the Kafka listener", tls.keyMaterial(), Clock.systemUTC())));
+                new CertificateExpiry("the Kafka listener", tls.keyMaterial(), config.certificateExpiryWarning(),
+                        Clock.systemUTC())));
         HealthStates states = HealthStates.of(readiness, checks);
         housekeeping.scheduleWithFixedDelay(states::current, 0, EVALUATE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
         return states;

@@ -69,6 +69,8 @@ public final class TestCertificates {
 
     private final Path directory;
     private final String prefix;
+    /** How long the CA and every certificate it issues are valid, from an hour ago. */
+    private final Duration validity;
     private final KeyPair caKeys;
     private final X509Certificate caCertificate;
     private final Path caFile;
@@ -94,9 +96,11 @@ public final class TestCertificates {
         }
     }
 
-    private TestCertificates(Path directory, String prefix, KeyPair caKeys, X509Certificate caCertificate) {
+    private TestCertificates(Path directory, String prefix, Duration validity, KeyPair caKeys,
+                             X509Certificate caCertificate) {
         this.directory = directory;
         this.prefix = prefix;
+        this.validity = validity;
         this.caKeys = caKeys;
         this.caCertificate = caCertificate;
         this.caFile = directory.resolve(prefix + "ca.pem");
@@ -113,20 +117,28 @@ public final class TestCertificates {
      * so several CAs may share {@code directory}.
      */
     public static TestCertificates create(Path directory, String name) {
+        return create(directory, name, VALIDITY);
+    }
+
+    /**
+     * As {@link #create(Path, String)}, the CA and what it issues valid for {@code validity} (two
+     * days otherwise), e.g. to show a certificate near its expiry renewed by a longer one.
+     */
+    public static TestCertificates create(Path directory, String name, Duration validity) {
         String prefix = name.isEmpty() ? "" : name + "-";
         try {
             Files.createDirectories(directory);
             KeyPair keys = newKeyPair();
             X500Name caName = new X500Name("CN=KafScale Test CA " + (name.isEmpty() ? "" : name + " ")
                     + SERIALS.incrementAndGet());
-            X509v3CertificateBuilder builder = builder(caName, caName, keys, keys);
+            X509v3CertificateBuilder builder = builder(caName, caName, keys, keys, validity);
             JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(0));
             builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
             builder.addExtension(Extension.subjectKeyIdentifier, false,
                     extensions.createSubjectKeyIdentifier(keys.getPublic()));
             X509Certificate ca = sign(builder, keys.getPrivate());
-            TestCertificates certificates = new TestCertificates(directory, prefix, keys, ca);
+            TestCertificates certificates = new TestCertificates(directory, prefix, validity, keys, ca);
             Files.writeString(certificates.caFile, pem(ca), StandardCharsets.US_ASCII);
             KeyStore trust = KeyStore.getInstance("PKCS12");
             trust.load(null, null);
@@ -231,7 +243,7 @@ public final class TestCertificates {
         try {
             KeyPair keys = newKeyPair();
             X509v3CertificateBuilder builder = builder(X500Name.getInstance(caCertificate.getSubjectX500Principal().getEncoded()),
-                    x500(subject), keys, caKeys);
+                    x500(subject), keys, caKeys, validity);
             JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
             builder.addExtension(Extension.keyUsage, true,
@@ -286,10 +298,10 @@ public final class TestCertificates {
     }
 
     private static X509v3CertificateBuilder builder(X500Name issuer, X500Name subject, KeyPair subjectKeys,
-                                                    KeyPair issuerKeys) {
+                                                    KeyPair issuerKeys, Duration validity) {
         Instant now = Instant.now();
         return new JcaX509v3CertificateBuilder(issuer, BigInteger.valueOf(SERIALS.incrementAndGet()),
-                Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(VALIDITY)), subject,
+                Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(validity)), subject,
                 subjectKeys.getPublic());
     }
 

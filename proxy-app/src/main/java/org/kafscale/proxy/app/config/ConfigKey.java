@@ -227,6 +227,10 @@ public enum ConfigKey {
             "Partition of `KAFSCALE_PROXY_READY_PROBE_TOPIC` the probe fetches from."),
     READY_PROBE_INTERVAL_MS("KAFSCALE_PROXY_READY_PROBE_INTERVAL_MS", "5000", null, Range.of(100, 600_000),
             "Milliseconds between the end of one readiness probe and the start of the next."),
+    HEALTH_CERT_EXPIRY_WARN_DAYS("KAFSCALE_PROXY_HEALTH_CERT_EXPIRY_WARN_DAYS", "14", null, Range.of(1, 3650),
+            "Days before the Kafka listener's certificate (or one of its chain) expires from which `/health` says "
+                    + "`degraded` with reason `certificate_expiring`. Set it below the renewal lead time of your "
+                    + "issuer (cert-manager renews at two thirds of the certificate's life)."),
     FETCH_READ_AHEAD("KAFSCALE_PROXY_FETCH_READ_AHEAD", null,
             "unset: `true` in advertise mode `single`, `false` in `brokers` and `ports`", null,
             "When a Fetch is split over several brokers (always so in `single` mode with partitions on several "

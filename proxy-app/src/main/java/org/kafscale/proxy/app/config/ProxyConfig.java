@@ -56,6 +56,7 @@ import org.slf4j.LoggerFactory;
  * @param listenerTls TLS on the Kafka listener (KAFSCALE_PROXY_TLS_*, {@link ListenerTlsConfig}); empty: plaintext
  * @param anyBrokerConnect connection attempts for requests any broker can answer
  * @param readProbe where and how often the readiness probe fetches
+ * @param certificateExpiryWarning how long before the listener certificate expires {@code /health} says so
  * @param fetchReadAhead whether split Fetches are read ahead, and what that may hold (KAFSCALE_PROXY_FETCH_READ_AHEAD*)
  * @param drainTimeout how long requests already read may take to be answered on shutdown
  * @param logging the log format and level
@@ -78,7 +79,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           int maxFrameBytes, int maxInFlightPerConnection, Duration requestTimeout,
                           Duration connectTimeout, Duration metadataRefresh, int ioThreads,
                           ListenerLimits listenerLimits, Optional<ListenerTlsSettings> listenerTls,
-                          ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe,
+                          ConnectAttempts anyBrokerConnect, ReadProbeSettings readProbe, Duration certificateExpiryWarning,
                           ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
                           Optional<SaslSettings> sasl, BackendSecurity backendSecurity, Optional<AclSettings> acl,
                           Duration aclReloadInterval, SniHosts sniHosts, TlsProvider tlsProvider, ProxyProtocolMode proxyProtocol,
@@ -145,6 +146,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
     public static final String READY_PROBE_TOPIC = ConfigKey.READY_PROBE_TOPIC.envName();
     public static final String READY_PROBE_PARTITION = ConfigKey.READY_PROBE_PARTITION.envName();
     public static final String READY_PROBE_INTERVAL_MS = ConfigKey.READY_PROBE_INTERVAL_MS.envName();
+    public static final String HEALTH_CERT_EXPIRY_WARN_DAYS = ConfigKey.HEALTH_CERT_EXPIRY_WARN_DAYS.envName();
     public static final String FETCH_READ_AHEAD = ConfigKey.FETCH_READ_AHEAD.envName();
     public static final String FETCH_READ_AHEAD_MAX_BYTES = ConfigKey.FETCH_READ_AHEAD_MAX_BYTES.envName();
     public static final String DRAIN_TIMEOUT_MS = ConfigKey.DRAIN_TIMEOUT_MS.envName();
@@ -229,6 +231,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         ConnectAttempts anyBrokerConnect = new ConnectAttempts(s.intValue(ConfigKey.BACKEND_RETRIES),
                 Duration.ofMillis(s.longValue(ConfigKey.BACKEND_BACKOFF_MS)));
         ReadProbeSettings readProbe = readProbeSettings(s);
+        Duration certificateExpiryWarning = Duration.ofDays(s.intValue(ConfigKey.HEALTH_CERT_EXPIRY_WARN_DAYS));
         // Read-ahead earns its extra Fetches where the proxy splits a client's Fetch over brokers (single).
         ReadAheadSettings fetchReadAhead = new ReadAheadSettings(s.bool(FETCH_READ_AHEAD, advertiseMode == AdvertiseMode.SINGLE),
                 s.longValue(ConfigKey.FETCH_READ_AHEAD_MAX_BYTES));
@@ -256,7 +259,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
         });
         return new ProxyConfig(listen, advertisedHost, advertisedPort, advertiseMode, brokerPorts, health, backends, etcd,
                 backendCacheTtl, etcdResync, maxFrameBytes, maxInFlight, requestTimeout, connectTimeout,
-                metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe, fetchReadAhead, drainTimeout,
+                metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe,
+                certificateExpiryWarning, fetchReadAhead, drainTimeout,
                 logging, lfs, sasl, backendSecurity, acl, aclReloadInterval, sniHosts, tlsProvider, proxyProtocol,
                 gateway);
     }

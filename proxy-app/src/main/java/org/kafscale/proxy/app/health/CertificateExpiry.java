@@ -19,7 +19,8 @@ import org.kafscale.proxy.core.security.tls.ListenerTlsSettings.KeyMaterial;
 
 /**
  * {@code certificate_expiring}: the listener's certificate (or one of its chain) expires within
- * {@link #WARN_WITHIN}, or has expired. It reads the files the listener reloads from, so a
+ * the warning window ({@code KAFSCALE_PROXY_HEALTH_CERT_EXPIRY_WARN_DAYS}, {@link #WARN_WITHIN} by
+ * default), or has expired. It reads the files the listener reloads from, so a
  * rotated certificate clears the reason as soon as it is in place; the file is parsed again only
  * when its modification time changes. A file that cannot be read is the listener's reload's
  * problem (it keeps the running certificate and says so), not a reason here.
@@ -28,6 +29,7 @@ public final class CertificateExpiry implements DegradationCheck {
     /** Two weeks: cert-manager renews at two thirds of a 90-day life, so a renewal that failed shows for weeks. */
     public static final Duration WARN_WITHIN = Duration.ofDays(14);
 
+    private final Duration warnWithin;
     private final String what;
     private final KeyMaterial material;
     private final Clock clock;
@@ -38,7 +40,16 @@ public final class CertificateExpiry implements DegradationCheck {
      * @param what the listener, as the reason names it (e.g. {@code the Kafka listener})
      */
     public CertificateExpiry(String what, KeyMaterial material, Clock clock) {
+        this(what, material, WARN_WITHIN, clock);
+    }
+
+    /**
+     * @param what the listener, as the reason names it (e.g. {@code the Kafka listener})
+     * @param warnWithin how long before the expiry the reason appears
+     */
+    public CertificateExpiry(String what, KeyMaterial material, Duration warnWithin, Clock clock) {
         this.what = what;
+        this.warnWithin = warnWithin;
         this.material = material;
         this.clock = clock;
     }
@@ -51,13 +62,13 @@ public final class CertificateExpiry implements DegradationCheck {
         }
         Instant now = clock.instant();
         Duration left = Duration.between(now, expiry.get());
-        if (left.compareTo(WARN_WITHIN) > 0) {
+        if (left.compareTo(warnWithin) > 0) {
             return List.of();
         }
         String detail = left.isNegative() ? "the certificate of " + what + " expired at " + expiry.get()
                 : "the certificate of " + what + " expires at " + expiry.get() + ", in " + left.toDays() + " days";
         // Since when it was within the window: an operator sees how long the renewal has been missing.
-        Instant since = expiry.get().minus(WARN_WITHIN);
+        Instant since = expiry.get().minus(warnWithin);
         return List.of(new HealthReason("certificate_expiring", detail, since));
     }
 

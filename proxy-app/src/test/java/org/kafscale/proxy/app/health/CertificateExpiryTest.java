@@ -46,4 +46,21 @@ class CertificateExpiryTest {
         assertEquals(pemToday, storeToday);
         assertEquals(List.of(), pemMonthAgo);
     }
+
+    @Test
+    void aShorterWindowLeavesACertificateBeyondItOut() {
+        // Given a listener certificate valid for two days
+        TestCertificates.Identity server = TestCertificates.create(dir).server();
+        KeyMaterial pem = new KeyMaterial.Pem(server.chainFile(), server.keyFile(), Optional.empty());
+
+        // When the window is one day, then three
+        List<HealthReason> oneDay = new CertificateExpiry("the Kafka listener", pem, Duration.ofDays(1),
+                Clock.systemUTC()).failing();
+        List<HealthReason> threeDays = new CertificateExpiry("the Kafka listener", pem, Duration.ofDays(3),
+                Clock.systemUTC()).failing();
+
+        // Then only the window that reaches its expiry names it
+        assertEquals(List.of(), oneDay);
+        assertEquals(1, threeDays.size());
+    }
 }
