@@ -38,6 +38,8 @@ class LfsLimitsIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     private static final String TOPIC = "limits";
     private static final int TRICKLE_LENGTH = 1024 * 1024;
+    /** The address the tests' load balancer connects from, when there is one. */
+    private static final String LOAD_BALANCER = "127.0.0.1";
 
     private static KafkaCluster cluster;
     private static S3Server s3;
@@ -65,8 +67,12 @@ class LfsLimitsIT {
         sockets.clear();
     }
 
+    /**
+     * A test bed behind a load balancer at 127.0.0.1 (every test client's address), which it
+     * trusts: the tests name their clients by {@code X-Forwarded-For}.
+     */
     private static LfsTestBed bed(LfsLimits limits) {
-        return bed(UnaryOperator.identity(), limits);
+        return bed(s -> SettingsEdits.trustedProxies(s, LOAD_BALANCER), limits);
     }
 
     private static LfsTestBed bed(UnaryOperator<LfsSettings> tweak, LfsLimits limits) {
@@ -227,13 +233,61 @@ class LfsLimitsIT {
 
     /** A produce from {@code fromAddress} (no forwarding header) declaring 1 MiB, sending 1 KiB, then stalling. */
     private static Socket trickleFrom(LfsTestBed lfs, String fromAddress) throws IOException {
+        return trickleFrom(lfs, fromAddress, "");
+    }
+
+    /** As above, with {@code headers} (each line ending in CRLF). */
+    private static Socket trickleFrom(LfsTestBed lfs, String fromAddress, String headers) throws IOException {
         Socket socket = connect(lfs, fromAddress);
-        writeProduce(socket, "", TRICKLE_LENGTH, new byte[1024]);
+        writeProduce(socket, headers, TRICKLE_LENGTH, new byte[1024]);
         return socket;
     }
 
     private static String body(String answer) {
         return answer.substring(answer.indexOf("\r\n\r\n") + 4);
+    }
+
+    @Test
+    void onlyATrustedProxyMayNameTheClientByForwardedFor() throws Exception {
+        // Given: two uploads per client address, and only the load balancer at 127.0.0.1 trusted
+        try (LfsTestBed lfs = bed(limits(8, 2, 0, 4, 1L << 30))) {
+            // When: a client at 127.0.0.2, not a trusted proxy, holds its two uploads and then starts a
+            // third, each naming another client by X-Forwarded-For
+            trickleFrom(lfs, "127.0.0.2", "X-Forwarded-For: 10.9.0.1\r\n");
+            trickleFrom(lfs, "127.0.0.2", "X-Forwarded-For: 10.9.0.2\r\n");
+            Eventually.await(DEADLINE, "both trickling uploads to be admitted",
+                    () -> gauge(lfs, "kafscale_lfs_proxy_uploads_in_flight") == 2);
+            Socket third = connect(lfs, "127.0.0.2");
+            writeProduce(third, "X-Forwarded-For: 10.9.0.3\r\n", 1000, new byte[1000]);
+
+            // Then: the header is ignored, the three count as 127.0.0.2's, and the third is refused
+            String refusedAnswer = readAnswer(third.getInputStream());
+            assertTrue(refusedAnswer.startsWith("HTTP/1.1 503"), refusedAnswer);
+            assertEquals("busy", code(body(refusedAnswer)));
+            assertEquals(1, refused(lfs, "uploads", "per_client"));
+
+            // And the trusted load balancer's uploads for two other clients are stored meanwhile
+            assertEquals(200, produce(lfs, "10.9.0.1", new byte[1000]).statusCode());
+            assertEquals(200, produce(lfs, "10.9.0.2", new byte[1000]).statusCode());
+            closeSockets();
+        }
+    }
+
+    @Test
+    void withoutTrustedProxiesEveryPeerIsItsOwnClient() throws Exception {
+        // Given: the default, no trusted proxy, and one upload per client address
+        try (LfsTestBed lfs = bed(UnaryOperator.identity(), limits(8, 1, 0, 4, 1L << 30))) {
+            // When: 127.0.0.1 holds its upload, then sends another naming a different client
+            trickle(lfs, "10.9.1.1");
+            Eventually.await(DEADLINE, "the trickling upload to be admitted",
+                    () -> gauge(lfs, "kafscale_lfs_proxy_uploads_in_flight") == 1);
+            HttpResponse<String> spoofed = produce(lfs, "10.9.1.2", new byte[1000]);
+
+            // Then: it is 127.0.0.1's second, and refused
+            assertEquals(503, spoofed.statusCode(), spoofed.body());
+            assertEquals(1, refused(lfs, "uploads", "per_client"));
+            closeSockets();
+        }
     }
 
     @Test

@@ -36,6 +36,12 @@ final class SettingsEdits {
                 s.presignEnabled(), s.tempDir());
     }
 
+    static LfsSettings trustedProxies(LfsSettings s, String... blocks) {
+        return copy(s, s.s3(), s.tracker(), s.http().withTrustedProxies(
+                        org.kafscale.proxy.lfs.http.TrustedProxies.parse(java.util.List.of(blocks))), s.maxBlobSize(),
+                s.downloadTtl(), s.presignEnabled(), s.tempDir());
+    }
+
     static LfsSettings tracker(LfsSettings s, TrackerSettings tracker) {
         return copy(s, s.s3(), tracker, s.http(), s.maxBlobSize(), s.downloadTtl(), s.presignEnabled(), s.tempDir());
     }

@@ -376,6 +376,12 @@ public enum ConfigKey {
             "PROXY protocol (v1 and v2) on the LFS listener: `off`, `optional` or `required`, as "
                     + "`KAFSCALE_PROXY_ACCEPT_PROXY_PROTOCOL` for the Kafka listener. The header's source address is "
                     + "the client address of ops events when the request has no `X-Forwarded-For` or `X-Real-IP`."),
+    LFS_TRUSTED_PROXIES("KAFSCALE_LFS_PROXY_TRUSTED_PROXIES", null, "unset (trust none)", null,
+            "The load balancers and ingress controllers in front of the LFS listener, as IP addresses or CIDR "
+                    + "blocks (comma-separated, e.g. `10.0.0.0/8,fd00::/8`). Only a peer among them may name the "
+                    + "client by `X-Forwarded-For` (its right-most entry that is not one of them) or `X-Real-IP`; "
+                    + "every other peer is its own address, whatever it sends. That address is what the "
+                    + "per-client upload and download limits count and ops events report."),
     LFS_HTTP_TLS_ENABLED("KAFSCALE_LFS_PROXY_HTTP_TLS_ENABLED", "false", null, null, "HTTPS on the LFS listener."),
     LFS_HTTP_TLS_CERT_FILE("KAFSCALE_LFS_PROXY_HTTP_TLS_CERT_FILE", null, "required with TLS", null,
             "PEM certificate chain of the LFS listener."),
@@ -411,8 +417,8 @@ public enum ConfigKey {
                     + "store (32) and the health check (2) have connections of their own."),
     LFS_MAX_UPLOADS_PER_CLIENT("KAFSCALE_LFS_PROXY_MAX_UPLOADS_PER_CLIENT",
             String.valueOf(LfsLimits.DEFAULT_MAX_UPLOADS_PER_CLIENT), null, Range.of(1, 100_000),
-            "Uploads streaming at once for one client address (first `X-Forwarded-For` entry, else `X-Real-IP`, "
-                    + "else the peer); more get 503 `busy`. At most `KAFSCALE_LFS_PROXY_MAX_UPLOADS`; an eighth of "
+            "Uploads streaming at once for one client address (the peer's, or the one a trusted proxy names: "
+                    + "`KAFSCALE_LFS_PROXY_TRUSTED_PROXIES`); more get 503 `busy`. At most `KAFSCALE_LFS_PROXY_MAX_UPLOADS`; an eighth of "
                     + "that (at least 1) is kept for addresses holding none, so one address never takes them all."),
     LFS_UPLOAD_MIN_BYTES_PER_SEC("KAFSCALE_LFS_PROXY_UPLOAD_MIN_BYTES_PER_SEC",
             String.valueOf(LfsLimits.DEFAULT_MIN_UPLOAD_BYTES_PER_SECOND), null, Range.of(0, 1L << 30),

@@ -14,6 +14,7 @@ import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.http.HttpSettings;
 import org.kafscale.proxy.lfs.http.TlsSettings;
+import org.kafscale.proxy.lfs.http.TrustedProxies;
 import org.kafscale.proxy.core.security.tls.TlsProvider;
 import org.kafscale.proxy.lfs.limits.LfsLimits;
 import org.kafscale.proxy.lfs.publish.PublishSettings;
@@ -52,6 +53,7 @@ public final class LfsConfig {
     public static final String PROXY_ID = ConfigKey.LFS_PROXY_ID.envName();
     public static final String HTTP_API_KEY = ConfigKey.LFS_HTTP_API_KEY.envName();
     public static final String HTTP_ALLOWED_ORIGINS = ConfigKey.LFS_HTTP_ALLOWED_ORIGINS.envName();
+    public static final String TRUSTED_PROXIES = ConfigKey.LFS_TRUSTED_PROXIES.envName();
     public static final String HTTP_ACCEPT_PROXY_PROTOCOL = ConfigKey.LFS_HTTP_ACCEPT_PROXY_PROTOCOL.envName();
     public static final String HTTP_READ_TIMEOUT_SEC = ConfigKey.LFS_HTTP_READ_TIMEOUT_SEC.envName();
     public static final String HTTP_WRITE_TIMEOUT_SEC = ConfigKey.LFS_HTTP_WRITE_TIMEOUT_SEC.envName();
@@ -201,8 +203,17 @@ public final class LfsConfig {
         Optional<TlsSettings> chosenTls = tls;
         List<String> origins = s.list(HTTP_ALLOWED_ORIGINS);
         ProxyProtocolMode proxyProtocol = s.proxyProtocol(ConfigKey.LFS_HTTP_ACCEPT_PROXY_PROTOCOL);
+        TrustedProxies trustedProxies = trustedProxies(s);
         return address.map(a -> new HttpSettings(a.toBindAddress(), apiKey, read, write, idle, header, maxHeader,
-                shutdown, chosenTls, origins, proxyProtocol));
+                shutdown, chosenTls, origins, proxyProtocol, trustedProxies));
+    }
+
+    private static TrustedProxies trustedProxies(Settings s) {
+        try {
+            return TrustedProxies.parse(s.list(TRUSTED_PROXIES));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(TRUSTED_PROXIES + ": " + e.getMessage());
+        }
     }
 
     private static URI url(String key, String value) {

@@ -68,6 +68,23 @@ class LfsConfigTest {
     }
 
     @Test
+    void trustedProxiesAreNoneUnlessListedAndABadBlockStopsStartUpNamingTheSetting() throws Exception {
+        // Given
+        Map<String, String> env = enabled();
+        assertTrue(ProxyConfig.from(env).lfs().orElseThrow().http().trustedProxies().isEmpty());
+        // When
+        env.put(LfsConfig.TRUSTED_PROXIES, "10.0.0.0/8, fd00::/8");
+        // Then
+        var trusted = ProxyConfig.from(env).lfs().orElseThrow().http().trustedProxies();
+        assertTrue(trusted.contains(java.net.InetAddress.getByName("10.1.2.3")));
+        assertFalse(trusted.contains(java.net.InetAddress.getByName("127.0.0.1")));
+        env.put(LfsConfig.TRUSTED_PROXIES, "10.0.0.0/8, lb.example.com");
+        ConfigException refused = assertThrows(ConfigException.class, () -> ProxyConfig.from(env));
+        assertTrue(refused.getMessage().startsWith(LfsConfig.TRUSTED_PROXIES + ": 'lb.example.com'"),
+                refused.getMessage());
+    }
+
+    @Test
     void proxyProtocolOnTheLfsListenerIsItsOwnSetting() {
         // Given
         Map<String, String> env = enabled();

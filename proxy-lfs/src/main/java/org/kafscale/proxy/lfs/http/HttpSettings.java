@@ -23,15 +23,26 @@ import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
  * @param allowedOrigins the browser origins allowed cross-origin access (CORS; exact origins, or
  *                       {@code *}); empty for none
  * @param proxyProtocol whether connections start with a PROXY protocol header
+ * @param trustedProxies the peers whose X-Forwarded-For and X-Real-IP name the client (see {@code ClientIp})
  */
 public record HttpSettings(InetSocketAddress address, String apiKey, Duration readIdleTimeout,
                            Duration writeIdleTimeout, Duration idleTimeout, Duration headerTimeout,
                            int maxHeaderBytes, Duration shutdownTimeout, Optional<TlsSettings> tls,
-                           List<String> allowedOrigins, ProxyProtocolMode proxyProtocol) {
+                           List<String> allowedOrigins, ProxyProtocolMode proxyProtocol,
+                           TrustedProxies trustedProxies) {
     public HttpSettings {
+        trustedProxies = trustedProxies == null ? TrustedProxies.NONE : trustedProxies;
         apiKey = apiKey == null ? "" : apiKey;
         allowedOrigins = allowedOrigins == null ? List.of() : List.copyOf(allowedOrigins);
         proxyProtocol = proxyProtocol == null ? ProxyProtocolMode.OFF : proxyProtocol;
+    }
+
+    /** No trusted proxies: every peer is its own client address. */
+    public HttpSettings(InetSocketAddress address, String apiKey, Duration readIdleTimeout, Duration writeIdleTimeout,
+                        Duration idleTimeout, Duration headerTimeout, int maxHeaderBytes, Duration shutdownTimeout,
+                        Optional<TlsSettings> tls, List<String> allowedOrigins, ProxyProtocolMode proxyProtocol) {
+        this(address, apiKey, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout, maxHeaderBytes,
+                shutdownTimeout, tls, allowedOrigins, proxyProtocol, TrustedProxies.NONE);
     }
 
     /** No PROXY protocol. */
@@ -58,16 +69,21 @@ public record HttpSettings(InetSocketAddress address, String apiKey, Duration re
 
     public HttpSettings withApiKey(String key) {
         return new HttpSettings(address, key, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout,
-                maxHeaderBytes, shutdownTimeout, tls, allowedOrigins, proxyProtocol);
+                maxHeaderBytes, shutdownTimeout, tls, allowedOrigins, proxyProtocol, trustedProxies);
     }
 
     public HttpSettings withProxyProtocol(ProxyProtocolMode mode) {
         return new HttpSettings(address, apiKey, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout,
-                maxHeaderBytes, shutdownTimeout, tls, allowedOrigins, mode);
+                maxHeaderBytes, shutdownTimeout, tls, allowedOrigins, mode, trustedProxies);
     }
 
     public HttpSettings withTls(TlsSettings settings) {
         return new HttpSettings(address, apiKey, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout,
-                maxHeaderBytes, shutdownTimeout, Optional.of(settings), allowedOrigins, proxyProtocol);
+                maxHeaderBytes, shutdownTimeout, Optional.of(settings), allowedOrigins, proxyProtocol, trustedProxies);
+    }
+
+    public HttpSettings withTrustedProxies(TrustedProxies proxies) {
+        return new HttpSettings(address, apiKey, readIdleTimeout, writeIdleTimeout, idleTimeout, headerTimeout,
+                maxHeaderBytes, shutdownTimeout, tls, allowedOrigins, proxyProtocol, proxies);
     }
 }

@@ -43,6 +43,7 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
     private final LfsRouter router;
     private final Duration headerTimeout;
     private final Duration idleTimeout;
+    private final TrustedProxies trustedProxies;
     private ChannelHandlerContext ctx;
     private NettyExchange current;
     private ScheduledFuture<?> waitingForHead;
@@ -51,8 +52,9 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
     private boolean refused;
     private boolean lingering;
 
-    LfsHttpHandler(LfsRouter router, Duration headerTimeout, Duration idleTimeout) {
+    LfsHttpHandler(LfsRouter router, Duration headerTimeout, Duration idleTimeout, TrustedProxies trustedProxies) {
         this.router = router;
+        this.trustedProxies = trustedProxies;
         this.headerTimeout = headerTimeout;
         this.idleTimeout = idleTimeout;
     }
@@ -111,7 +113,7 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
         String requestId = sentId.isEmpty() || badHeader != null ? UUID.randomUUID().toString() : sentId;
         String path = new QueryStringDecoder(request.uri()).path();
         current = new NettyExchange(this, ctx, request, path, requestId,
-                ClientIp.of(request.headers(), ClientAddress.of(ctx.channel())), principal());
+                ClientIp.of(request.headers(), ClientAddress.of(ctx.channel()), trustedProxies), principal());
         if (badHeader != null) {
             current.fail(badHeader);
             return;
@@ -158,7 +160,7 @@ final class LfsHttpHandler extends ChannelInboundHandlerAdapter {
                 answer.status(), String.valueOf(cause));
         refused = true;
         current = new NettyExchange(this, ctx, request, "/", UUID.randomUUID().toString(),
-                ClientIp.of(request.headers(), ClientAddress.of(ctx.channel())), principal());
+                ClientIp.of(request.headers(), ClientAddress.of(ctx.channel()), trustedProxies), principal());
         current.refuse(answer);
     }
 

@@ -76,6 +76,7 @@ final class LfsHttpInitializer extends ChannelInitializer<SocketChannel> {
                         settings.writeIdleTimeout().toMillis(), 0, TimeUnit.MILLISECONDS))
                 .addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, settings.maxHeaderBytes(), 64 * 1024))
                 .addLast("chunked", new ChunkedWriteHandler())
-                .addLast("lfs", new LfsHttpHandler(router, settings.headerTimeout(), settings.idleTimeout()));
+                .addLast("lfs", new LfsHttpHandler(router, settings.headerTimeout(), settings.idleTimeout(),
+                        settings.trustedProxies()));
     }
 }
