@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -20,15 +19,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.junit.jupiter.api.Test;
@@ -61,13 +55,7 @@ class DrainIT {
                 Map.of(ProxyConfig.READY_PROBE_INTERVAL_MS, "600000"));
              RawKafkaConnection client = new RawKafkaConnection(proxy.port())) {
             Eventually.await(DEADLINE, "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
-            short version = 12;
-            RequestHeader poll = client.write(FetchRequest.Builder.forConsumer(version, LONG_POLL_MS, 1,
-                    Map.of(new TopicPartition("drain-poll", 0),
-                            new FetchRequest.PartitionData(Uuid.ZERO_UUID, 0, -1, 1024 * 1024, Optional.empty())))
-                    .build(version));
-            Eventually.await(DEADLINE, "the Fetch to be in flight",
-                    () -> proxy.healthBody("/metrics").contains("kafscale_proxy_requests_in_flight 1.0"));
+            RequestHeader poll = PendingFetch.send(proxy, client, "drain-poll", LONG_POLL_MS, DEADLINE);
 
             // When
             CompletableFuture<Void> drain = CompletableFuture.runAsync(
@@ -166,21 +154,7 @@ class DrainIT {
 
     /** Every value in the topic, read from the brokers directly. */
     private static Set<String> readAll(String topic, int partitions) {
-        Set<String> values = new HashSet<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
-                RecordRoundTrip.consumerProperties(KAFKA.cluster().bootstrapServers()))) {
-            List<TopicPartition> all = RecordRoundTrip.partitionsOf(topic, partitions);
-            consumer.assign(all);
-            consumer.seekToBeginning(all);
-            Map<TopicPartition, Long> end = consumer.endOffsets(all);
-            Eventually.await(DEADLINE, "to read the topic to its end", () -> {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    values.add(record.value());
-                }
-                return all.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp));
-            });
-        }
-        return values;
+        return RecordRoundTrip.readAllValues(KAFKA.cluster().bootstrapServers(), topic, partitions, DEADLINE);
     }
 
     /**

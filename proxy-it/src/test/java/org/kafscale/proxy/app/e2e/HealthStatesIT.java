@@ -16,13 +16,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -150,13 +146,7 @@ class HealthStatesIT {
                 Map.of(ProxyConfig.READY_PROBE_INTERVAL_MS, "600000"));
              RawKafkaConnection client = new RawKafkaConnection(proxy.port())) {
             awaitState(proxy, "ready");
-            short version = 12;
-            RequestHeader poll = client.write(FetchRequest.Builder.forConsumer(version, LONG_POLL_MS, 1,
-                    Map.of(new TopicPartition("health-drain", 0),
-                            new FetchRequest.PartitionData(Uuid.ZERO_UUID, 0, -1, 1024 * 1024, Optional.empty())))
-                    .build(version));
-            Eventually.await(DEADLINE, "the Fetch to be in flight",
-                    () -> proxy.healthBody("/metrics").contains("kafscale_proxy_requests_in_flight 1.0"));
+            RequestHeader poll = PendingFetch.send(proxy, client, "health-drain", LONG_POLL_MS, DEADLINE);
 
             // When it drains
             CompletableFuture<Void> drain = CompletableFuture.runAsync(

@@ -161,6 +161,24 @@ final class RecordRoundTrip {
         return props;
     }
 
+    /** Every value in {@code topic}, read from {@code bootstrap} (the brokers, directly) to its end offsets. */
+    static java.util.Set<String> readAllValues(String bootstrap, String topic, int partitions, Duration deadline) {
+        java.util.Set<String> values = new java.util.HashSet<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerProperties(bootstrap))) {
+            List<TopicPartition> all = partitionsOf(topic, partitions);
+            consumer.assign(all);
+            consumer.seekToBeginning(all);
+            Map<TopicPartition, Long> end = consumer.endOffsets(all);
+            org.kafscale.proxy.testkit.Eventually.await(deadline, "to read " + topic + " to its end", () -> {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    values.add(record.value());
+                }
+                return all.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp));
+            });
+        }
+        return values;
+    }
+
     /** Partitions 0..partitions-1 of {@code topic}. */
     static List<TopicPartition> partitionsOf(String topic, int partitions) {
         List<TopicPartition> all = new ArrayList<>();

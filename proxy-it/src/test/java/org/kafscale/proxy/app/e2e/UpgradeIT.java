@@ -24,7 +24,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.kafscale.proxy.app.config.ProxyConfig;
@@ -195,20 +194,6 @@ class UpgradeIT {
 
     /** Every value in the topic, read from the brokers directly. */
     private static Set<String> readAll() {
-        Set<String> values = new HashSet<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
-                RecordRoundTrip.consumerProperties(KAFKA.cluster().bootstrapServers()))) {
-            List<TopicPartition> all = RecordRoundTrip.partitionsOf(TOPIC, PARTITIONS);
-            consumer.assign(all);
-            consumer.seekToBeginning(all);
-            Map<TopicPartition, Long> end = consumer.endOffsets(all);
-            Eventually.await(DEADLINE, "to read the topic to its end", () -> {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    values.add(record.value());
-                }
-                return all.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp));
-            });
-        }
-        return values;
+        return RecordRoundTrip.readAllValues(KAFKA.cluster().bootstrapServers(), TOPIC, PARTITIONS, DEADLINE);
     }
 }
