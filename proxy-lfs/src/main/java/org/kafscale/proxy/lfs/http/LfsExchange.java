@@ -30,7 +30,10 @@ public interface LfsExchange {
     /** {@code X-Request-ID} as sent (trimmed), or a generated UUID; echoed on every response. */
     String requestId();
 
-    /** First {@code X-Forwarded-For} entry, else {@code X-Real-IP}, else the peer address (spec §4.13). */
+    /**
+     * The client's address: the peer's, unless the peer is a trusted proxy that names the client by
+     * {@code X-Forwarded-For} or {@code X-Real-IP} ({@code ClientIp}; spec §4.13 believed any peer).
+     */
     String clientIp();
 
     /**
