@@ -34,6 +34,11 @@ import software.amazon.awssdk.core.async.AsyncRequestBody;
  * batches that hold such records are re-encoded ({@link RecordEdits}); batches of topics not
  * enabled are never opened.
  *
+ * <p>On an offload topic ({@link OffloadSettings}) a record qualifies by size instead: a value
+ * over the threshold takes the same path with no header needed, so any Kafka client can produce
+ * it; smaller records and tombstones pass unchanged, and a partition that cannot hold one over
+ * the threshold (read from its batch headers, {@link OffloadScan}) is not decoded at all.
+ *
  * <p>A partition is refused, unsent and with no object left behind, when one of its blobs fails:
  * a checksum mismatch or an unknown {@code LFS_BLOB_ALG} ({@code INVALID_RECORD}, not retriable:
  * the same bytes fail again), a value over the max blob size ({@code MESSAGE_TOO_LARGE}), or an
@@ -49,23 +54,38 @@ public final class LfsProduceRewriter implements ProduceRewriter {
     private final LfsContext lfs;
     private final Set<String> topics;
     private final boolean allTopics;
+    private final OffloadSettings offload;
 
     /**
      * @param lfs the LFS services
      * @param topics the topics to rewrite; {@code *} for all
      */
     public LfsProduceRewriter(LfsContext lfs, Set<String> topics) {
+        this(lfs, topics, OffloadSettings.OFF);
+    }
+
+    /**
+     * @param lfs the LFS services
+     * @param topics the topics whose {@code LFS_BLOB} records are rewritten; {@code *} for all
+     * @param offload the topics whose records over a size are rewritten, header or not
+     */
+    public LfsProduceRewriter(LfsContext lfs, Set<String> topics, OffloadSettings offload) {
         this.lfs = lfs;
         this.topics = Set.copyOf(topics);
         this.allTopics = topics.contains("*");
+        this.offload = offload;
     }
 
     @Override
     public Future<Outcome> rewrite(ConnectionContext context, Map<PartitionRef, PartitionProduceData> partitions) {
         Map<PartitionRef, List<LfsBlob>> marked = new LinkedHashMap<>();
         partitions.forEach((ref, data) -> {
-            if (enabled(ref.routingName())) {
-                List<LfsBlob> blobs = scan(data);
+            boolean byMarker = enabled(ref.routingName());
+            OffloadSettings bySize = offload.appliesTo(ref.routingName())
+                    && OffloadScan.mayHoldValueOver(data.records(), offload.thresholdBytes())
+                    ? offload : OffloadSettings.OFF;
+            if (byMarker || bySize.isOn()) {
+                List<LfsBlob> blobs = scan(data, byMarker, bySize);
                 if (!blobs.isEmpty()) {
                     marked.put(ref, blobs);
                 }
@@ -95,12 +115,16 @@ public final class LfsProduceRewriter implements ProduceRewriter {
         return topic != null && (allTopics || topics.contains(topic));
     }
 
-    /** The marked records of one partition; records that do not decode are left to the broker. */
-    private List<LfsBlob> scan(PartitionProduceData data) {
+    /**
+     * The records of one partition to rewrite: marked ones when {@code byMarker}, those over the
+     * threshold when {@code bySize} is on; records that do not decode are left to the broker.
+     */
+    private List<LfsBlob> scan(PartitionProduceData data, boolean byMarker, OffloadSettings bySize) {
         List<LfsBlob> blobs = new ArrayList<>();
         String defaultAlg = lfs.settings().defaultChecksum().wireName();
         try {
-            RecordEdits.forEachEditable(data.records(), record -> LfsBlob.of(record, defaultAlg).ifPresent(blobs::add));
+            RecordEdits.forEachEditable(data.records(), record -> LfsBlob.of(record, defaultAlg, byMarker, bySize)
+                    .ifPresent(blobs::add));
         } catch (RuntimeException e) {
             LOGGER.debug("lfs rewrite skips records that do not decode: {}", e.toString());
             return List.of();
@@ -163,7 +187,9 @@ public final class LfsProduceRewriter implements ProduceRewriter {
                     blob.contentType(), blob.originalHeaders(),
                     Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), lfs.settings().proxyId());
             uploads.add(lfs.s3().putObject(b -> b.bucket(envelope.bucket()).key(key)
-                            .contentLength((long) blob.value().length), AsyncRequestBody.fromBytes(blob.value()))
+                            .contentLength((long) blob.value().length),
+                            // The copy is ours and never changes: no second copy of a payload of many MiB.
+                            AsyncRequestBody.fromBytesUnsafe(blob.value()))
                     .thenAccept(r -> {
                         synchronized (envelopes) {
                             envelopes.put(blob, envelope);
@@ -194,6 +220,7 @@ public final class LfsProduceRewriter implements ProduceRewriter {
             }
             lfs.metrics().observeUpload(System.nanoTime() - started);
             envelopes.values().forEach(e -> lfs.metrics().addUploadBytes(e.size()));
+            blobs.stream().filter(LfsBlob::bySize).forEach(b -> lfs.metrics().offloaded(b.value().length));
             lfs.metrics().request(topic, true);
             return PartitionResult.rewritten(rewritten, keys);
         }, lfs.blocking());
