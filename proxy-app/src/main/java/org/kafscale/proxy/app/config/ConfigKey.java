@@ -416,6 +416,8 @@ public enum ConfigKey {
     LFS_MAX_UPLOADS("KAFSCALE_LFS_PROXY_MAX_UPLOADS", String.valueOf(LfsLimits.DEFAULT_MAX_UPLOADS), null,
             Range.of(1, 100_000),
             "Uploads (`/lfs/produce` bodies and multipart parts) streaming to S3 at once; more get 503 `busy`. "
+                    + "Each Produce partition the Kafka listener rewrites (`LFS_BLOB`, offload) takes one too; past "
+                    + "the bound it is answered with the retriable `KAFKA_STORAGE_ERROR`. "
                     + "The S3 pool is this plus `KAFSCALE_LFS_PROXY_MAX_DOWNLOADS` plus 32 connections; the session "
                     + "store (32) and the health check (2) have connections of their own."),
     LFS_MAX_UPLOADS_PER_CLIENT("KAFSCALE_LFS_PROXY_MAX_UPLOADS_PER_CLIENT",

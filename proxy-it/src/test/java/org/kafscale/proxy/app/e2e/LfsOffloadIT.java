@@ -14,20 +14,28 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.Future;
 import java.util.Properties;
 import java.util.Random;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.app.config.LfsConfig;
+import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.Kcat;
 import org.kafscale.proxy.testkit.S3Server;
@@ -44,6 +52,7 @@ class LfsOffloadIT {
     private static final String JAVA_TOPIC = "offload.java";
     private static final String KCAT_TOPIC = "offload.kcat";
     private static final String PLAIN = "plain";
+    private static final String PAIR = "offload.pair";
     private static final int THRESHOLD = 256 * 1024;
     private static final int LARGE = 10 * 1024 * 1024;
     /** Above the producers' default limits (1 MiB), which a producer of 10 MiB records must raise. */
@@ -61,11 +70,15 @@ class LfsOffloadIT {
         cluster.createTopic(JAVA_TOPIC, 1);
         cluster.createTopic(KCAT_TOPIC, 1);
         cluster.createTopic(PLAIN, 1);
+        cluster.createTopic(PAIR, 2);
         s3.createBucket(BUCKET);
         // The frame limit stays at its default (100 MiB), which a request with a 10 MiB record fits.
         proxy = RunningProxy.start(cluster, "single", RunningProxy.lfsOn(s3, BUCKET, Map.of(
                 LfsConfig.OFFLOAD_TOPICS, "offload\\..*",
-                LfsConfig.OFFLOAD_THRESHOLD_BYTES, String.valueOf(THRESHOLD))));
+                LfsConfig.OFFLOAD_THRESHOLD_BYTES, String.valueOf(THRESHOLD),
+                // One upload at a time: every test here still gets through, one partition after another.
+                LfsConfig.MAX_UPLOADS, "1",
+                LfsConfig.MAX_UPLOADS_PER_CLIENT, "1")));
     }
 
     @AfterAll
@@ -134,6 +147,36 @@ class LfsOffloadIT {
     }
 
     @Test
+    void partitionsPastTheUploadBoundAreRefusedRetriablyAndLandOnTheRetry() throws Exception {
+        // Given: two large records for two partitions, lingering so they share one Produce
+        byte[] first = random(LARGE / 4, 5);
+        byte[] second = random(LARGE / 4, 6);
+        double refusedBefore = refusedUploads();
+        Map<String, Object> config = new HashMap<>(producerConfig());
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 1000);
+        // When
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+            Future<RecordMetadata> a = producer.send(new ProducerRecord<>(PAIR, 0, null, first));
+            Future<RecordMetadata> b = producer.send(new ProducerRecord<>(PAIR, 1, null, second));
+            producer.flush();
+            a.get();
+            b.get();
+        }
+        // Then: both partitions are taken in one pass on the event loop, before either upload can
+        // finish, so with one permit the second is refused once; the producer's retry lands it
+        assertTrue(refusedUploads() > refusedBefore, "a partition past the bound is refused");
+        assertEnvelopeOf(readFromBroker(PAIR, 0, 1).get(0).value(), first);
+        assertEnvelopeOf(readFromBroker(PAIR, 1, 1).get(0).value(), second);
+        assertEquals(0, proxy.metric("kafscale_lfs_proxy_uploads_in_flight"), "every permit is given back");
+    }
+
+    private static double refusedUploads() {
+        String metrics = proxy.healthBody("/metrics");
+        return metrics.lines().filter(l -> l.startsWith("kafscale_lfs_proxy_uploads_refused_total"))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    @Test
     void aTopicNotConfiguredKeepsItsLargeRecordsAsSent() throws Exception {
         // Given: over the threshold, under the broker's limit
         byte[] value = random(THRESHOLD * 3, 4);
@@ -162,14 +205,18 @@ class LfsOffloadIT {
     }
 
     private static KafkaProducer<byte[], byte[]> producer() {
-        return new KafkaProducer<>(Map.of(
+        return new KafkaProducer<>(producerConfig());
+    }
+
+    private static Map<String, Object> producerConfig() {
+        return Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap(),
                 ProducerConfig.ACKS_CONFIG, "all",
                 // The producer checks its own limit before sending; the broker only ever sees the envelope.
                 ProducerConfig.MAX_REQUEST_SIZE_CONFIG, PRODUCER_MAX,
                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
     }
 
     /** The first {@code count} records of partition 0 of {@code topic}, read from the broker itself. */
@@ -177,6 +224,23 @@ class LfsOffloadIT {
         Properties direct = new Properties();
         direct.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
         return RecordRoundTrip.firstRecords(direct, topic, count);
+    }
+
+    /** The first {@code count} records of {@code partition} of {@code topic}, read from the broker itself. */
+    private static List<ConsumerRecord<byte[], byte[]>> readFromBroker(String topic, int partition, int count) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            TopicPartition at = new TopicPartition(topic, partition);
+            consumer.assign(List.of(at));
+            consumer.seekToBeginning(List.of(at));
+            List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
+            Eventually.await(Duration.ofSeconds(30), count + " records of " + at, () -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(found::add);
+                return found.size() >= count;
+            });
+            return found.subList(0, count);
+        }
     }
 
     private static byte[] random(int length, long seed) {

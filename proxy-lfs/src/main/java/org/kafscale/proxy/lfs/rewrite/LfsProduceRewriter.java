@@ -2,6 +2,8 @@ package org.kafscale.proxy.lfs.rewrite;
 
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -10,8 +12,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.apache.kafka.common.message.ProduceRequestData.PartitionProduceData;
 import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.codec.RecordEdits;
@@ -24,6 +28,7 @@ import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.checksum.PayloadDigests;
 import org.kafscale.proxy.lfs.envelope.Envelope;
 import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
+import org.kafscale.proxy.lfs.limits.ConcurrencyGate;
 import org.kafscale.proxy.lfs.publish.ObjectJanitor;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 
@@ -42,7 +47,8 @@ import software.amazon.awssdk.core.async.AsyncRequestBody;
  * <p>A partition is refused, unsent and with no object left behind, when one of its blobs fails:
  * a checksum mismatch or an unknown {@code LFS_BLOB_ALG} ({@code INVALID_RECORD}, not retriable:
  * the same bytes fail again), a value over the max blob size ({@code MESSAGE_TOO_LARGE}), or an
- * S3 failure ({@code KAFKA_STORAGE_ERROR}, retriable). Checksums are verified before the upload.
+ * S3 failure or the LFS upload bound reached ({@code KAFKA_STORAGE_ERROR}, retriable). Checksums
+ * are verified before the upload.
  * Objects of a sent partition whose produce did not succeed are counted as orphans (§4.12).
  *
  * <p>Hashing, uploads and re-encoding run on the LFS blocking executor; the records are replaced
@@ -96,10 +102,11 @@ public final class LfsProduceRewriter implements ProduceRewriter {
         }
         Promise<Outcome> outcome = context.loop().newPromise();
         Map<PartitionRef, CompletableFuture<PartitionResult>> work = new LinkedHashMap<>();
-        marked.forEach((ref, blobs) -> work.put(ref, CompletableFuture
+        String client = clientHost(context.clientAddress());
+        marked.forEach((ref, blobs) -> work.put(ref, admitted(ref, client, () -> CompletableFuture
                 .supplyAsync(() -> check(ref, blobs), lfs.blocking())
                 .thenComposeAsync(refusal -> refusal != null ? CompletableFuture.completedFuture(refusal)
-                        : upload(ref, partitions.get(ref), blobs), lfs.blocking())));
+                        : upload(ref, partitions.get(ref), blobs), lfs.blocking()))));
         CompletableFuture.allOf(work.values().toArray(CompletableFuture[]::new)).whenComplete((ok, e) ->
                 Async.onLoop(context.loop(), () -> {
                     try {
@@ -109,6 +116,29 @@ public final class LfsProduceRewriter implements ProduceRewriter {
                     }
                 }));
         return outcome;
+    }
+
+    /**
+     * {@code rewrite} under one permit of the LFS upload bound ({@code KAFSCALE_LFS_PROXY_MAX_UPLOADS},
+     * per client too), held until its uploads are done: the partition's payload copies and S3 calls
+     * are what the bound limits. Past the bound the partition is refused, retriably and with nothing
+     * stored, so the producer sends it again later instead of the proxy holding it meanwhile.
+     */
+    private CompletableFuture<PartitionResult> admitted(PartitionRef ref, String client,
+                                                        Supplier<CompletableFuture<PartitionResult>> rewrite) {
+        Optional<ConcurrencyGate.Permit> permit = lfs.limits().uploads().tryAcquire(client);
+        if (permit.isEmpty()) {
+            LOGGER.debug("lfs rewrite refuses topic={} partition={}: too many uploads at once", ref.routingName(),
+                    ref.partition());
+            return CompletableFuture.completedFuture(PartitionResult.refused(Errors.KAFKA_STORAGE_ERROR));
+        }
+        return rewrite.get().whenComplete((result, error) -> permit.get().close());
+    }
+
+    /** The address a client's uploads are counted under: its host, as the LFS listener counts it. */
+    private static String clientHost(SocketAddress address) {
+        return address instanceof InetSocketAddress inet && inet.getAddress() != null
+                ? inet.getAddress().getHostAddress() : String.valueOf(address);
     }
 
     private boolean enabled(String topic) {
