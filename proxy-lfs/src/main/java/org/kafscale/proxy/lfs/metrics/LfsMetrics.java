@@ -119,12 +119,8 @@ public final class LfsMetrics {
     /** One record offloaded by size (its value in S3, an envelope in its place), of {@code bytes}. */
     public void offloaded(long bytes) {
         offloadedRecords.increment();
-        addTo(offloadedBytes, bytes);
-    }
-
-    private static void addTo(Counter counter, long bytes) {
         if (bytes > 0) {
-            counter.increment(bytes);
+            offloadedBytes.increment(bytes);
         }
     }
 

@@ -30,16 +30,11 @@ record LfsBlob(RecordEdits.Position position, byte[] value, Header[] headers, St
                boolean bySize) {
     static final String MARKER = "LFS_BLOB";
     static final String ALG_HEADER = "LFS_BLOB_ALG";
-    /** Headers copied into the envelope's {@code original_headers}, matched case-insensitively (spec §4.8). */
     /** More than the first bytes {@link EnvelopeCodec#looksLikeEnvelope} looks at, so a big value is never copied to check it. */
     private static final int ENVELOPE_HEAD = 64;
+    /** Headers copied into the envelope's {@code original_headers}, matched case-insensitively (spec §4.8). */
     private static final Set<String> ALLOWED = Set.of("content-type", "content-encoding", "correlation-id",
             "message-id", "x-correlation-id", "x-request-id", "traceparent", "tracestate");
-
-    /** The blob {@code record} carries, or empty when it has no {@code LFS_BLOB} header. */
-    static Optional<LfsBlob> of(RecordEdits.EditableRecord record, String defaultAlg) {
-        return of(record, defaultAlg, true, OffloadSettings.OFF);
-    }
 
     /**
      * The blob {@code record} carries: when {@code byMarker}, a record with an {@code LFS_BLOB}
