@@ -14,7 +14,6 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Future;
@@ -22,20 +21,17 @@ import java.util.Properties;
 import java.util.Random;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.app.config.LfsConfig;
-import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.Kcat;
 import org.kafscale.proxy.testkit.S3Server;
@@ -221,26 +217,14 @@ class LfsOffloadIT {
 
     /** The first {@code count} records of partition 0 of {@code topic}, read from the broker itself. */
     private static List<ConsumerRecord<byte[], byte[]>> readFromBroker(String topic, int count) {
-        Properties direct = new Properties();
-        direct.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
-        return RecordRoundTrip.firstRecords(direct, topic, count);
+        return readFromBroker(topic, 0, count);
     }
 
     /** The first {@code count} records of {@code partition} of {@code topic}, read from the broker itself. */
     private static List<ConsumerRecord<byte[], byte[]>> readFromBroker(String topic, int partition, int count) {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            TopicPartition at = new TopicPartition(topic, partition);
-            consumer.assign(List.of(at));
-            consumer.seekToBeginning(List.of(at));
-            List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
-            Eventually.await(Duration.ofSeconds(30), count + " records of " + at, () -> {
-                consumer.poll(Duration.ofMillis(200)).forEach(found::add);
-                return found.size() >= count;
-            });
-            return found.subList(0, count);
-        }
+        Properties direct = new Properties();
+        direct.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+        return RecordRoundTrip.firstRecords(direct, new TopicPartition(topic, partition), count);
     }
 
     private static byte[] random(int length, long seed) {
