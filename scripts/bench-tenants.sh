@@ -7,6 +7,7 @@
 #
 # Usage: scripts/bench-tenants.sh [-Dbench.rounds=7 -Dbench.tenants.mode=ports ...]
 #        (the bench's settings: bench/src/main/java/.../BenchSettings.java). About 5 minutes (estimated).
+# BENCH_MAIN names another main class to build and run the same way (scripts/bench-lfs-read.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,4 +19,4 @@ if [ -n "$(git status --porcelain -- . ':!docs/benchmarks.md' ':!bench/results' 
 fi
 exec java -Xmx2g -cp "bench/target/classes:$(cat bench/target/bench.classpath)" \
   -Dbench.commit="$commit" -Dbench.command="scripts/bench-tenants.sh" "$@" \
-  org.kafscale.proxy.bench.VirtualClusterCostMain
+  "${BENCH_MAIN:-org.kafscale.proxy.bench.VirtualClusterCostMain}"

@@ -7,6 +7,7 @@ import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.http.HttpSettings;
 import org.kafscale.proxy.lfs.limits.LfsLimits;
 import org.kafscale.proxy.lfs.publish.PublishSettings;
+import org.kafscale.proxy.lfs.rewrite.OffloadSettings;
 import org.kafscale.proxy.lfs.s3.S3Settings;
 import org.kafscale.proxy.lfs.tracker.TrackerSettings;
 
@@ -31,12 +32,14 @@ import org.kafscale.proxy.lfs.tracker.TrackerSettings;
  * @param rewriteTopics topics whose {@code LFS_BLOB} records the Kafka listener rewrites ({@code *} for
  *                      all); empty turns the Kafka-side rewrite off
  * @param limits what the module holds at most for its clients (uploads, downloads, temp disk, threads)
+ * @param offload the topics whose records over a size the Kafka listener offloads to S3, with no
+ *                {@code LFS_BLOB} header; {@link OffloadSettings#OFF} for none
  */
 public record LfsSettings(S3Settings s3, HttpSettings http, PublishSettings publish, TrackerSettings tracker,
                           String namespace, String proxyId, long maxBlobSize, int chunkSize,
                           ChecksumAlg defaultChecksum, int topicMaxLength, Duration downloadTtl,
                           boolean presignEnabled, Duration uploadSessionTtl, Duration dialTimeout, Path tempDir,
-                          Set<String> rewriteTopics, LfsLimits limits) {
+                          Set<String> rewriteTopics, LfsLimits limits, OffloadSettings offload) {
     /** S3's smallest part (except the last). */
     public static final int MIN_CHUNK_SIZE = 5 * 1024 * 1024;
     public static final long DEFAULT_MAX_BLOB_SIZE = 5L * 1024 * 1024 * 1024;
@@ -47,6 +50,18 @@ public record LfsSettings(S3Settings s3, HttpSettings http, PublishSettings publ
         proxyId = proxyId == null ? "" : proxyId;
         rewriteTopics = rewriteTopics == null ? Set.of() : Set.copyOf(rewriteTopics);
         limits = limits == null ? LfsLimits.defaults() : limits;
+        offload = offload == null ? OffloadSettings.OFF : offload;
+    }
+
+    /** Settings with no offload by size. */
+    public LfsSettings(S3Settings s3, HttpSettings http, PublishSettings publish, TrackerSettings tracker,
+                       String namespace, String proxyId, long maxBlobSize, int chunkSize,
+                       ChecksumAlg defaultChecksum, int topicMaxLength, Duration downloadTtl,
+                       boolean presignEnabled, Duration uploadSessionTtl, Duration dialTimeout, Path tempDir,
+                       Set<String> rewriteTopics, LfsLimits limits) {
+        this(s3, http, publish, tracker, namespace, proxyId, maxBlobSize, chunkSize, defaultChecksum, topicMaxLength,
+                downloadTtl, presignEnabled, uploadSessionTtl, dialTimeout, tempDir, rewriteTopics, limits,
+                OffloadSettings.OFF);
     }
 
     /** Settings with the Kafka-side rewrite off and the default limits. */
@@ -62,6 +77,13 @@ public record LfsSettings(S3Settings s3, HttpSettings http, PublishSettings publ
     public LfsSettings withLimits(LfsLimits other) {
         return new LfsSettings(s3, http, publish, tracker, namespace, proxyId, maxBlobSize, chunkSize, defaultChecksum,
                 topicMaxLength, downloadTtl, presignEnabled, uploadSessionTtl, dialTimeout, tempDir, rewriteTopics,
-                other);
+                other, offload);
+    }
+
+    /** These settings with another offload rule. */
+    public LfsSettings withOffload(OffloadSettings other) {
+        return new LfsSettings(s3, http, publish, tracker, namespace, proxyId, maxBlobSize, chunkSize, defaultChecksum,
+                topicMaxLength, downloadTtl, presignEnabled, uploadSessionTtl, dialTimeout, tempDir, rewriteTopics,
+                limits, other);
     }
 }

@@ -28,9 +28,18 @@ public final class VirtualClusterTable {
 
     /** As {@link #render(BenchReport)}, the gateway file's columns named {@code with} ({@code withShort} for its rounds). */
     public static String render(BenchReport report, String with, String withShort) {
+        return render(report, "No gateway file", with, withShort);
+    }
+
+    /**
+     * As {@link #render(BenchReport, String, String)}, the rows' {@code direct} route named
+     * {@code without} (the reference the ratio is against).
+     */
+    public static String render(BenchReport report, String without, String with, String withShort) {
         StringBuilder md = new StringBuilder(MarkdownTable.header(report));
-        md.append("| Workload | Metric | Unit | No gateway file (median) | " + with + " (median)"
-                + " | With/without (median of rounds) | Rounds, no gateway file | Rounds, " + withShort + " |\n");
+        md.append("| Workload | Metric | Unit | " + without + " (median) | " + with + " (median)"
+                + " | With/without (median of rounds) | Rounds, " + without.toLowerCase(java.util.Locale.ROOT)
+                + " | Rounds, " + withShort + " |\n");
         md.append("|---|---|---|---:|---:|---:|---|---|\n");
         for (Row row : report.rows()) {
             md.append("| ").append(row.workload())

@@ -9,6 +9,7 @@ import org.kafscale.proxy.core.security.sasl.SaslSettings;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.lfs.limits.LfsLimits;
+import org.kafscale.proxy.lfs.rewrite.OffloadSettings;
 import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
 
 /**
@@ -349,6 +350,18 @@ public enum ConfigKey {
     LFS_PROXY_REWRITE_TOPICS("KAFSCALE_LFS_PROXY_REWRITE_TOPICS", null, "unset (off)", null,
             "Topics (comma-separated, `*` for all) whose records with an `LFS_BLOB` header the Kafka listener "
                     + "uploads to S3 and replaces with an envelope (needs LFS enabled)."),
+    LFS_PROXY_OFFLOAD_TOPICS("KAFSCALE_LFS_PROXY_OFFLOAD_TOPICS", null, "unset (off)", null,
+            "Topics whose records with a value over `KAFSCALE_LFS_PROXY_OFFLOAD_THRESHOLD_BYTES` the Kafka listener "
+                    + "uploads to S3 and replaces with an envelope, no header needed, so plain Kafka clients can "
+                    + "produce records larger than the brokers take: comma-separated regular expressions, each "
+                    + "matched against the whole topic name (`media\\..*,uploads`). Needs LFS enabled. Producers must "
+                    + "be allowed to send such records (`max.request.size`, librdkafka `message.max.bytes`), and the "
+                    + "request must fit `KAFSCALE_PROXY_MAX_FRAME_BYTES`; see docs/lfs.md."),
+    LFS_PROXY_OFFLOAD_THRESHOLD_BYTES("KAFSCALE_LFS_PROXY_OFFLOAD_THRESHOLD_BYTES",
+            String.valueOf(OffloadSettings.DEFAULT_THRESHOLD_BYTES), null, Range.of(1024, Integer.MAX_VALUE),
+            "A record value longer than this on an offload topic goes to S3; one of this length or shorter, and a "
+                    + "tombstone, passes unchanged. Less than `KAFSCALE_PROXY_MAX_FRAME_BYTES` and "
+                    + "`KAFSCALE_LFS_PROXY_MAX_BLOB_SIZE`."),
     LFS_CHUNK_SIZE("KAFSCALE_LFS_PROXY_CHUNK_SIZE", "5242880", null, Range.of(5L << 20, 512L << 20),
             "S3 part size for streamed uploads; an upload holds two parts in memory."),
     LFS_CHECKSUM_ALGO("KAFSCALE_LFS_PROXY_CHECKSUM_ALGO", "sha256", null, null,
@@ -413,6 +426,8 @@ public enum ConfigKey {
     LFS_MAX_UPLOADS("KAFSCALE_LFS_PROXY_MAX_UPLOADS", String.valueOf(LfsLimits.DEFAULT_MAX_UPLOADS), null,
             Range.of(1, 100_000),
             "Uploads (`/lfs/produce` bodies and multipart parts) streaming to S3 at once; more get 503 `busy`. "
+                    + "Each Produce partition the Kafka listener rewrites (`LFS_BLOB`, offload) takes one too; past "
+                    + "the bound it is answered with the retriable `KAFKA_STORAGE_ERROR`. "
                     + "The S3 pool is this plus `KAFSCALE_LFS_PROXY_MAX_DOWNLOADS` plus 32 connections; the session "
                     + "store (32) and the health check (2) have connections of their own."),
     LFS_MAX_UPLOADS_PER_CLIENT("KAFSCALE_LFS_PROXY_MAX_UPLOADS_PER_CLIENT",

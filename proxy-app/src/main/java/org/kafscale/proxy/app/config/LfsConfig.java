@@ -5,10 +5,13 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import org.kafscale.proxy.core.proxyprotocol.ProxyProtocolMode;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
@@ -18,6 +21,7 @@ import org.kafscale.proxy.lfs.http.TrustedProxies;
 import org.kafscale.proxy.core.security.tls.TlsProvider;
 import org.kafscale.proxy.lfs.limits.LfsLimits;
 import org.kafscale.proxy.lfs.publish.PublishSettings;
+import org.kafscale.proxy.lfs.rewrite.OffloadSettings;
 import org.kafscale.proxy.lfs.s3.S3Settings;
 import org.kafscale.proxy.lfs.tracker.TrackerSettings;
 import org.slf4j.Logger;
@@ -48,6 +52,8 @@ public final class LfsConfig {
     public static final String S3_NAMESPACE = ConfigKey.S3_NAMESPACE.envName();
     public static final String MAX_BLOB_SIZE = ConfigKey.LFS_MAX_BLOB_SIZE.envName();
     public static final String REWRITE_TOPICS = ConfigKey.LFS_PROXY_REWRITE_TOPICS.envName();
+    public static final String OFFLOAD_TOPICS = ConfigKey.LFS_PROXY_OFFLOAD_TOPICS.envName();
+    public static final String OFFLOAD_THRESHOLD_BYTES = ConfigKey.LFS_PROXY_OFFLOAD_THRESHOLD_BYTES.envName();
     public static final String CHUNK_SIZE = ConfigKey.LFS_CHUNK_SIZE.envName();
     public static final String CHECKSUM_ALGO = ConfigKey.LFS_CHECKSUM_ALGO.envName();
     public static final String PROXY_ID = ConfigKey.LFS_PROXY_ID.envName();
@@ -128,6 +134,7 @@ public final class LfsConfig {
                 s.bool(PRESIGN_ENABLED, false), Duration.ofSeconds(s.longValue(ConfigKey.LFS_UPLOAD_SESSION_TTL_SEC)),
                 Duration.ofMillis(s.longValue(ConfigKey.LFS_DIAL_TIMEOUT_MS)), tempDir, rewriteTopics(s),
                 limits(s, maxBlob));
+        settings = settings.withOffload(offload(s, maxBlob));
         if (http.isEmpty()) {
             LOGGER.warn("{} is true but {} is unset: the LFS HTTP API stays off", LFS_ENABLED, HTTP_ADDR);
             return Optional.empty();
@@ -164,6 +171,40 @@ public final class LfsConfig {
             }
         }
         return topics;
+    }
+
+    /**
+     * {@code KAFSCALE_LFS_PROXY_OFFLOAD_TOPICS} (comma-separated regular expressions, each matched
+     * against the whole topic name) and the size over which their records are offloaded. A
+     * threshold no record could pass (at least the largest frame the listener reads) or at which
+     * every offloaded record would be refused (at least the largest payload) is refused here.
+     */
+    private static OffloadSettings offload(Settings s, long maxBlob) {
+        String value = s.string(OFFLOAD_TOPICS, "");
+        List<Pattern> patterns = new ArrayList<>();
+        for (String expression : value.split(",")) {
+            if (expression.isBlank()) {
+                continue;
+            }
+            try {
+                patterns.add(Pattern.compile(expression.trim()));
+            } catch (PatternSyntaxException e) {
+                throw ConfigException.invalid(OFFLOAD_TOPICS, value, "expected comma-separated regular expressions; `"
+                        + expression.trim() + "` is not one: " + e.getDescription());
+            }
+        }
+        long threshold = s.longValue(ConfigKey.LFS_PROXY_OFFLOAD_THRESHOLD_BYTES);
+        int maxFrame = s.intValue(ConfigKey.MAX_FRAME_BYTES);
+        if (!patterns.isEmpty() && threshold >= maxFrame) {
+            throw ConfigException.invalid(OFFLOAD_THRESHOLD_BYTES, String.valueOf(threshold), "expected less than "
+                    + ConfigKey.MAX_FRAME_BYTES.envName() + " (" + maxFrame + "), or no request could carry a record "
+                    + "over it");
+        }
+        if (!patterns.isEmpty() && threshold >= maxBlob) {
+            throw ConfigException.invalid(OFFLOAD_THRESHOLD_BYTES, String.valueOf(threshold), "expected less than "
+                    + MAX_BLOB_SIZE + " (" + maxBlob + "), or every record over it would be refused");
+        }
+        return new OffloadSettings(patterns, threshold);
     }
 
     private static S3Settings s3(Settings s) {

@@ -54,11 +54,11 @@ public final class LfsRuntime implements AutoCloseable {
         }
     }
 
-    /** The Kafka-side rewrite when rewrite topics are set, else {@link ProduceRewriter#NONE}. */
+    /** The Kafka-side rewrite when rewrite or offload topics are set, else {@link ProduceRewriter#NONE}. */
     public ProduceRewriter produceRewriter() {
         LfsSettings settings = module.context().settings();
-        return settings.rewriteTopics().isEmpty() ? ProduceRewriter.NONE
-                : new LfsProduceRewriter(module.context(), settings.rewriteTopics());
+        return settings.rewriteTopics().isEmpty() && !settings.offload().isOn() ? ProduceRewriter.NONE
+                : new LfsProduceRewriter(module.context(), settings.rewriteTopics(), settings.offload());
     }
 
     public InetSocketAddress httpAddress() {

@@ -1,7 +1,7 @@
 package org.kafscale.proxy.core.encryption;
 
+import java.nio.ByteBuffer;
 import java.security.SecureRandom;
-import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,7 +26,11 @@ final class DataKeys {
     private final LongSupplier nanos;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Current> current = new ConcurrentHashMap<>();
-    private final Map<String, SecretKey> unwrapped = new ConcurrentHashMap<>();
+    private final Map<Wrapped, SecretKey> unwrapped = new ConcurrentHashMap<>();
+
+    /** A wrapped key under its KEK, compared by content (a ByteBuffer's equality), the unwrap cache's key. */
+    private record Wrapped(String keyId, ByteBuffer wrappedKey) {
+    }
 
     DataKeys(KeyEncryptionKeys keks, long rotateAfterRecords, long rotateAfterNanos, LongSupplier nanos) {
         this.keks = keks;
@@ -35,7 +39,14 @@ final class DataKeys {
         this.nanos = nanos;
     }
 
-    /** A data key with its wrapped form, and how many records it encrypted since it was made. */
+    /**
+     * A data key with its wrapped form, and how many records it encrypted since it was made.
+     *
+     * <p>Its IVs are NIST SP 800-38D's deterministic construction (section 8.2.1): a random fixed
+     * field of 4 bytes, drawn with the key, then a 64-bit count of the IVs it gave. No IV repeats
+     * under one key, whichever loops share it, where 96 random bits would only make a repeat
+     * unlikely, and a record costs no call into the system's random source.
+     */
     static final class Current {
         final SecretKey key;
         final String keyId;
@@ -43,12 +54,20 @@ final class DataKeys {
         final long madeAt;
         /** Records encrypted under it, counted by whichever loop takes it. */
         final AtomicLong used = new AtomicLong();
+        private final int ivField;
+        private final AtomicLong ivs = new AtomicLong();
 
-        Current(SecretKey key, String keyId, byte[] wrapped, long madeAt) {
+        Current(SecretKey key, String keyId, byte[] wrapped, long madeAt, int ivField) {
             this.key = key;
             this.keyId = keyId;
             this.wrapped = wrapped;
             this.madeAt = madeAt;
+            this.ivField = ivField;
+        }
+
+        /** The next IV under this key: the fixed field, then the count. */
+        byte[] nextIv() {
+            return ByteBuffer.allocate(Envelope.IV_BYTES).putInt(ivField).putLong(ivs.getAndIncrement()).array();
         }
     }
 
@@ -67,7 +86,7 @@ final class DataKeys {
 
     /** The data key {@code envelope} names, unwrapped once and cached. */
     SecretKey unwrap(Envelope envelope) {
-        String cacheKey = envelope.keyId() + '/' + Base64.getEncoder().encodeToString(envelope.wrappedKey());
+        Wrapped cacheKey = new Wrapped(envelope.keyId(), ByteBuffer.wrap(envelope.wrappedKey()));
         SecretKey key = unwrapped.get(cacheKey);
         if (key == null) {
             key = keks.unwrap(envelope.keyId(), envelope.wrappedKey());
@@ -84,14 +103,7 @@ final class DataKeys {
         random.nextBytes(bytes);
         SecretKey key = new SecretKeySpec(bytes, "AES");
         byte[] wrapped = keks.wrap(key);
-        unwrapped.put(keks.keyId() + '/' + Base64.getEncoder().encodeToString(wrapped), key);
-        return new Current(key, keks.keyId(), wrapped, now);
-    }
-
-    /** Random bytes for an IV. */
-    byte[] iv() {
-        byte[] iv = new byte[Envelope.IV_BYTES];
-        random.nextBytes(iv);
-        return iv;
+        unwrapped.put(new Wrapped(keks.keyId(), ByteBuffer.wrap(wrapped)), key);
+        return new Current(key, keks.keyId(), wrapped, now, random.nextInt());
     }
 }

@@ -114,7 +114,7 @@ public final class EncryptionPolicy implements Policy {
             Header[] withEnvelope = Arrays.copyOf(headers, headers.length + 1);
             withEnvelope[headers.length] = RecordRewrites.header(Envelope.HEADER, sealed.header());
             return new RecordRewrites.Rewritten(sealed.value(), withEnvelope);
-        }));
+        }, RecordCipher.growth(key)));
         return true;
     }
 

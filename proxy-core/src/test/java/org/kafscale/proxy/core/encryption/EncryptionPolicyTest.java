@@ -9,12 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.compress.Compression;
@@ -22,6 +25,8 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.record.internal.CompressionType;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.EndTransactionMarker;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
@@ -277,6 +282,85 @@ class EncryptionPolicyTest {
         KeyStoreKeys keks = KeyStoreKeys.open(keystore, PASSWORD, "kek-1");
         assertThrows(IllegalArgumentException.class, () -> keks.unwrap("kek-2", new byte[40]));
         assertNotEquals(0, keks.wrap(new javax.crypto.spec.SecretKeySpec(new byte[32], "AES")).length);
+    }
+
+    @Test
+    void aSetOfManyBatchesOfDifferentCodecsIsSealedBatchByBatchAndOpensWhole() {
+        // Given a fetched-like set of batches, one per codec, at their own offsets, with a
+        // transaction marker between them, as a broker returns them
+        DataKeys keys = keys(1_000_000, new AtomicLong());
+        ByteArrayOutputStream set = new ByteArrayOutputStream();
+        long offset = 0;
+        List<String> values = new ArrayList<>();
+        for (CompressionType type : CompressionType.values()) {
+            MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(64 << 10),
+                    RecordBatch.MAGIC_VALUE_V2, Compression.of(type).build(), TimestampType.CREATE_TIME, offset);
+            for (int i = 0; i < 40; i++, offset++) {
+                String value = type + "-value-" + offset + "-" + "x".repeat((int) offset * 7);
+                values.add(value);
+                builder.appendWithOffset(offset, 1_000 + offset, utf8("k" + offset), utf8(value),
+                        new Header[0]);
+            }
+            set.writeBytes(bytes(builder.build().buffer()));
+            set.writeBytes(bytes(MemoryRecords.withEndTransactionMarker(offset++, 1_000, 0, PRODUCER_ID, EPOCH,
+                    new EndTransactionMarker(ControlRecordType.COMMIT, 0)).buffer()));
+        }
+        MemoryRecords plain = MemoryRecords.readableRecords(ByteBuffer.wrap(set.toByteArray()));
+
+        // When it is sealed and opened again
+        MemoryRecords sealed = seal(keys, "t", plain);
+        Read opened = open(keys, sealed, true);
+
+        // Then every batch is valid, keeps its codec and base offset, the markers are where they
+        // were, and every value reads back in order
+        assertNull(opened.refusal());
+        List<MutableRecordBatch> before = new ArrayList<>();
+        plain.batches().forEach(before::add);
+        List<MutableRecordBatch> after = new ArrayList<>();
+        opened.records().batches().forEach(after::add);
+        assertEquals(before.size(), after.size());
+        for (int i = 0; i < before.size(); i++) {
+            after.get(i).ensureValid();
+            assertEquals(before.get(i).compressionType(), after.get(i).compressionType());
+            assertEquals(before.get(i).baseOffset(), after.get(i).baseOffset());
+            assertEquals(before.get(i).isControlBatch(), after.get(i).isControlBatch());
+        }
+        List<String> read = new ArrayList<>();
+        for (MutableRecordBatch batch : after) {
+            if (!batch.isControlBatch()) {
+                batch.forEach(r -> read.add(text(r.value())));
+            }
+        }
+        assertEquals(values, read);
+    }
+
+    @Test
+    void noTwoRecordsUnderOneDataKeyShareAnIvWhateverThreadSealsThem() throws Exception {
+        // Given one data key taken by two threads at once, as two event loops take a topic's key
+        DataKeys keys = keys(Long.MAX_VALUE, new AtomicLong());
+        DataKeys.Current key = keys.forRecords("t", 1);
+        Set<ByteBuffer> ivs = ConcurrentHashMap.newKeySet();
+        Runnable seal = () -> {
+            for (int i = 0; i < 20_000; i++) {
+                ivs.add(ByteBuffer.wrap(key.nextIv()));
+            }
+        };
+
+        // When each seals 20,000 records
+        Thread other = new Thread(seal);
+        other.start();
+        seal.run();
+        other.join();
+
+        // Then 40,000 IVs were given, each once, all with the key's own fixed field
+        assertEquals(40_000, ivs.size());
+        assertEquals(1, ivs.stream().map(iv -> iv.getInt(0)).distinct().count());
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        byte[] out = new byte[buffer.remaining()];
+        buffer.duplicate().get(out);
+        return out;
     }
 
     private static MemoryRecords seal(DataKeys keys, String topic, MemoryRecords records) {

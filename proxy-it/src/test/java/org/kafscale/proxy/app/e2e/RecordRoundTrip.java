@@ -221,19 +221,24 @@ final class RecordRoundTrip {
      * offset, read with {@code props} (bootstrap, security), waiting up to 30 s for them.
      */
     static List<ConsumerRecord<byte[], byte[]>> firstRecords(Properties props, String topic, int count) {
+        return firstRecords(props, new TopicPartition(topic, 0), count);
+    }
+
+    /** The same for any one partition. */
+    static List<ConsumerRecord<byte[], byte[]>> firstRecords(Properties props, TopicPartition partition, int count) {
         Properties settings = new Properties();
         settings.putAll(props);
         settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
-            consumer.assign(List.of(new TopicPartition(topic, 0)));
+            consumer.assign(List.of(partition));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (records.size() < count && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
             }
         }
-        assertEquals(count, records.size(), "records of " + topic);
+        assertEquals(count, records.size(), "records of " + partition);
         return records;
     }
 }

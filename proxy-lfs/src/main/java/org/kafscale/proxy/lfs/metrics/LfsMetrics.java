@@ -37,6 +37,8 @@ public final class LfsMetrics {
     private final Counter uploadBytes;
     private final Counter s3Errors;
     private final Counter orphans;
+    private final Counter offloadedRecords;
+    private final Counter offloadedBytes;
 
     public LfsMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -50,6 +52,11 @@ public final class LfsMetrics {
                 .description("Failed S3 calls (upload, part, complete, get, presign)").register(registry);
         this.orphans = Counter.builder("kafscale_lfs_proxy_orphan_objects")
                 .description("S3 objects that may lack their Kafka record (kept, or a delete failed)").register(registry);
+        this.offloadedRecords = Counter.builder("kafscale_lfs_proxy_offload_records")
+                .description("Produce records over the offload threshold whose value the Kafka listener stored in S3")
+                .register(registry);
+        this.offloadedBytes = Counter.builder("kafscale_lfs_proxy_offload_bytes").baseUnit("bytes")
+                .description("Bytes of the values the Kafka listener offloaded to S3").register(registry);
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         Gauge.builder("kafscale_lfs_proxy_goroutines", () -> ManagementFactory.getThreadMXBean().getThreadCount())
                 .description("Live JVM threads (the Go proxy reported goroutines)").register(registry);
@@ -107,6 +114,14 @@ public final class LfsMetrics {
         Counter.builder("kafscale_lfs_proxy_connections_refused").tag("limit", limit)
                 .description("Connections to the LFS listener closed before they were served, by reason")
                 .register(registry).increment();
+    }
+
+    /** One record offloaded by size (its value in S3, an envelope in its place), of {@code bytes}. */
+    public void offloaded(long bytes) {
+        offloadedRecords.increment();
+        if (bytes > 0) {
+            offloadedBytes.increment(bytes);
+        }
     }
 
     public void s3Error() {

@@ -1,5 +1,6 @@
 package org.kafscale.proxy.lfs.rewrite;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.TreeMap;
 import org.apache.kafka.common.header.Header;
 import org.kafscale.proxy.core.codec.RecordEdits;
 import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
+import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
 
 /**
  * One record marked for the Kafka-side rewrite (spec §4.10): its value, the checksum the
@@ -22,16 +24,28 @@ import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
  * @param headers the record's headers
  * @param expected the expected checksum, lowercase, or empty
  * @param alg the algorithm name as given
+ * @param bySize chosen for its size on an offload topic, not for an {@code LFS_BLOB} header
  */
-record LfsBlob(RecordEdits.Position position, byte[] value, Header[] headers, String expected, String alg) {
+record LfsBlob(RecordEdits.Position position, byte[] value, Header[] headers, String expected, String alg,
+               boolean bySize) {
     static final String MARKER = "LFS_BLOB";
     static final String ALG_HEADER = "LFS_BLOB_ALG";
+    /** More than the first bytes {@link EnvelopeCodec#looksLikeEnvelope} looks at, so a big value is never copied to check it. */
+    private static final int ENVELOPE_HEAD = 64;
     /** Headers copied into the envelope's {@code original_headers}, matched case-insensitively (spec §4.8). */
     private static final Set<String> ALLOWED = Set.of("content-type", "content-encoding", "correlation-id",
             "message-id", "x-correlation-id", "x-request-id", "traceparent", "tracestate");
 
-    /** The blob {@code record} carries, or empty when it has no {@code LFS_BLOB} header. */
-    static Optional<LfsBlob> of(RecordEdits.EditableRecord record, String defaultAlg) {
+    /**
+     * The blob {@code record} carries: when {@code byMarker}, a record with an {@code LFS_BLOB}
+     * header; when {@code offload} is on, a value over its threshold, header or not. A tombstone
+     * (no value) is never one, nor a value that already is an envelope (a KafScale SDK's record
+     * must not be wrapped twice). An {@code LFS_BLOB} checksum is honoured either way.
+     *
+     * @param offload the size rule of the record's topic; {@link OffloadSettings#OFF} when not an offload topic
+     */
+    static Optional<LfsBlob> of(RecordEdits.EditableRecord record, String defaultAlg, boolean byMarker,
+                                OffloadSettings offload) {
         Header[] headers = record.headers();
         String expected = null;
         String alg = defaultAlg;
@@ -42,14 +56,25 @@ record LfsBlob(RecordEdits.Position position, byte[] value, Header[] headers, St
                 alg = text(h).trim();
             }
         }
-        if (expected == null) {
+        boolean marked = byMarker && expected != null;
+        boolean bySize = !marked && offload.isOn() && record.value() != null
+                && offload.exceeds(record.value().remaining()) && !isEnvelope(record.value());
+        if (!marked && !bySize) {
             return Optional.empty();
         }
         byte[] value = new byte[record.value() == null ? 0 : record.value().remaining()];
         if (record.value() != null) {
             record.value().duplicate().get(value);
         }
-        return Optional.of(new LfsBlob(record.position(), value, headers, expected, alg));
+        return Optional.of(new LfsBlob(record.position(), value, headers, expected == null ? "" : expected, alg,
+                bySize));
+    }
+
+    /** Whether {@code value} starts as an envelope does, read from its first bytes only. */
+    private static boolean isEnvelope(ByteBuffer value) {
+        byte[] head = new byte[Math.min(value.remaining(), ENVELOPE_HEAD)];
+        value.duplicate().get(head);
+        return EnvelopeCodec.looksLikeEnvelope(head);
     }
 
     /** The checksum algorithm, or empty when unsupported. */

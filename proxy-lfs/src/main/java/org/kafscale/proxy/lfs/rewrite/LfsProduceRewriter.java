@@ -2,6 +2,8 @@ package org.kafscale.proxy.lfs.rewrite;
 
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -10,8 +12,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.apache.kafka.common.message.ProduceRequestData.PartitionProduceData;
 import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.codec.RecordEdits;
@@ -24,6 +28,7 @@ import org.kafscale.proxy.lfs.checksum.ChecksumAlg;
 import org.kafscale.proxy.lfs.checksum.PayloadDigests;
 import org.kafscale.proxy.lfs.envelope.Envelope;
 import org.kafscale.proxy.lfs.envelope.EnvelopeCodec;
+import org.kafscale.proxy.lfs.limits.ConcurrencyGate;
 import org.kafscale.proxy.lfs.publish.ObjectJanitor;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 
@@ -34,10 +39,16 @@ import software.amazon.awssdk.core.async.AsyncRequestBody;
  * batches that hold such records are re-encoded ({@link RecordEdits}); batches of topics not
  * enabled are never opened.
  *
+ * <p>On an offload topic ({@link OffloadSettings}) a record qualifies by size instead: a value
+ * over the threshold takes the same path with no header needed, so any Kafka client can produce
+ * it; smaller records and tombstones pass unchanged, and a partition that cannot hold one over
+ * the threshold (read from its batch headers, {@link OffloadScan}) is not decoded at all.
+ *
  * <p>A partition is refused, unsent and with no object left behind, when one of its blobs fails:
  * a checksum mismatch or an unknown {@code LFS_BLOB_ALG} ({@code INVALID_RECORD}, not retriable:
  * the same bytes fail again), a value over the max blob size ({@code MESSAGE_TOO_LARGE}), or an
- * S3 failure ({@code KAFKA_STORAGE_ERROR}, retriable). Checksums are verified before the upload.
+ * S3 failure or the LFS upload bound reached ({@code KAFKA_STORAGE_ERROR}, retriable). Checksums
+ * are verified before the upload.
  * Objects of a sent partition whose produce did not succeed are counted as orphans (§4.12).
  *
  * <p>Hashing, uploads and re-encoding run on the LFS blocking executor; the records are replaced
@@ -49,23 +60,38 @@ public final class LfsProduceRewriter implements ProduceRewriter {
     private final LfsContext lfs;
     private final Set<String> topics;
     private final boolean allTopics;
+    private final OffloadSettings offload;
 
     /**
      * @param lfs the LFS services
      * @param topics the topics to rewrite; {@code *} for all
      */
     public LfsProduceRewriter(LfsContext lfs, Set<String> topics) {
+        this(lfs, topics, OffloadSettings.OFF);
+    }
+
+    /**
+     * @param lfs the LFS services
+     * @param topics the topics whose {@code LFS_BLOB} records are rewritten; {@code *} for all
+     * @param offload the topics whose records over a size are rewritten, header or not
+     */
+    public LfsProduceRewriter(LfsContext lfs, Set<String> topics, OffloadSettings offload) {
         this.lfs = lfs;
         this.topics = Set.copyOf(topics);
         this.allTopics = topics.contains("*");
+        this.offload = offload;
     }
 
     @Override
     public Future<Outcome> rewrite(ConnectionContext context, Map<PartitionRef, PartitionProduceData> partitions) {
         Map<PartitionRef, List<LfsBlob>> marked = new LinkedHashMap<>();
         partitions.forEach((ref, data) -> {
-            if (enabled(ref.routingName())) {
-                List<LfsBlob> blobs = scan(data);
+            boolean byMarker = enabled(ref.routingName());
+            OffloadSettings bySize = offload.appliesTo(ref.routingName())
+                    && OffloadScan.mayHoldValueOver(data.records(), offload.thresholdBytes())
+                    ? offload : OffloadSettings.OFF;
+            if (byMarker || bySize.isOn()) {
+                List<LfsBlob> blobs = scan(data, byMarker, bySize);
                 if (!blobs.isEmpty()) {
                     marked.put(ref, blobs);
                 }
@@ -76,10 +102,11 @@ public final class LfsProduceRewriter implements ProduceRewriter {
         }
         Promise<Outcome> outcome = context.loop().newPromise();
         Map<PartitionRef, CompletableFuture<PartitionResult>> work = new LinkedHashMap<>();
-        marked.forEach((ref, blobs) -> work.put(ref, CompletableFuture
+        String client = clientHost(context.clientAddress());
+        marked.forEach((ref, blobs) -> work.put(ref, admitted(ref, client, () -> CompletableFuture
                 .supplyAsync(() -> check(ref, blobs), lfs.blocking())
                 .thenComposeAsync(refusal -> refusal != null ? CompletableFuture.completedFuture(refusal)
-                        : upload(ref, partitions.get(ref), blobs), lfs.blocking())));
+                        : upload(ref, partitions.get(ref), blobs), lfs.blocking()))));
         CompletableFuture.allOf(work.values().toArray(CompletableFuture[]::new)).whenComplete((ok, e) ->
                 Async.onLoop(context.loop(), () -> {
                     try {
@@ -91,16 +118,43 @@ public final class LfsProduceRewriter implements ProduceRewriter {
         return outcome;
     }
 
+    /**
+     * {@code rewrite} under one permit of the LFS upload bound ({@code KAFSCALE_LFS_PROXY_MAX_UPLOADS},
+     * per client too), held until its uploads are done: the partition's payload copies and S3 calls
+     * are what the bound limits. Past the bound the partition is refused, retriably and with nothing
+     * stored, so the producer sends it again later instead of the proxy holding it meanwhile.
+     */
+    private CompletableFuture<PartitionResult> admitted(PartitionRef ref, String client,
+                                                        Supplier<CompletableFuture<PartitionResult>> rewrite) {
+        Optional<ConcurrencyGate.Permit> permit = lfs.limits().uploads().tryAcquire(client);
+        if (permit.isEmpty()) {
+            LOGGER.debug("lfs rewrite refuses topic={} partition={}: too many uploads at once", ref.routingName(),
+                    ref.partition());
+            return CompletableFuture.completedFuture(PartitionResult.refused(Errors.KAFKA_STORAGE_ERROR));
+        }
+        return rewrite.get().whenComplete((result, error) -> permit.get().close());
+    }
+
+    /** The address a client's uploads are counted under: its host, as the LFS listener counts it. */
+    private static String clientHost(SocketAddress address) {
+        return address instanceof InetSocketAddress inet && inet.getAddress() != null
+                ? inet.getAddress().getHostAddress() : String.valueOf(address);
+    }
+
     private boolean enabled(String topic) {
         return topic != null && (allTopics || topics.contains(topic));
     }
 
-    /** The marked records of one partition; records that do not decode are left to the broker. */
-    private List<LfsBlob> scan(PartitionProduceData data) {
+    /**
+     * The records of one partition to rewrite: marked ones when {@code byMarker}, those over the
+     * threshold when {@code bySize} is on; records that do not decode are left to the broker.
+     */
+    private List<LfsBlob> scan(PartitionProduceData data, boolean byMarker, OffloadSettings bySize) {
         List<LfsBlob> blobs = new ArrayList<>();
         String defaultAlg = lfs.settings().defaultChecksum().wireName();
         try {
-            RecordEdits.forEachEditable(data.records(), record -> LfsBlob.of(record, defaultAlg).ifPresent(blobs::add));
+            RecordEdits.forEachEditable(data.records(), record -> LfsBlob.of(record, defaultAlg, byMarker, bySize)
+                    .ifPresent(blobs::add));
         } catch (RuntimeException e) {
             LOGGER.debug("lfs rewrite skips records that do not decode: {}", e.toString());
             return List.of();
@@ -163,7 +217,9 @@ public final class LfsProduceRewriter implements ProduceRewriter {
                     blob.contentType(), blob.originalHeaders(),
                     Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), lfs.settings().proxyId());
             uploads.add(lfs.s3().putObject(b -> b.bucket(envelope.bucket()).key(key)
-                            .contentLength((long) blob.value().length), AsyncRequestBody.fromBytes(blob.value()))
+                            .contentLength((long) blob.value().length),
+                            // The copy is ours and never changes: no second copy of a payload of many MiB.
+                            AsyncRequestBody.fromBytesUnsafe(blob.value()))
                     .thenAccept(r -> {
                         synchronized (envelopes) {
                             envelopes.put(blob, envelope);
@@ -194,6 +250,7 @@ public final class LfsProduceRewriter implements ProduceRewriter {
             }
             lfs.metrics().observeUpload(System.nanoTime() - started);
             envelopes.values().forEach(e -> lfs.metrics().addUploadBytes(e.size()));
+            blobs.stream().filter(LfsBlob::bySize).forEach(b -> lfs.metrics().offloaded(b.value().length));
             lfs.metrics().request(topic, true);
             return PartitionResult.rewritten(rewritten, keys);
         }, lfs.blocking());
