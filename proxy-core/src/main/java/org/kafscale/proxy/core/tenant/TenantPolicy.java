@@ -94,7 +94,7 @@ public final class TenantPolicy implements RequestPolicy {
         } catch (TenantRefusal refusal) {
             LOGGER.atDebug().log("Refused {} for virtual cluster '{}': {}", context.describeRequest(), cluster.name(),
                     refusal.getMessage());
-            return context.now(context.error(refusal.error()));
+            return context.now(context.error(refusal.error(), refusal.getMessage()));
         } catch (RuntimeException e) {
             return context.now(context.close("rewriting " + context.describeRequest() + " for virtual cluster '"
                     + cluster.name() + "' failed: " + e));

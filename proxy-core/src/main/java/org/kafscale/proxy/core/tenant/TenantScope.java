@@ -17,6 +17,8 @@ public final class TenantScope {
     private final TopologySnapshot snapshot;
     /** The ids sent in place of foreign ones, to the ids the client sent. */
     private Map<Uuid, Uuid> substitutes;
+    /** What the request's rewrite left for its answer's: what the answer alone does not say. */
+    private Object kept;
 
     public TenantScope(VirtualCluster cluster, TopologySnapshot snapshot) {
         this.cluster = cluster;
@@ -62,6 +64,19 @@ public final class TenantScope {
         Uuid substitute = Uuid.randomUuid();
         substitutes.put(substitute, id);
         return substitute;
+    }
+
+    /**
+     * Leaves {@code state} for the answer's rewrite: what the answer does not say itself (the key
+     * type a FindCoordinator asked for, the ACL filters a client sent before they were rewritten).
+     */
+    public void keep(Object state) {
+        kept = state;
+    }
+
+    /** What the request's rewrite kept, as {@code type}; null if it kept nothing. */
+    public <T> T kept(Class<T> type) {
+        return type.cast(kept);
     }
 
     /** Whether a topic id the client sent went on as a substitute, which its answer must undo. */

@@ -74,6 +74,7 @@ import org.kafscale.proxy.core.security.authz.TopicGuards;
 import org.kafscale.proxy.core.security.authz.TransactionGuards;
 import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
+import org.kafscale.proxy.core.tenant.AclIsolations;
 import org.kafscale.proxy.core.tenant.ClusterIsolations;
 import org.kafscale.proxy.core.tenant.ConfigIsolations;
 import org.kafscale.proxy.core.tenant.PartitionIsolations;
@@ -81,6 +82,7 @@ import org.kafscale.proxy.core.tenant.ShareGroupIsolations;
 import org.kafscale.proxy.core.tenant.StreamsGroupIsolations;
 import org.kafscale.proxy.core.tenant.TopicIsolations;
 import org.kafscale.proxy.core.tenant.GroupIsolations;
+import org.kafscale.proxy.core.tenant.Isolation;
 import org.kafscale.proxy.core.tenant.TransactionIsolations;
 import org.kafscale.proxy.routing.coordinator.KeyedApi;
 import org.kafscale.proxy.routing.coordinator.KeyedApis;
@@ -446,9 +448,11 @@ public final class Apis {
                 .guard(Guard.of(CreatePartitionsRequestData.class, TopicGuards::createPartitions))
                 .doc("to any broker; answered once the topology shows the change")
                 .isolation(TopicIsolations.CREATE_PARTITIONS));
-        toAnyBrokerOnCluster(AclOperation.DESCRIBE, ApiKeys.DESCRIBE_ACLS, ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS);
-        toAnyBrokerOnCluster(AclOperation.ALTER, ApiKeys.CREATE_ACLS, ApiKeys.DELETE_ACLS,
-                ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, ApiKeys.UPDATE_FEATURES);
+        toAnyBrokerOnCluster(AclOperation.DESCRIBE, AclIsolations.DESCRIBE_ACLS, ApiKeys.DESCRIBE_ACLS);
+        toAnyBrokerOnCluster(AclOperation.ALTER, AclIsolations.CREATE_ACLS, ApiKeys.CREATE_ACLS);
+        toAnyBrokerOnCluster(AclOperation.ALTER, AclIsolations.DELETE_ACLS, ApiKeys.DELETE_ACLS);
+        toAnyBrokerOnCluster(AclOperation.DESCRIBE, ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS);
+        toAnyBrokerOnCluster(AclOperation.ALTER, ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, ApiKeys.UPDATE_FEATURES);
         place(api(ApiKeys.LIST_PARTITION_REASSIGNMENTS)
                 .forwarded(anyBroker(ApiKeys.LIST_PARTITION_REASSIGNMENTS))
                 .guard(Guard.cluster(AclOperation.DESCRIBE))
@@ -543,6 +547,12 @@ public final class Apis {
         for (ApiKeys api : apis) {
             place(api(api).forwarded(anyBroker(api)).guard(Guard.cluster(operation)).doc("to any broker"));
         }
+    }
+
+    /** The same for one key that a virtual cluster is served as {@code isolation} says. */
+    private static void toAnyBrokerOnCluster(AclOperation operation, Isolation isolation, ApiKeys api) {
+        place(api(api).forwarded(anyBroker(api)).guard(Guard.cluster(operation)).doc("to any broker")
+                .isolation(isolation));
     }
 
 
