@@ -151,7 +151,7 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
         RequestHandlers chained = new PolicyChain(policies).around(dispatchers);
         Optional<SaslAuthenticator> itsSasl = listenerCluster.map(cluster -> tenantSasl.get(cluster.name()))
                 .or(() -> sasl);
-        return itsSasl.map(s -> s.guard(chained)).orElse(chained);
+        return itsSasl.map(s -> s.guard(chained, listenerCluster.map(VirtualCluster::name))).orElse(chained);
     }
 
     private RequestHandlers dispatchers(ApiCatalog apis, AdvertisedListener advertised) {
