@@ -142,7 +142,7 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
         List<PolicyFactory> policies = new ArrayList<>();
         if (!config.virtualClusters().isEmpty()) {
             policies.add(PolicyFactory.shared(new TenantPolicy(apis, config.virtualClusters(), placement, topology,
-                    own)));
+                    own, config.gateway().quotas())));
         }
         policies.addAll(afterTenants);
         // The policy chain reads every request before the dispatcher answers or routes it, and every

@@ -2,8 +2,7 @@ package org.kafscale.proxy.core.tenant;
 
 /**
  * The APIs a virtual cluster is never served, each with why: what they read or change is the
- * real cluster's as a whole (its quorum, its features, its disks, its SCRAM users and quota
- * entities), or they carry no name a prefix could keep to one tenant. A tenant's own users and
+ * real cluster's as a whole (its quorum, its features, its disks, its SCRAM users), or they carry no name a prefix could keep to one tenant. A tenant's own users and
  * quotas are the proxy's, set in the gateway file, not the brokers'.
  */
 public final class RefusedIsolations {
@@ -19,9 +18,6 @@ public final class RefusedIsolations {
             + "to no prefix: a tenant could end another's transactions");
     public static final Isolation SCRAM_CREDENTIALS = Isolation.refused("the brokers' SCRAM users are the real "
             + "cluster's; a virtual cluster's users are the proxy's, in its credentials file");
-    public static final Isolation CLIENT_QUOTAS = Isolation.refused("the brokers' quota entities are the real "
-            + "cluster's and hold the proxy's own connections; a virtual cluster's quotas are set in the gateway "
-            + "file (`quotas`), where the proxy enforces them");
 
     private RefusedIsolations() {
     }

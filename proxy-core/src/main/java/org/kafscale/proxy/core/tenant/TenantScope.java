@@ -3,6 +3,7 @@ package org.kafscale.proxy.core.tenant;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.Uuid;
+import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
 
 /**
@@ -15,14 +16,26 @@ import org.kafscale.proxy.core.topology.TopologySnapshot;
 public final class TenantScope {
     private final VirtualCluster cluster;
     private final TopologySnapshot snapshot;
+    private final TenantQuotas quotas;
     /** The ids sent in place of foreign ones, to the ids the client sent. */
     private Map<Uuid, Uuid> substitutes;
     /** What the request's rewrite left for its answer's: what the answer alone does not say. */
     private Object kept;
 
     public TenantScope(VirtualCluster cluster, TopologySnapshot snapshot) {
+        this(cluster, snapshot, TenantQuotas.NONE);
+    }
+
+    /** @param quotas the virtual cluster's quotas, as the gateway file sets them and the proxy enforces them */
+    public TenantScope(VirtualCluster cluster, TopologySnapshot snapshot, TenantQuotas quotas) {
         this.cluster = cluster;
         this.snapshot = snapshot;
+        this.quotas = quotas;
+    }
+
+    /** The virtual cluster's quotas, as the proxy enforces them. */
+    public TenantQuotas quotas() {
+        return quotas;
     }
 
     public TenantNames names() {

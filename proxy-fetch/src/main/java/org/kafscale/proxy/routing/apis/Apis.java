@@ -75,6 +75,7 @@ import org.kafscale.proxy.core.security.authz.TransactionGuards;
 import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
 import org.kafscale.proxy.core.tenant.AclIsolations;
+import org.kafscale.proxy.core.tenant.ClientQuotaIsolations;
 import org.kafscale.proxy.core.tenant.ClusterIsolations;
 import org.kafscale.proxy.core.tenant.ConfigIsolations;
 import org.kafscale.proxy.core.tenant.PartitionIsolations;
@@ -471,11 +472,12 @@ public final class Apis {
                 .guard(Guard.cluster(AclOperation.ALTER))
                 .doc("to any broker")
                 .isolation(PartitionIsolations.ELECT_LEADERS));
-        toAnyBrokerOnCluster(AclOperation.DESCRIBE_CONFIGS, RefusedIsolations.CLIENT_QUOTAS,
+        toAnyBrokerOnCluster(AclOperation.DESCRIBE_CONFIGS, ClientQuotaIsolations.DESCRIBE_CLIENT_QUOTAS,
                 ApiKeys.DESCRIBE_CLIENT_QUOTAS);
         toAnyBrokerOnCluster(AclOperation.DESCRIBE_CONFIGS, RefusedIsolations.LIST_CONFIG_RESOURCES,
                 ApiKeys.LIST_CONFIG_RESOURCES);
-        toAnyBrokerOnCluster(AclOperation.ALTER_CONFIGS, RefusedIsolations.CLIENT_QUOTAS, ApiKeys.ALTER_CLIENT_QUOTAS);
+        toAnyBrokerOnCluster(AclOperation.ALTER_CONFIGS, ClientQuotaIsolations.ALTER_CLIENT_QUOTAS,
+                ApiKeys.ALTER_CLIENT_QUOTAS);
         place(api(ApiKeys.ALTER_PARTITION_REASSIGNMENTS)
                 .forwarded(anyBroker(ApiKeys.ALTER_PARTITION_REASSIGNMENTS))
                 .guard(Guard.cluster(AclOperation.ALTER))
