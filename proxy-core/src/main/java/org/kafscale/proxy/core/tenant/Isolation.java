@@ -24,10 +24,16 @@ public final class Isolation {
     private final AnswerNeeded<ApiMessage> answerNeeded;
     private final String doc;
     /** The tenant policy's own answer to the request, for {@link Kind#ANSWERED_HERE}. */
-    private LocalAnswer<ApiMessage> local;
+    private final LocalAnswer<ApiMessage> local;
 
     private Isolation(Kind kind, Rewrite<ApiMessage> request, Rewrite<ApiMessage> answer,
                       AnswerNeeded<ApiMessage> answerNeeded, String doc) {
+        this(kind, request, answer, answerNeeded, null, doc);
+    }
+
+    private Isolation(Kind kind, Rewrite<ApiMessage> request, Rewrite<ApiMessage> answer,
+                      AnswerNeeded<ApiMessage> answerNeeded, LocalAnswer<ApiMessage> local, String doc) {
+        this.local = local;
         this.kind = kind;
         this.request = request;
         this.answer = answer;
@@ -102,9 +108,8 @@ public final class Isolation {
     public static <Q extends ApiMessage> Isolation answeredHere(Class<Q> requestBody, LocalAnswer<? super Q> answer,
                                                                 String doc) {
         Objects.requireNonNull(answer, "answer");
-        Isolation isolation = new Isolation(Kind.ANSWERED_HERE, null, null, doc);
-        isolation.local = (body, scope) -> answer.answer(requestBody.cast(body), scope);
-        return isolation;
+        return new Isolation(Kind.ANSWERED_HERE, null, null, (body, version, scope) -> false,
+                (body, scope) -> answer.answer(requestBody.cast(body), scope), doc);
     }
 
     /** Never served to a virtual cluster: the client is closed, as for a key no broker knows. */
