@@ -142,7 +142,7 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
         List<PolicyFactory> policies = new ArrayList<>();
         if (!config.virtualClusters().isEmpty()) {
             policies.add(PolicyFactory.shared(new TenantPolicy(apis, config.virtualClusters(), placement, topology,
-                    own)));
+                    own, config.gateway().quotas())));
         }
         policies.addAll(afterTenants);
         // The policy chain reads every request before the dispatcher answers or routes it, and every
@@ -151,7 +151,7 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
         RequestHandlers chained = new PolicyChain(policies).around(dispatchers);
         Optional<SaslAuthenticator> itsSasl = listenerCluster.map(cluster -> tenantSasl.get(cluster.name()))
                 .or(() -> sasl);
-        return itsSasl.map(s -> s.guard(chained)).orElse(chained);
+        return itsSasl.map(s -> s.guard(chained, listenerCluster.map(VirtualCluster::name))).orElse(chained);
     }
 
     private RequestHandlers dispatchers(ApiCatalog apis, AdvertisedListener advertised) {

@@ -35,9 +35,18 @@ public final class BrokerSecurity {
     private final Map<String, String> scramUsers;
     /** The JWKS the listener validates OAUTHBEARER tokens against; null: no OAUTHBEARER. */
     private final URI jwks;
+    /** Whether every node runs Kafka's StandardAuthorizer ({@link #withAuthorizer}). */
+    private final boolean authorizer;
 
     private BrokerSecurity(SecurityProtocol protocol, TestCertificates certificates, boolean requireClientCertificates,
                            Map<String, String> plainUsers, Map<String, String> scramUsers, URI jwks) {
+        this(protocol, certificates, requireClientCertificates, plainUsers, scramUsers, jwks, false);
+    }
+
+    private BrokerSecurity(SecurityProtocol protocol, TestCertificates certificates, boolean requireClientCertificates,
+                           Map<String, String> plainUsers, Map<String, String> scramUsers, URI jwks,
+                           boolean authorizer) {
+        this.authorizer = authorizer;
         this.protocol = protocol;
         this.certificates = certificates;
         this.requireClientCertificates = requireClientCertificates;
@@ -71,7 +80,7 @@ public final class BrokerSecurity {
         requireSasl();
         Map<String, String> users = new HashMap<>(plainUsers);
         users.put(user, password);
-        return new BrokerSecurity(protocol, certificates, requireClientCertificates, users, scramUsers, jwks);
+        return new BrokerSecurity(protocol, certificates, requireClientCertificates, users, scramUsers, jwks, authorizer);
     }
 
     /** The same, with a SCRAM user (SHA-256 and SHA-512 credentials), created once the cluster runs. */
@@ -79,7 +88,7 @@ public final class BrokerSecurity {
         requireSasl();
         Map<String, String> users = new HashMap<>(scramUsers);
         users.put(user, password);
-        return new BrokerSecurity(protocol, certificates, requireClientCertificates, plainUsers, users, jwks);
+        return new BrokerSecurity(protocol, certificates, requireClientCertificates, plainUsers, users, jwks, authorizer);
     }
 
     /**
@@ -91,7 +100,7 @@ public final class BrokerSecurity {
      */
     public BrokerSecurity withOAuthBearer(URI jwks) {
         requireSasl();
-        return new BrokerSecurity(protocol, certificates, requireClientCertificates, plainUsers, scramUsers, jwks);
+        return new BrokerSecurity(protocol, certificates, requireClientCertificates, plainUsers, scramUsers, jwks, authorizer);
     }
 
     /** The same, TLS requiring a client certificate signed by the test CA (mTLS). */
@@ -99,7 +108,18 @@ public final class BrokerSecurity {
         if (certificates == null) {
             throw new IllegalStateException(protocol + " has no TLS to ask for client certificates");
         }
-        return new BrokerSecurity(protocol, certificates, true, plainUsers, scramUsers, jwks);
+        return new BrokerSecurity(protocol, certificates, true, plainUsers, scramUsers, jwks, authorizer);
+    }
+
+    /**
+     * The same, every node (the controller too, which stores ACLs) running Kafka's StandardAuthorizer,
+     * so the ACL APIs store and list ACLs instead of answering SECURITY_DISABLED. The anonymous
+     * principal (the nodes' own on a plaintext listener, and a plaintext client's) and {@link
+     * #ADMIN_USER} are super users, and a resource without ACLs is open to all: the ACLs are kept,
+     * and decide only what other principals may do.
+     */
+    public BrokerSecurity withAuthorizer() {
+        return new BrokerSecurity(protocol, certificates, requireClientCertificates, plainUsers, scramUsers, jwks, true);
     }
 
     public SecurityProtocol protocol() {
@@ -154,6 +174,11 @@ public final class BrokerSecurity {
     /** The broker properties that set this up on the test kit's listener. */
     Map<String, String> brokerProperties() {
         Map<String, String> props = new LinkedHashMap<>();
+        if (authorizer) {
+            props.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+            props.put("super.users", "User:ANONYMOUS;User:" + ADMIN_USER);
+            props.put("allow.everyone.if.no.acl.found", "true");
+        }
         if (protocol == SecurityProtocol.PLAINTEXT) {
             return props;
         }

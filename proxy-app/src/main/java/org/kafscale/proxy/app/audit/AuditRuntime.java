@@ -73,7 +73,8 @@ public final class AuditRuntime implements AutoCloseable {
                 return;
             }
             trail.record(AuditEvent.authentication(clock.instant(),
-                    subjects.of(attempt.connection(), attempt.clientAddress(), attempt.principal()),
+                    subjects.of(attempt.connection(), attempt.clientAddress(), attempt.principal(),
+                            attempt.virtualCluster()),
                     attempt.mechanism(), attempt.outcome().label(), attempt.reason()));
         };
     }

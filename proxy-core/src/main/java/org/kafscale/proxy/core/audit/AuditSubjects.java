@@ -26,7 +26,16 @@ public final class AuditSubjects {
 
     /** @param principal who the client is or claims to be; null when not even a claim was read */
     public AuditEvent.Subject of(String connection, SocketAddress client, KafkaPrincipal principal) {
-        String cluster = principal == null ? null : clusters.of(principal).map(VirtualCluster::name).orElse(null);
+        return of(connection, client, principal, null);
+    }
+
+    /**
+     * @param reached the virtual cluster the connection reached by its listener or TLS name, which
+     *                wins over the principal's; null on the shared listener
+     */
+    public AuditEvent.Subject of(String connection, SocketAddress client, KafkaPrincipal principal, String reached) {
+        String cluster = reached != null ? reached
+                : principal == null ? null : clusters.of(principal).map(VirtualCluster::name).orElse(null);
         return new AuditEvent.Subject(connection, AuditEvent.address(client),
                 principal == null ? null : principal.toString(), cluster);
     }

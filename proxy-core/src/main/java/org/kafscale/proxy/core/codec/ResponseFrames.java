@@ -80,4 +80,10 @@ public final class ResponseFrames {
         AbstractResponse response = request.decodeBody().getErrorResponse(0, error.exception());
         return encode(request, response.data());
     }
+
+    /** The same, the answer's error message {@code message} (where its body has one) instead of the error's own. */
+    public static ByteBuf errorResponse(RequestFrame request, Errors error, String message) {
+        AbstractResponse response = request.decodeBody().getErrorResponse(0, error.exception(message));
+        return encode(request, response.data());
+    }
 }

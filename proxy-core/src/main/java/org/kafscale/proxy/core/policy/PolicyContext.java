@@ -142,6 +142,18 @@ public final class PolicyContext {
         return RequestOutcome.respond(Replies.error(request, error));
     }
 
+    /**
+     * As {@link #error(Errors)}, with {@code message} as the answer's error message: one the client
+     * may read, so it must name nothing the client may not see.
+     */
+    public RequestOutcome error(Errors error, String message) {
+        try {
+            return RequestOutcome.respond(Reply.send(ResponseFrames.errorResponse(request, error, message)));
+        } catch (RuntimeException e) {
+            return close("cannot answer " + request.describe() + " with " + error.name() + ": " + e);
+        }
+    }
+
     /** The connection closes without an answer, logging {@code reason}. */
     public RequestOutcome close(String reason) {
         return RequestOutcome.respond(new Reply.Close(reason));

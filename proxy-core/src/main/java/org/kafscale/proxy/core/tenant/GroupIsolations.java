@@ -43,15 +43,18 @@ public final class GroupIsolations {
     public static final Isolation FIND_COORDINATOR = Isolation.rewritten(
             FindCoordinatorRequestData.class, (q, scope) -> {
                 UnaryOperator<String> real = coordinatorKey(q.keyType(), scope.names());
+                // The answer does not say the key type: with different group and transactional-id
+                // prefixes, only the request tells which one its keys lose.
+                scope.keep(clientKey(q.keyType(), scope.names()));
                 q.setKey(real.apply(q.key()));
                 q.setCoordinatorKeys(mapped(q.coordinatorKeys(), real));
             },
             FindCoordinatorResponseData.class, (a, scope) -> {
                 TenantNames names = scope.names();
+                @SuppressWarnings("unchecked")
+                UnaryOperator<String> client = scope.kept(UnaryOperator.class);
                 a.setErrorMessage(names.scrub(a.errorMessage()));
-                // The answer does not say the key type: a key with the group prefix loses it, else
-                // the transactional id's (the same prefix for both is the usual setting).
-                Entries.rename(a.coordinators(), c -> c.setKey(clientKey(names, c.key()))
+                Entries.rename(a.coordinators(), c -> c.setKey(client.apply(c.key()))
                         .setErrorMessage(names.scrub(c.errorMessage())));
             },
             "group id (key type 0) or transactional id (1) prefixed; answer's keys back; other key types refused");
@@ -180,11 +183,9 @@ public final class GroupIsolations {
         };
     }
 
-    private static String clientKey(TenantNames names, String key) {
-        if (names.ownsGroup(key)) {
-            return names.clientGroup(key);
-        }
-        return names.clientTransactionalId(key);
+    /** The client's key for a real one of {@code keyType}, which {@link #coordinatorKey} accepted. */
+    private static UnaryOperator<String> clientKey(byte keyType, TenantNames names) {
+        return keyType == GROUP_KEY ? names::clientGroup : names::clientTransactionalId;
     }
 
     private static List<String> realGroups(List<String> groups, TenantNames names) {

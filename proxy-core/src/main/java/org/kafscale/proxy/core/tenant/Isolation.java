@@ -15,7 +15,7 @@ public final class Isolation {
     public static final Isolation NOT_ISOLATED = refused("its names are not mapped per virtual cluster, so a tenant "
             + "could reach the real cluster's");
 
-    private enum Kind { AS_IS, REWRITTEN, REFUSED }
+    private enum Kind { AS_IS, REWRITTEN, ANSWERED_HERE, REFUSED }
 
     private final Kind kind;
     private final Rewrite<ApiMessage> request;
@@ -23,9 +23,17 @@ public final class Isolation {
     /** Whether one request's answer must be read, asked after its request was rewritten. */
     private final AnswerNeeded<ApiMessage> answerNeeded;
     private final String doc;
+    /** The tenant policy's own answer to the request, for {@link Kind#ANSWERED_HERE}. */
+    private final LocalAnswer<ApiMessage> local;
 
     private Isolation(Kind kind, Rewrite<ApiMessage> request, Rewrite<ApiMessage> answer,
                       AnswerNeeded<ApiMessage> answerNeeded, String doc) {
+        this(kind, request, answer, answerNeeded, null, doc);
+    }
+
+    private Isolation(Kind kind, Rewrite<ApiMessage> request, Rewrite<ApiMessage> answer,
+                      AnswerNeeded<ApiMessage> answerNeeded, LocalAnswer<ApiMessage> local, String doc) {
+        this.local = local;
         this.kind = kind;
         this.request = request;
         this.answer = answer;
@@ -48,6 +56,13 @@ public final class Isolation {
     @FunctionalInterface
     public interface AnswerNeeded<T extends ApiMessage> {
         boolean test(T request, short version, TenantScope scope);
+    }
+
+    /** The answer the tenant policy gives a request itself, from what the proxy knows of the tenant. */
+    @FunctionalInterface
+    public interface LocalAnswer<T extends ApiMessage> {
+        /** @throws TenantRefusal when the request is answered with an error instead */
+        ApiMessage answer(T request, TenantScope scope);
     }
 
     /** Sent and answered as it is: it names no topic, group or transactional id. */
@@ -86,6 +101,17 @@ public final class Isolation {
         return new Isolation(Kind.REWRITTEN, null, typed(answerBody, answer), doc);
     }
 
+    /**
+     * Answered by the tenant policy from the virtual cluster's own settings (what the proxy, not a
+     * broker, holds for it); never sent to a broker.
+     */
+    public static <Q extends ApiMessage> Isolation answeredHere(Class<Q> requestBody, LocalAnswer<? super Q> answer,
+                                                                String doc) {
+        Objects.requireNonNull(answer, "answer");
+        return new Isolation(Kind.ANSWERED_HERE, null, null, (body, version, scope) -> false,
+                (body, scope) -> answer.answer(requestBody.cast(body), scope), doc);
+    }
+
     /** Never served to a virtual cluster: the client is closed, as for a key no broker knows. */
     public static Isolation refused(String why) {
         return new Isolation(Kind.REFUSED, null, null, why);
@@ -93,6 +119,11 @@ public final class Isolation {
 
     public boolean refuses() {
         return kind == Kind.REFUSED;
+    }
+
+    /** Whether the tenant policy answers the request itself ({@link #answerHere}). */
+    public boolean answersHere() {
+        return kind == Kind.ANSWERED_HERE;
     }
 
     /** Whether the request or its answer is changed for a tenant. */
@@ -118,6 +149,10 @@ public final class Isolation {
     /** Its text in the API table's virtual-cluster column. */
     public String docRow() {
         return refuses() ? "**refused** — " + doc : doc;
+    }
+
+    ApiMessage answerHere(ApiMessage body, TenantScope scope) {
+        return local.answer(body, scope);
     }
 
     void rewriteRequest(ApiMessage body, TenantScope scope) {

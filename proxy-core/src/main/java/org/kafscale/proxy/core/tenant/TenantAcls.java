@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
-import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.security.authz.AclAuthorizer;
@@ -83,25 +82,9 @@ public final class TenantAcls implements AclsInForce {
                 throw new IllegalArgumentException("rule " + number + " is for " + entry.principal()
                         + ", who is not in virtual cluster '" + cluster.name() + "'");
             }
-            real.add(new AclBinding(realPattern(cluster.names(), rule.pattern()), entry));
+            real.add(new AclBinding(AclPatterns.real(cluster.names(), rule.pattern()), entry));
         }
         return new AclRules(real);
-    }
-
-    private static ResourcePattern realPattern(TenantNames names, ResourcePattern pattern) {
-        String prefix = switch (pattern.resourceType()) {
-            case TOPIC -> names.topicPrefix();
-            case GROUP -> names.groupPrefix();
-            case TRANSACTIONAL_ID -> names.transactionalIdPrefix();
-            default -> null;
-        };
-        if (prefix == null) {
-            return pattern;
-        }
-        if (pattern.patternType() == PatternType.LITERAL && pattern.name().equals(ResourcePattern.WILDCARD_RESOURCE)) {
-            return new ResourcePattern(pattern.resourceType(), prefix, PatternType.PREFIXED);
-        }
-        return new ResourcePattern(pattern.resourceType(), prefix + pattern.name(), pattern.patternType());
     }
 
     /** One virtual cluster's rules joined with the shared ones, and the two sets it was made of. */

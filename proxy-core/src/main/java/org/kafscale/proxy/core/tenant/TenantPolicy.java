@@ -1,6 +1,7 @@
 package org.kafscale.proxy.core.tenant;
 
 import io.netty.util.concurrent.Future;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -11,6 +12,7 @@ import org.kafscale.proxy.core.policy.PolicyConnection;
 import org.kafscale.proxy.core.policy.PolicyContext;
 import org.kafscale.proxy.core.policy.RequestOutcome;
 import org.kafscale.proxy.core.policy.RequestPolicy;
+import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.security.OwnConnections;
 import org.kafscale.proxy.core.topology.Topology;
 import org.slf4j.Logger;
@@ -38,6 +40,8 @@ public final class TenantPolicy implements RequestPolicy {
     private final TenantPlacement placement;
     private final Topology topology;
     private final OwnConnections own;
+    /** Each virtual cluster's quotas by name, which DescribeClientQuotas answers with. */
+    private final Map<String, TenantQuotas> quotas;
     /** ApiVersions loses the keys no virtual cluster is served: the same answer for every tenant. */
     private final AnswerPolicy servedVersions = new ServedVersions();
 
@@ -49,6 +53,13 @@ public final class TenantPolicy implements RequestPolicy {
     /** @param placement how this listener's connections are placed */
     public TenantPolicy(IsolatedApis apis, VirtualClusters clusters, TenantPlacement placement, Topology topology,
                         OwnConnections own) {
+        this(apis, clusters, placement, topology, own, Map.of());
+    }
+
+    /** @param quotas each virtual cluster's quotas by name (none for a name not in it) */
+    public TenantPolicy(IsolatedApis apis, VirtualClusters clusters, TenantPlacement placement, Topology topology,
+                        OwnConnections own, Map<String, TenantQuotas> quotas) {
+        this.quotas = Map.copyOf(quotas);
         if (clusters.isEmpty()) {
             throw new IllegalArgumentException("a tenant policy needs virtual clusters");
         }
@@ -85,16 +96,20 @@ public final class TenantPolicy implements RequestPolicy {
             return context.now(context.close(api.name + " is not served to virtual cluster '" + cluster.name() + "': "
                     + isolation.doc()));
         }
-        if (!isolation.rewrites()) {
+        if (!isolation.rewrites() && !isolation.answersHere()) {
             return context.forward();
         }
-        TenantScope scope = new TenantScope(cluster, topology.snapshot());
+        TenantScope scope = new TenantScope(cluster, topology.snapshot(),
+                quotas.getOrDefault(cluster.name(), TenantQuotas.NONE));
         try {
+            if (isolation.answersHere()) {
+                return context.now(context.answer(isolation.answerHere(body, scope)));
+            }
             isolation.rewriteRequest(body, scope);
         } catch (TenantRefusal refusal) {
             LOGGER.atDebug().log("Refused {} for virtual cluster '{}': {}", context.describeRequest(), cluster.name(),
                     refusal.getMessage());
-            return context.now(context.error(refusal.error()));
+            return context.now(context.error(refusal.error(), refusal.getMessage()));
         } catch (RuntimeException e) {
             return context.now(context.close("rewriting " + context.describeRequest() + " for virtual cluster '"
                     + cluster.name() + "' failed: " + e));

@@ -3,6 +3,7 @@ package org.kafscale.proxy.core.tenant;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.Uuid;
+import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.topology.TopologySnapshot;
 
 /**
@@ -15,12 +16,26 @@ import org.kafscale.proxy.core.topology.TopologySnapshot;
 public final class TenantScope {
     private final VirtualCluster cluster;
     private final TopologySnapshot snapshot;
+    private final TenantQuotas quotas;
     /** The ids sent in place of foreign ones, to the ids the client sent. */
     private Map<Uuid, Uuid> substitutes;
+    /** What the request's rewrite left for its answer's: what the answer alone does not say. */
+    private Object kept;
 
     public TenantScope(VirtualCluster cluster, TopologySnapshot snapshot) {
+        this(cluster, snapshot, TenantQuotas.NONE);
+    }
+
+    /** @param quotas the virtual cluster's quotas, as the gateway file sets them and the proxy enforces them */
+    public TenantScope(VirtualCluster cluster, TopologySnapshot snapshot, TenantQuotas quotas) {
         this.cluster = cluster;
         this.snapshot = snapshot;
+        this.quotas = quotas;
+    }
+
+    /** The virtual cluster's quotas, as the proxy enforces them. */
+    public TenantQuotas quotas() {
+        return quotas;
     }
 
     public TenantNames names() {
@@ -62,6 +77,19 @@ public final class TenantScope {
         Uuid substitute = Uuid.randomUuid();
         substitutes.put(substitute, id);
         return substitute;
+    }
+
+    /**
+     * Leaves {@code state} for the answer's rewrite: what the answer does not say itself (the key
+     * type a FindCoordinator asked for, the ACL filters a client sent before they were rewritten).
+     */
+    public void keep(Object state) {
+        kept = state;
+    }
+
+    /** What the request's rewrite kept, as {@code type}; null if it kept nothing. */
+    public <T> T kept(Class<T> type) {
+        return type.cast(kept);
     }
 
     /** Whether a topic id the client sent went on as a substitute, which its answer must undo. */

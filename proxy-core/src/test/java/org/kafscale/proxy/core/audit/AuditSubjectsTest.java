@@ -31,4 +31,11 @@ class AuditSubjectsTest {
         assertNull(unknown.principal());
         assertNull(unknown.virtualCluster());
     }
+
+    @Test
+    void theVirtualClusterReachedByListenerWinsOverThePrincipals() {
+        AuditEvent.Subject subject = subjects.of("c4", null, ALICE, "team-c");
+
+        assertEquals("team-c", subject.virtualCluster());
+    }
 }

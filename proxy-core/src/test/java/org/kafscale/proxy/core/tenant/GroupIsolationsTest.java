@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
@@ -50,6 +51,25 @@ class GroupIsolationsTest {
         TenantRefusal refusal = assertThrows(TenantRefusal.class,
                 () -> GroupIsolations.FIND_COORDINATOR.rewriteRequest(share, scope));
         assertEquals(Errors.INVALID_REQUEST, refusal.error());
+    }
+
+    @Test
+    void findCoordinatorGivesBackTheKeyOfTheTypeAskedForWhenPrefixesDiffer() {
+        // Given: groups under t., transactional ids under t.tx., so a real transactional id starts like a group
+        TenantScope differing = new TenantScope(new VirtualCluster("team-c", "c-id", new TenantNames("t.", "t.", "t.tx."),
+                Set.of()), TeamA.SNAPSHOT);
+        FindCoordinatorRequestData request = new FindCoordinatorRequestData().setKeyType((byte) 1)
+                .setCoordinatorKeys(new ArrayList<>(List.of("pay")));
+        GroupIsolations.FIND_COORDINATOR.rewriteRequest(request, differing);
+        assertEquals(List.of("t.tx.pay"), request.coordinatorKeys());
+
+        // When the answer comes back
+        FindCoordinatorResponseData answer = new FindCoordinatorResponseData().setCoordinators(new ArrayList<>(List.of(
+                new FindCoordinatorResponseData.Coordinator().setKey("t.tx.pay"))));
+        GroupIsolations.FIND_COORDINATOR.rewriteAnswer(answer, differing);
+
+        // Then the key loses the transactional-id prefix it was sent with, not the group prefix
+        assertEquals("pay", answer.coordinators().get(0).key());
     }
 
     @Test

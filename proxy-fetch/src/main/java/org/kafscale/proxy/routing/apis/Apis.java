@@ -74,13 +74,17 @@ import org.kafscale.proxy.core.security.authz.TopicGuards;
 import org.kafscale.proxy.core.security.authz.TransactionGuards;
 import org.kafscale.proxy.core.server.Replies;
 import org.kafscale.proxy.core.server.Reply;
+import org.kafscale.proxy.core.tenant.AclIsolations;
+import org.kafscale.proxy.core.tenant.ClientQuotaIsolations;
 import org.kafscale.proxy.core.tenant.ClusterIsolations;
 import org.kafscale.proxy.core.tenant.ConfigIsolations;
 import org.kafscale.proxy.core.tenant.PartitionIsolations;
+import org.kafscale.proxy.core.tenant.RefusedIsolations;
 import org.kafscale.proxy.core.tenant.ShareGroupIsolations;
 import org.kafscale.proxy.core.tenant.StreamsGroupIsolations;
 import org.kafscale.proxy.core.tenant.TopicIsolations;
 import org.kafscale.proxy.core.tenant.GroupIsolations;
+import org.kafscale.proxy.core.tenant.Isolation;
 import org.kafscale.proxy.core.tenant.TransactionIsolations;
 import org.kafscale.proxy.routing.coordinator.KeyedApi;
 import org.kafscale.proxy.routing.coordinator.KeyedApis;
@@ -227,7 +231,8 @@ public final class Apis {
                                 : Replies.now(call.context().loop(),
                                         Replies.error(call.request(), Errors.INVALID_REQUEST))))
                 .guard(Guard.cluster(AclOperation.CLUSTER_ACTION))
-                .doc("split by partition owner and merged (Admin.abortTransaction)"));
+                .doc("split by partition owner and merged (Admin.abortTransaction)")
+                .isolation(RefusedIsolations.WRITE_TXN_MARKERS));
 
         // ---- to the coordinator of the group they name ----
         place(api(ApiKeys.JOIN_GROUP)
@@ -415,7 +420,8 @@ public final class Apis {
                 .forwarded(typed(ApiKeys.DESCRIBE_QUORUM, DescribeQuorumRequestData.class, (routes, call) ->
                         routes.admin().describeQuorum(call, routes.toAnyBroker(call.context(), call.request()))))
                 .guard(Guard.cluster(AclOperation.DESCRIBE))
-                .doc("to any broker; controller endpoints rewritten to the proxy's address"));
+                .doc("to any broker; controller endpoints rewritten to the proxy's address")
+                .isolation(RefusedIsolations.DESCRIBE_QUORUM));
 
         // ---- about the broker the connection's port stands for ----
         place(api(ApiKeys.DESCRIBE_LOG_DIRS)
@@ -423,11 +429,13 @@ public final class Apis {
                 .guard(Guard.cluster(AclOperation.DESCRIBE))
                 .doc("advertise modes ports and sni only, on a connection that addresses one broker (its port or "
                         + "its name): to that broker (about its disks); elsewhere not advertised and closed, since no "
-                        + "connection names a broker"));
+                        + "connection names a broker")
+                .isolation(RefusedIsolations.LOG_DIRS));
         place(api(ApiKeys.ALTER_REPLICA_LOG_DIRS)
                 .onAddressedBrokerOnly(toAddressedBroker(ApiKeys.ALTER_REPLICA_LOG_DIRS))
                 .guard(Guard.cluster(AclOperation.ALTER))
-                .doc("as DescribeLogDirs: on a connection that addresses one broker, to that broker"));
+                .doc("as DescribeLogDirs: on a connection that addresses one broker, to that broker")
+                .isolation(RefusedIsolations.LOG_DIRS));
 
         // ---- any live broker answers them (writes are forwarded to the controller) ----
         place(api(ApiKeys.CREATE_TOPICS)
@@ -446,9 +454,14 @@ public final class Apis {
                 .guard(Guard.of(CreatePartitionsRequestData.class, TopicGuards::createPartitions))
                 .doc("to any broker; answered once the topology shows the change")
                 .isolation(TopicIsolations.CREATE_PARTITIONS));
-        toAnyBrokerOnCluster(AclOperation.DESCRIBE, ApiKeys.DESCRIBE_ACLS, ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS);
-        toAnyBrokerOnCluster(AclOperation.ALTER, ApiKeys.CREATE_ACLS, ApiKeys.DELETE_ACLS,
-                ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, ApiKeys.UPDATE_FEATURES);
+        toAnyBrokerOnCluster(AclOperation.DESCRIBE, AclIsolations.DESCRIBE_ACLS, ApiKeys.DESCRIBE_ACLS);
+        toAnyBrokerOnCluster(AclOperation.ALTER, AclIsolations.CREATE_ACLS, ApiKeys.CREATE_ACLS);
+        toAnyBrokerOnCluster(AclOperation.ALTER, AclIsolations.DELETE_ACLS, ApiKeys.DELETE_ACLS);
+        toAnyBrokerOnCluster(AclOperation.DESCRIBE, RefusedIsolations.SCRAM_CREDENTIALS,
+                ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS);
+        toAnyBrokerOnCluster(AclOperation.ALTER, RefusedIsolations.SCRAM_CREDENTIALS,
+                ApiKeys.ALTER_USER_SCRAM_CREDENTIALS);
+        toAnyBrokerOnCluster(AclOperation.ALTER, RefusedIsolations.UPDATE_FEATURES, ApiKeys.UPDATE_FEATURES);
         place(api(ApiKeys.LIST_PARTITION_REASSIGNMENTS)
                 .forwarded(anyBroker(ApiKeys.LIST_PARTITION_REASSIGNMENTS))
                 .guard(Guard.cluster(AclOperation.DESCRIBE))
@@ -459,9 +472,12 @@ public final class Apis {
                 .guard(Guard.cluster(AclOperation.ALTER))
                 .doc("to any broker")
                 .isolation(PartitionIsolations.ELECT_LEADERS));
-        toAnyBrokerOnCluster(AclOperation.DESCRIBE_CONFIGS, ApiKeys.DESCRIBE_CLIENT_QUOTAS,
+        toAnyBrokerOnCluster(AclOperation.DESCRIBE_CONFIGS, ClientQuotaIsolations.DESCRIBE_CLIENT_QUOTAS,
+                ApiKeys.DESCRIBE_CLIENT_QUOTAS);
+        toAnyBrokerOnCluster(AclOperation.DESCRIBE_CONFIGS, RefusedIsolations.LIST_CONFIG_RESOURCES,
                 ApiKeys.LIST_CONFIG_RESOURCES);
-        toAnyBrokerOnCluster(AclOperation.ALTER_CONFIGS, ApiKeys.ALTER_CLIENT_QUOTAS);
+        toAnyBrokerOnCluster(AclOperation.ALTER_CONFIGS, ClientQuotaIsolations.ALTER_CLIENT_QUOTAS,
+                ApiKeys.ALTER_CLIENT_QUOTAS);
         place(api(ApiKeys.ALTER_PARTITION_REASSIGNMENTS)
                 .forwarded(anyBroker(ApiKeys.ALTER_PARTITION_REASSIGNMENTS))
                 .guard(Guard.cluster(AclOperation.ALTER))
@@ -538,11 +554,13 @@ public final class Apis {
         }
     }
 
-    /** Admin APIs any broker answers, checked as one operation on the cluster. */
-    private static void toAnyBrokerOnCluster(AclOperation operation, ApiKeys... apis) {
-        for (ApiKeys api : apis) {
-            place(api(api).forwarded(anyBroker(api)).guard(Guard.cluster(operation)).doc("to any broker"));
-        }
+    /**
+     * An admin API any broker answers, checked as one operation on the cluster, and served to a
+     * virtual cluster as {@code isolation} says.
+     */
+    private static void toAnyBrokerOnCluster(AclOperation operation, Isolation isolation, ApiKeys api) {
+        place(api(api).forwarded(anyBroker(api)).guard(Guard.cluster(operation)).doc("to any broker")
+                .isolation(isolation));
     }
 
 

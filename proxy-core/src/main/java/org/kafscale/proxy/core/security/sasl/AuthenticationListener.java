@@ -24,8 +24,16 @@ public interface AuthenticationListener {
      * @param clientAddress the client's address: a PROXY protocol header's source when there was one
      * @param peerAddress the socket's own remote address (a header cannot change it)
      * @param reason why it failed, as logged; null for a success
+     * @param virtualCluster the virtual cluster the connection reached by where it came in (its own
+     *                       listener, its TLS server name), whoever logs in; null on the shared listener
      */
     record Attempt(String mechanism, SaslObserver.Outcome outcome, KafkaPrincipal principal, String connection,
-                   SocketAddress clientAddress, SocketAddress peerAddress, String reason) {
+                   SocketAddress clientAddress, SocketAddress peerAddress, String reason, String virtualCluster) {
+
+        /** An attempt on the shared listener, where only the principal can say which virtual cluster. */
+        public Attempt(String mechanism, SaslObserver.Outcome outcome, KafkaPrincipal principal, String connection,
+                       SocketAddress clientAddress, SocketAddress peerAddress, String reason) {
+            this(mechanism, outcome, principal, connection, clientAddress, peerAddress, reason, null);
+        }
     }
 }

@@ -86,7 +86,15 @@ public final class SaslAuthenticator implements AutoCloseable {
 
     /** Each connection's handler behind its own gate: nothing but SASL and ApiVersions passes before authentication. */
     public RequestHandlers guard(RequestHandlers inner) {
-        return connection -> new SaslGate(this, connection, inner.forConnection(connection));
+        return guard(inner, Optional.empty());
+    }
+
+    /**
+     * As {@link #guard(RequestHandlers)}, on the own listener of the virtual cluster {@code listenerCluster}
+     * (empty: the shared one), which each authentication's audit event then names.
+     */
+    public RequestHandlers guard(RequestHandlers inner, Optional<String> listenerCluster) {
+        return connection -> new SaslGate(this, connection, inner.forConnection(connection), listenerCluster);
     }
 
     /**

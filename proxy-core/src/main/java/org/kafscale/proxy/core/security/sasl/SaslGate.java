@@ -47,6 +47,8 @@ final class SaslGate implements RequestHandler {
 
     private final SaslAuthenticator authenticator;
     private final ConnectionContext connection;
+    /** The virtual cluster whose own listener this is, named in each authentication's audit event. */
+    private final Optional<String> listenerCluster;
     private final RequestHandler inner;
     /** The exchange under way (after SaslHandshake, until it completes or fails). */
     private Exchange exchange;
@@ -72,6 +74,13 @@ final class SaslGate implements RequestHandler {
     }
 
     SaslGate(SaslAuthenticator authenticator, ConnectionContext connection, RequestHandler inner) {
+        this(authenticator, connection, inner, Optional.empty());
+    }
+
+    /** @param listenerCluster the virtual cluster whose own listener this is; empty on the shared one */
+    SaslGate(SaslAuthenticator authenticator, ConnectionContext connection, RequestHandler inner,
+             Optional<String> listenerCluster) {
+        this.listenerCluster = listenerCluster;
         this.authenticator = authenticator;
         this.connection = connection;
         this.inner = inner;
@@ -302,7 +311,9 @@ final class SaslGate implements RequestHandler {
     private void heard(String mechanism, Outcome outcome, KafkaPrincipal principal, String reason) {
         authenticator.observer().authentication(mechanism, outcome);
         authenticator.listener().authentication(new AuthenticationListener.Attempt(mechanism, outcome, principal,
-                connection.id(), connection.clientAddress(), connection.peerAddress(), reason));
+                connection.id(), connection.clientAddress(), connection.peerAddress(), reason,
+                // Reached by its own listener or TLS name: that virtual cluster, whatever the principal's.
+                listenerCluster.or(connection::addressedCluster).orElse(null)));
     }
 
     private List<String> mechanismNames() {

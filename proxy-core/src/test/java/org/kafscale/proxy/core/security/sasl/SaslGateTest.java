@@ -158,6 +158,20 @@ class SaslGateTest {
     }
 
     @Test
+    void aLoginOnAVirtualClustersOwnListenerNamesThatVirtualCluster() throws Exception {
+        // Given: the gate of team-c's own listener
+        RequestHandler tenantGate = authenticator.guard(c -> (ctx, request) -> Replies.now(ctx.loop(), Reply.NONE),
+                Optional.of("team-c")).forConnection(connection);
+
+        // When alice logs in there
+        handle(tenantGate, handshake("PLAIN")).discard();
+        handle(tenantGate, authenticate("\0alice\0secret")).discard();
+
+        // Then the audit listener hears the listener's virtual cluster
+        assertEquals("team-c", attempts.get(0).virtualCluster());
+    }
+
+    @Test
     void reauthenticationWithAnotherMechanismIsRefused() throws Exception {
         handle(handshake("PLAIN")).discard();
         handle(authenticate("\0alice\0secret")).discard();
@@ -187,9 +201,13 @@ class SaslGateTest {
 
     /** Hands the request to the gate on the loop, as the connection does, and waits for its reply. */
     private Reply handle(AbstractRequest request) throws Exception {
+        return handle(gate, request);
+    }
+
+    private Reply handle(RequestHandler on, AbstractRequest request) throws Exception {
         RequestFrame frame = KafkaWire.requestFrame(request, 7, "client");
         try {
-            Future<Reply> reply = loop.submit(() -> gate.handle(connection, frame)).get(5, TimeUnit.SECONDS);
+            Future<Reply> reply = loop.submit(() -> on.handle(connection, frame)).get(5, TimeUnit.SECONDS);
             return reply.get(10, TimeUnit.SECONDS);
         } finally {
             frame.frame().release();
