@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.BaseRecords;
+import org.apache.kafka.common.record.internal.CompressionType;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.Record;
@@ -148,5 +149,26 @@ public final class RecordSets {
             next = batch.nextOffset();
         }
         return next;
+    }
+
+    /**
+     * Whether a value in {@code records} may be longer than {@code threshold}, from batch headers
+     * only: false only when every batch is uncompressed and all of them together are no longer
+     * than that (a value is then shorter still). A compressed batch may hold a value far larger
+     * than the batch itself.
+     */
+    public static boolean mayHoldValueOver(BaseRecords records, long threshold) {
+        if (!(records instanceof MemoryRecords memory)) {
+            return false;
+        }
+        if (memory.sizeInBytes() > threshold) {
+            return true;
+        }
+        for (MutableRecordBatch batch : memory.batches()) {
+            if (batch.compressionType() != CompressionType.NONE) {
+                return true;
+            }
+        }
+        return false;
     }
 }

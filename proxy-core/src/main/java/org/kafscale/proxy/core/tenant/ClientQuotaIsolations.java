@@ -13,7 +13,6 @@ import org.apache.kafka.common.message.DescribeClientQuotasResponseData.EntryDat
 import org.apache.kafka.common.message.DescribeClientQuotasResponseData.ValueData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.quota.ClientQuotaEntity;
-import org.apache.kafka.common.requests.DescribeClientQuotasRequest;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.kafscale.proxy.core.quota.QuotaLimits;
 import org.kafscale.proxy.core.quota.TenantQuotas;
@@ -27,6 +26,12 @@ import org.kafscale.proxy.core.quota.TenantQuotas;
  * is answered with an error saying quotas are set in the gateway file.
  */
 public final class ClientQuotaIsolations {
+    /**
+     * DescribeClientQuotas' match types, as the protocol defines them (0 exact, 1 the default
+     * entity, 2 any specified); kafka-clients names them only in its internal request class.
+     */
+    private static final byte MATCH_EXACT = 0;
+    private static final byte MATCH_DEFAULT = 1;
     private static final String PRODUCE = "producer_byte_rate";
     private static final String FETCH = "consumer_byte_rate";
     private static final String REQUEST = "request_percentage";
@@ -81,8 +86,8 @@ public final class ClientQuotaIsolations {
                 return false;
             }
             boolean matched = switch (component.matchType()) {
-                case DescribeClientQuotasRequest.MATCH_TYPE_EXACT -> user != null && user.equals(component.match());
-                case DescribeClientQuotasRequest.MATCH_TYPE_DEFAULT -> user == null;
+                case MATCH_EXACT -> user != null && user.equals(component.match());
+                case MATCH_DEFAULT -> user == null;
                 default -> user != null;
             };
             if (!matched) {

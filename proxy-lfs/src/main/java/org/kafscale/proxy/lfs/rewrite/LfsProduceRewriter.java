@@ -19,6 +19,7 @@ import java.util.function.Supplier;
 import org.apache.kafka.common.message.ProduceRequestData.PartitionProduceData;
 import org.apache.kafka.common.protocol.Errors;
 import org.kafscale.proxy.core.codec.RecordEdits;
+import org.kafscale.proxy.core.codec.RecordSets;
 import org.kafscale.proxy.core.server.ConnectionContext;
 import org.kafscale.proxy.core.hooks.ProduceRewriter;
 import org.kafscale.proxy.core.topology.PartitionRef;
@@ -42,7 +43,7 @@ import software.amazon.awssdk.core.async.AsyncRequestBody;
  * <p>On an offload topic ({@link OffloadSettings}) a record qualifies by size instead: a value
  * over the threshold takes the same path with no header needed, so any Kafka client can produce
  * it; smaller records and tombstones pass unchanged, and a partition that cannot hold one over
- * the threshold (read from its batch headers, {@link OffloadScan}) is not decoded at all.
+ * the threshold (read from its batch headers, {@link RecordSets#mayHoldValueOver}) is not decoded at all.
  *
  * <p>A partition is refused, unsent and with no object left behind, when one of its blobs fails:
  * a checksum mismatch or an unknown {@code LFS_BLOB_ALG} ({@code INVALID_RECORD}, not retriable:
@@ -88,7 +89,7 @@ public final class LfsProduceRewriter implements ProduceRewriter {
         partitions.forEach((ref, data) -> {
             boolean byMarker = enabled(ref.routingName());
             OffloadSettings bySize = offload.appliesTo(ref.routingName())
-                    && OffloadScan.mayHoldValueOver(data.records(), offload.thresholdBytes())
+                    && RecordSets.mayHoldValueOver(data.records(), offload.thresholdBytes())
                     ? offload : OffloadSettings.OFF;
             if (byMarker || bySize.isOn()) {
                 List<LfsBlob> blobs = scan(data, byMarker, bySize);

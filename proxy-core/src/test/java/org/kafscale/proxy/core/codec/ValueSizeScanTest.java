@@ -1,4 +1,4 @@
-package org.kafscale.proxy.lfs.rewrite;
+package org.kafscale.proxy.core.codec;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,19 +9,19 @@ import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.Test;
 
 /** Whether a partition of an offload topic must be decoded at all, from its batch headers. */
-class OffloadScanTest {
+class ValueSizeScanTest {
     private static final long THRESHOLD = 4096;
 
     @Test
     void smallUncompressedBatchesNeedNoDecoding() {
         MemoryRecords records = records(Compression.NONE, new byte[100], new byte[200]);
-        assertFalse(OffloadScan.mayHoldValueOver(records, THRESHOLD));
+        assertFalse(RecordSets.mayHoldValueOver(records, THRESHOLD));
     }
 
     @Test
     void uncompressedBatchesLongerThanTheThresholdAreDecoded() {
         MemoryRecords records = records(Compression.NONE, new byte[(int) THRESHOLD]);
-        assertTrue(OffloadScan.mayHoldValueOver(records, THRESHOLD));
+        assertTrue(RecordSets.mayHoldValueOver(records, THRESHOLD));
     }
 
     @Test
@@ -30,7 +30,7 @@ class OffloadScanTest {
         MemoryRecords records = records(Compression.gzip().build(), new byte[(int) THRESHOLD * 4]);
         // Then
         assertTrue(records.sizeInBytes() < THRESHOLD);
-        assertTrue(OffloadScan.mayHoldValueOver(records, THRESHOLD));
+        assertTrue(RecordSets.mayHoldValueOver(records, THRESHOLD));
     }
 
     private static MemoryRecords records(Compression compression, byte[]... values) {
