@@ -1,6 +1,5 @@
 package org.kafscale.proxy.lfs.resolve;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.util.List;
@@ -19,7 +18,6 @@ import org.kafscale.proxy.core.policy.RequestOutcome;
 import org.kafscale.proxy.core.topology.TopicLayout;
 import org.kafscale.proxy.core.topology.Topology;
 import org.kafscale.proxy.lfs.Async;
-import org.kafscale.proxy.lfs.LfsContext;
 
 /**
  * LFS resolution on Fetch: through the proxy, each record of a resolved topic ({@link ResolveRule})
@@ -43,17 +41,11 @@ public final class LfsFetchResolution implements Policy {
     private final Topology topology;
     private final AnswerResolution resolution;
 
-    public LfsFetchResolution(FetchResolveSettings settings, LfsContext lfs, MeterRegistry registry) {
-        this(settings, lfs, new ResolutionBudget(settings.memoryBytes()), registry);
-    }
-
-    LfsFetchResolution(FetchResolveSettings settings, LfsContext lfs, ResolutionBudget budget,
-                       MeterRegistry registry) {
-        this.rules = settings.rules();
-        this.topology = lfs.topology();
-        ResolutionMetrics metrics = new ResolutionMetrics(registry, budget);
-        this.resolution = new AnswerResolution(new PayloadReads(lfs.s3(), lfs.blocking(), metrics), budget, metrics,
-                lfs.blocking(), lfs.settings().s3().bucket(), lfs.keys().namespace());
+    /** @param rules the topics resolved, for whom */
+    public LfsFetchResolution(List<ResolveRule> rules, ResolutionServices services) {
+        this.rules = List.copyOf(rules);
+        this.topology = services.lfs.topology();
+        this.resolution = services.resolution;
     }
 
     @Override

@@ -1,0 +1,295 @@
+package org.kafscale.proxy.app.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.kafscale.proxy.app.config.LfsConfig;
+import org.kafscale.proxy.testkit.Eventually;
+import org.kafscale.proxy.testkit.KafkaCluster;
+import org.kafscale.proxy.testkit.Kcat;
+import org.kafscale.proxy.testkit.S3Server;
+
+/**
+ * LFS resolution on Fetch through the application: envelopes produced through {@code /lfs/produce}
+ * are read back whole through the proxy by a Java consumer and kcat, while the brokers hold only
+ * envelopes; a tampered object or S3 down fails only its partition, and nothing unverified is sent.
+ */
+class LfsFetchResolutionIT {
+    private static final String BUCKET = "proxy-lfs";
+    private static final String SIZES = "media.sizes";
+    private static final String HUGE = "media.huge";
+    private static final String TAMPERED = "media.tampered";
+    private static final String OUTAGE = "media.outage";
+    private static final String OTHER = "other";
+    private static final String RESOLVED = "kafscale-lfs-resolved";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private static KafkaCluster cluster;
+    private static S3Server s3;
+    private static RunningProxy proxy;
+
+    @BeforeAll
+    static void start() {
+        cluster = KafkaCluster.start(1);
+        s3 = S3Server.start();
+        s3.createBucket(BUCKET);
+        cluster.createTopic(SIZES, 1);
+        cluster.createTopic(HUGE, 1);
+        cluster.createTopic(TAMPERED, 2);
+        cluster.createTopic(OUTAGE, 2);
+        cluster.createTopic(OTHER, 1);
+        proxy = RunningProxy.start(cluster, "single", RunningProxy.lfsOn(s3, BUCKET,
+                Map.of(LfsConfig.FETCH_RESOLVE_TOPICS, "media\\..*")));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (proxy != null) {
+            proxy.close();
+        }
+        s3.close();
+        cluster.close();
+    }
+
+    @Test
+    void javaConsumerAndKcatReadEveryPayloadWholeWhileTheBrokerHoldsEnvelopes() throws Exception {
+        // Given envelopes of 1 KiB, 1 MiB and 8 MiB and a plain record between them
+        List<byte[]> payloads = List.of(ascii(1024, 1), ascii(1 << 20, 2), ascii(8 << 20, 3));
+        lfsProduce(SIZES, 0, "k-0", payloads.get(0));
+        lfsProduce(SIZES, 0, "k-1", payloads.get(1));
+        produceDirect(SIZES, 0, "plain".getBytes(StandardCharsets.UTF_8));
+        lfsProduce(SIZES, 0, "k-3", payloads.get(2));
+        List<byte[]> expected = List.of(payloads.get(0), payloads.get(1), "plain".getBytes(StandardCharsets.UTF_8),
+                payloads.get(2));
+
+        // When a Java consumer reads through the proxy (1 MiB per partition: the answers are cut)
+        List<ConsumerRecord<byte[], byte[]>> read = consume(proxy.bootstrap(), new TopicPartition(SIZES, 0), 4);
+
+        // Then it gets the payloads byte for byte, keys and offsets kept, resolved ones marked
+        for (int i = 0; i < 4; i++) {
+            assertArrayEquals(expected.get(i), read.get(i).value(), "record " + i);
+            assertEquals(i, read.get(i).offset());
+        }
+        assertEquals("k-0", new String(read.get(0).key(), StandardCharsets.UTF_8));
+        assertEquals(sha256(payloads.get(2)), text(read.get(3).headers().lastHeader(RESOLVED).value()));
+        assertNull(read.get(2).headers().lastHeader(RESOLVED));
+
+        // And kcat through the proxy gets the same values
+        Kcat.Result kcat = Kcat.run(Duration.ofSeconds(60), null, List.of("-b", proxy.bootstrap(), "-t", SIZES,
+                "-p", "0", "-C", "-o", "beginning", "-c", "4", "-e", "-q", "-f", "%o:%s\\n"));
+        assertTrue(kcat.succeeded(), kcat.stderr());
+        List<String> lines = kcat.lines();
+        assertEquals(4, lines.size(), kcat.stderr());
+        for (int i = 0; i < 4; i++) {
+            assertEquals(i + ":" + text(expected.get(i)), lines.get(i), "kcat record " + i);
+        }
+
+        // And the broker itself holds envelopes
+        List<ConsumerRecord<byte[], byte[]>> stored = consume(cluster.bootstrapServers(),
+                new TopicPartition(SIZES, 0), 4);
+        for (int i : new int[] {0, 1, 3}) {
+            JsonNode envelope = JSON.readTree(stored.get(i).value());
+            assertEquals(1, envelope.get("kfs_lfs").asInt());
+            assertNull(stored.get(i).headers().lastHeader(RESOLVED));
+        }
+        assertTrue(proxy.metric("kafscale_lfs_proxy_fetch_resolved_records_total") >= 3);
+    }
+
+    @Test
+    void aSixtyFourMiBPayloadComesThroughWhole() throws Exception {
+        byte[] payload = ascii(64 << 20, 4);
+        lfsProduce(HUGE, 0, "big", payload);
+
+        ConsumerRecord<byte[], byte[]> read = consume(proxy.bootstrap(), new TopicPartition(HUGE, 0), 1).get(0);
+
+        assertEquals(payload.length, read.value().length);
+        assertEquals(sha256(payload), sha256(read.value()));
+    }
+
+    @Test
+    void aTopicNotConfiguredGetsTheEnvelopeByteForByte() throws Exception {
+        String envelope = lfsProduce(OTHER, 0, "k", ascii(2048, 5));
+
+        ConsumerRecord<byte[], byte[]> read = consume(proxy.bootstrap(), new TopicPartition(OTHER, 0), 1).get(0);
+
+        assertEquals(envelope.strip(), text(read.value()));
+        assertArrayEquals(consume(cluster.bootstrapServers(), new TopicPartition(OTHER, 0), 1).get(0).value(),
+                read.value());
+    }
+
+    @Test
+    void aTamperedObjectFailsItsPartitionWhileTheOtherFlows() throws Exception {
+        // Given an envelope on each partition, and partition 0's object overwritten with other bytes of its size
+        byte[] original = ascii(4096, 6);
+        JsonNode envelope = JSON.readTree(lfsProduce(TAMPERED, 0, "t", original));
+        byte[] good = ascii(4096, 7);
+        lfsProduce(TAMPERED, 1, "g", good);
+        byte[] tampered = ascii(4096, 8);
+        s3.client().putObject(b -> b.bucket(BUCKET).key(envelope.get("key").asText()),
+                software.amazon.awssdk.core.sync.RequestBody.fromBytes(tampered));
+        double failures = proxy.metric("kafscale_lfs_proxy_fetch_resolve_failures_total{reason=\"sha256\"");
+
+        // When a consumer reads both partitions through the proxy
+        Reads reads = readBoth(TAMPERED, () -> proxy.metric(
+                "kafscale_lfs_proxy_fetch_resolve_failures_total{reason=\"sha256\"") > failures);
+
+        // Then partition 1 flows, partition 0 is refused as corrupt, and no byte of it is delivered
+        assertEquals(1, reads.records(1).size());
+        assertArrayEquals(good, reads.records(1).get(0).value());
+        assertTrue(reads.records(0).isEmpty());
+        assertNotNull(reads.error, "the consumer is told of partition 0");
+        assertTrue(reads.error.getMessage().contains(TAMPERED + "-0"), reads.error.getMessage());
+    }
+
+    @Test
+    void withS3DownOnlyThePartitionsOfEnvelopesWaitAndTheyRecover() throws Exception {
+        // Given an envelope on partition 0 and a plain record on partition 1
+        byte[] payload = ascii(2048, 9);
+        lfsProduce(OUTAGE, 0, "o", payload);
+        produceDirect(OUTAGE, 1, "plain".getBytes(StandardCharsets.UTF_8));
+        String unavailable = "kafscale_lfs_proxy_fetch_resolve_failures_total{reason=\"s3_unavailable\"";
+        double failures = proxy.metric(unavailable);
+        s3.pause();
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(proxy.bootstrap())) {
+            List<TopicPartition> both = List.of(new TopicPartition(OUTAGE, 0), new TopicPartition(OUTAGE, 1));
+            consumer.assign(both);
+            consumer.seekToBeginning(both);
+            List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
+            try {
+                // When S3 is down, the plain partition flows and the envelope's answers an error
+                Eventually.await(Duration.ofSeconds(60), "the plain record and a refused S3 read", () -> {
+                    consumer.poll(Duration.ofMillis(200)).forEach(found::add);
+                    return found.stream().anyMatch(r -> r.partition() == 1) && proxy.metric(unavailable) > failures;
+                });
+                assertTrue(found.stream().noneMatch(r -> r.partition() == 0), "no envelope and no payload yet");
+            } finally {
+                s3.resume();
+            }
+            // Then, S3 back, the payload arrives whole
+            Eventually.await(Duration.ofSeconds(60), "the payload after S3 is back", () -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(found::add);
+                return found.stream().anyMatch(r -> r.partition() == 0);
+            });
+            ConsumerRecord<byte[], byte[]> resolved = found.stream().filter(r -> r.partition() == 0).findFirst()
+                    .orElseThrow();
+            assertArrayEquals(payload, resolved.value());
+        }
+    }
+
+    /** What a consumer of both partitions of a topic got, and the error it was told. */
+    private record Reads(List<ConsumerRecord<byte[], byte[]>> all, KafkaException error) {
+        List<ConsumerRecord<byte[], byte[]>> records(int partition) {
+            return all.stream().filter(r -> r.partition() == partition).toList();
+        }
+    }
+
+    private static Reads readBoth(String topic, java.util.function.BooleanSupplier refused) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(proxy.bootstrap())) {
+            List<TopicPartition> both = List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
+            consumer.assign(both);
+            consumer.seekToBeginning(both);
+            List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
+            KafkaException[] error = new KafkaException[1];
+            Eventually.await(Duration.ofSeconds(60), "partition 1's record and partition 0 refused", () -> {
+                try {
+                    consumer.poll(Duration.ofMillis(200)).forEach(found::add);
+                } catch (KafkaException e) {
+                    error[0] = e;
+                }
+                return error[0] != null && found.stream().anyMatch(r -> r.partition() == 1) && refused.getAsBoolean();
+            });
+            return new Reads(found, error[0]);
+        }
+    }
+
+    /** Produces {@code payload} through {@code /lfs/produce}; the envelope it answers. */
+    private static String lfsProduce(String topic, int partition, String key, byte[] payload) throws Exception {
+        HttpResponse<String> answer = HTTP.send(HttpRequest.newBuilder(URI.create(proxy.lfsUrl("/lfs/produce")))
+                        .header("X-Kafka-Topic", topic)
+                        .header("X-Kafka-Partition", String.valueOf(partition))
+                        .header("X-Kafka-Key", Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.UTF_8)))
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, answer.statusCode(), answer.body());
+        return answer.body();
+    }
+
+    private static void produceDirect(String topic, int partition, byte[] value) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class))) {
+            producer.send(new ProducerRecord<>(topic, partition, null, value)).get();
+        }
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap) {
+        return new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> consume(String bootstrap, TopicPartition partition, int count) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
+            Eventually.await(Duration.ofSeconds(60), count + " records of " + partition, () -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(found::add);
+                return found.size() >= count;
+            });
+            return found;
+        }
+    }
+
+    /** Printable bytes (no newline), so kcat's text output can be compared too. */
+    private static byte[] ascii(int size, long seed) {
+        Random random = new Random(seed);
+        byte[] bytes = new byte[size];
+        for (int i = 0; i < size; i++) {
+            bytes[i] = (byte) ('a' + random.nextInt(26));
+        }
+        return bytes;
+    }
+
+    private static String sha256(byte[] bytes) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}
