@@ -55,6 +55,14 @@ public final class RecordCuts {
         RecordRewrites.Rewritten replace(long offset, ByteBuffer value, Header[] headers);
     }
 
+    /** A fetched partition's new record set, made off the event loop and put in place on it. */
+    public record Cut(BaseRecords records) {
+        /** {@code partition} answers these records instead. */
+        public void applyTo(org.apache.kafka.common.message.FetchResponseData.PartitionData partition) {
+            partition.setRecords(records);
+        }
+    }
+
     /**
      * The data records of {@code records}, in order, with the values {@code filter} wants copied.
      * A set that holds no record batches (nothing fetched) has none.
@@ -94,7 +102,7 @@ public final class RecordCuts {
      *         rewrite is older than magic v2 (it carries no headers)
      * @throws RuntimeException (Kafka's CorruptRecordException) when a batch does not decode
      */
-    public static BaseRecords cut(BaseRecords records, Replacer replacer, long endOffset, int sizeHint) {
+    public static Cut cut(BaseRecords records, Replacer replacer, long endOffset, int sizeHint) {
         if (!(records instanceof MemoryRecords memory)) {
             throw new IllegalArgumentException("records of type "
                     + (records == null ? "none" : records.getClass().getSimpleName()) + " cannot be rewritten");
@@ -117,7 +125,7 @@ public final class RecordCuts {
         }
         ByteBuffer buffer = out.buffer();
         buffer.flip();
-        return MemoryRecords.readableRecords(buffer);
+        return new Cut(MemoryRecords.readableRecords(buffer));
     }
 
     /** The batch written again, or null when it is kept whole and unchanged. */

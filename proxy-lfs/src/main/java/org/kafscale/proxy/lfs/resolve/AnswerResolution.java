@@ -13,7 +13,6 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.internal.BaseRecords;
 import org.kafscale.proxy.core.codec.RecordCuts;
 import org.kafscale.proxy.core.codec.RecordRewrites;
 import org.kafscale.proxy.core.codec.RecordSets;
@@ -250,7 +249,7 @@ final class AnswerResolution {
 
     /** The partition's records with each payload in place of its envelope, cut where the limits say. */
     private Result rebuild(Found f, Map<Long, CompletableFuture<byte[]>> payloads) {
-        BaseRecords records = RecordCuts.cut(f.slot().data().records(), (offset, value, headers) -> {
+        RecordCuts.Cut records = RecordCuts.cut(f.slot().data().records(), (offset, value, headers) -> {
             CompletableFuture<byte[]> payload = payloads.get(offset);
             if (payload == null) {
                 return null;
@@ -265,7 +264,7 @@ final class AnswerResolution {
     }
 
     /** One partition's new records, or its error (no records). */
-    private record Result(FetchResponseData.PartitionData data, BaseRecords records, Errors error) {
+    private record Result(FetchResponseData.PartitionData data, RecordCuts.Cut records, Errors error) {
         static Result refused(FetchResponseData.PartitionData data, Errors error) {
             return new Result(data, null, error);
         }
@@ -288,7 +287,7 @@ final class AnswerResolution {
                 if (result.error() != null) {
                     result.data().setErrorCode(result.error().code()).setRecords(RecordSets.empty());
                 } else {
-                    result.data().setRecords(result.records());
+                    result.records().applyTo(result.data());
                 }
             }
         }

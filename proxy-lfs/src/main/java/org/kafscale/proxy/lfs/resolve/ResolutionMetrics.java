@@ -39,7 +39,8 @@ final class ResolutionMetrics {
                     .register(registry));
         }
         Gauge.builder("kafscale_lfs_proxy_fetch_resolve_memory_bytes", budget, ResolutionBudget::held)
-                .baseUnit("bytes").description("Payload bytes held by Fetches being resolved").register(registry);
+                .baseUnit("bytes").description("Bytes reserved by Fetches being resolved (twice their payloads)")
+                .register(registry);
         Gauge.builder("kafscale_lfs_proxy_fetch_resolve_memory_limit_bytes", budget, ResolutionBudget::capacity)
                 .baseUnit("bytes").description("The memory budget of Fetches being resolved").register(registry);
         Gauge.builder("kafscale_lfs_proxy_fetch_resolve_waiting", budget, ResolutionBudget::waiting)
