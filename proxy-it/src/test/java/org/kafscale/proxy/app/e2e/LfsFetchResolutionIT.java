@@ -20,6 +20,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Random;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.kafscale.proxy.app.config.LfsConfig;
+import org.kafscale.proxy.testkit.DebianPython;
 import org.kafscale.proxy.testkit.Eventually;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.Kcat;
@@ -42,7 +44,7 @@ import org.kafscale.proxy.testkit.S3Server;
 
 /**
  * LFS resolution on Fetch through the application: envelopes produced through {@code /lfs/produce}
- * are read back whole through the proxy by a Java consumer and kcat, while the brokers hold only
+ * are read back whole through the proxy by a Java consumer, kcat and confluent-kafka, while the brokers hold only
  * envelopes; a tampered object or S3 down fails only its partition, and nothing unverified is sent.
  */
 class LfsFetchResolutionIT {
@@ -95,7 +97,7 @@ class LfsFetchResolutionIT {
                 payloads.get(2));
 
         // When a Java consumer reads through the proxy (1 MiB per partition: the answers are cut)
-        List<ConsumerRecord<byte[], byte[]>> read = consume(proxy.bootstrap(), new TopicPartition(SIZES, 0), 4);
+        List<ConsumerRecord<byte[], byte[]>> read = consume(proxy.bootstrap(), SIZES, 4);
 
         // Then it gets the payloads byte for byte, keys and offsets kept, resolved ones marked
         for (int i = 0; i < 4; i++) {
@@ -116,9 +118,18 @@ class LfsFetchResolutionIT {
             assertEquals(i + ":" + text(expected.get(i)), lines.get(i), "kcat record " + i);
         }
 
+        // And so does confluent-kafka (Python), by size and SHA-256
+        DebianPython.Result python = DebianPython.run(CONFLUENT_CONSUMER, Duration.ofSeconds(90),
+                List.of(proxy.bootstrap(), SIZES, "4"));
+        assertTrue(python.succeeded(), python.stderr());
+        List<String> printed = python.stdout().lines().toList();
+        assertEquals(4, printed.size(), python.stderr());
+        for (int i = 0; i < 4; i++) {
+            assertEquals(i + " " + expected.get(i).length + " " + sha256(expected.get(i)), printed.get(i));
+        }
+
         // And the broker itself holds envelopes
-        List<ConsumerRecord<byte[], byte[]>> stored = consume(cluster.bootstrapServers(),
-                new TopicPartition(SIZES, 0), 4);
+        List<ConsumerRecord<byte[], byte[]>> stored = consume(cluster.bootstrapServers(), SIZES, 4);
         for (int i : new int[] {0, 1, 3}) {
             JsonNode envelope = JSON.readTree(stored.get(i).value());
             assertEquals(1, envelope.get("kfs_lfs").asInt());
@@ -132,7 +143,7 @@ class LfsFetchResolutionIT {
         byte[] payload = ascii(64 << 20, 4);
         lfsProduce(HUGE, 0, "big", payload);
 
-        ConsumerRecord<byte[], byte[]> read = consume(proxy.bootstrap(), new TopicPartition(HUGE, 0), 1).get(0);
+        ConsumerRecord<byte[], byte[]> read = consume(proxy.bootstrap(), HUGE, 1).get(0);
 
         assertEquals(payload.length, read.value().length);
         assertEquals(sha256(payload), sha256(read.value()));
@@ -142,10 +153,10 @@ class LfsFetchResolutionIT {
     void aTopicNotConfiguredGetsTheEnvelopeByteForByte() throws Exception {
         String envelope = lfsProduce(OTHER, 0, "k", ascii(2048, 5));
 
-        ConsumerRecord<byte[], byte[]> read = consume(proxy.bootstrap(), new TopicPartition(OTHER, 0), 1).get(0);
+        ConsumerRecord<byte[], byte[]> read = consume(proxy.bootstrap(), OTHER, 1).get(0);
 
         assertEquals(envelope.strip(), text(read.value()));
-        assertArrayEquals(consume(cluster.bootstrapServers(), new TopicPartition(OTHER, 0), 1).get(0).value(),
+        assertArrayEquals(consume(cluster.bootstrapServers(), OTHER, 1).get(0).value(),
                 read.value());
     }
 
@@ -208,6 +219,26 @@ class LfsFetchResolutionIT {
         }
     }
 
+    /** Reads partition 0 from the start and prints each record's offset, value size and SHA-256. */
+    private static final String CONFLUENT_CONSUMER = """
+            import hashlib, sys
+            from confluent_kafka import Consumer, TopicPartition
+            bootstrap, topic, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+            consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "lfs-read-python",
+                                 "enable.auto.commit": False})
+            consumer.assign([TopicPartition(topic, 0, 0)])
+            seen = 0
+            while seen < count:
+                msg = consumer.poll(30)
+                if msg is None:
+                    sys.exit("no record within 30 s")
+                if msg.error():
+                    sys.exit(str(msg.error()))
+                print(msg.offset(), len(msg.value()), hashlib.sha256(msg.value()).hexdigest(), flush=True)
+                seen += 1
+            consumer.close()
+            """;
+
     /** What a consumer of both partitions of a topic got, and the error it was told. */
     private record Reads(List<ConsumerRecord<byte[], byte[]>> all, KafkaException error) {
         List<ConsumerRecord<byte[], byte[]>> records(int partition) {
@@ -262,17 +293,11 @@ class LfsFetchResolutionIT {
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
     }
 
-    private static List<ConsumerRecord<byte[], byte[]>> consume(String bootstrap, TopicPartition partition, int count) {
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
-            Eventually.await(Duration.ofSeconds(60), count + " records of " + partition, () -> {
-                consumer.poll(Duration.ofMillis(200)).forEach(found::add);
-                return found.size() >= count;
-            });
-            return found;
-        }
+    /** The first {@code count} records of partition 0 of {@code topic}, read from {@code bootstrap}. */
+    private static List<ConsumerRecord<byte[], byte[]>> consume(String bootstrap, String topic, int count) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        return RecordRoundTrip.firstRecords(props, topic, count);
     }
 
     /** Printable bytes (no newline), so kcat's text output can be compared too. */
