@@ -54,6 +54,7 @@ class LfsFetchResolutionIT {
     private static final String TAMPERED = "media.tampered";
     private static final String OUTAGE = "media.outage";
     private static final String OTHER = "other";
+    private static final String TXN = "media.txn";
     private static final String RESOLVED = "kafscale-lfs-resolved";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -72,8 +73,9 @@ class LfsFetchResolutionIT {
         cluster.createTopic(TAMPERED, 2);
         cluster.createTopic(OUTAGE, 2);
         cluster.createTopic(OTHER, 1);
+        cluster.createTopic(TXN, 1);
         proxy = RunningProxy.start(cluster, "single", RunningProxy.lfsOn(s3, BUCKET,
-                Map.of(LfsConfig.FETCH_RESOLVE_TOPICS, "media\\..*")));
+                Map.of(LfsConfig.FETCH_RESOLVE_TOPICS, "media\\..*", LfsConfig.REWRITE_TOPICS, TXN)));
     }
 
     @AfterAll
@@ -238,6 +240,47 @@ class LfsFetchResolutionIT {
                 seen += 1
             consumer.close()
             """;
+
+    @Test
+    void readCommittedGetsThePayloadsOfCommittedTransactionsOnly() throws Exception {
+        // Given envelopes written by a transactional producer through the LFS_BLOB rewrite: committed, aborted, committed
+        byte[] first = ascii(100_000, 10);
+        byte[] aborted = ascii(100_000, 11);
+        byte[] last = ascii(100_000, 12);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap(),
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG, "lfs-read-txn",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class))) {
+            producer.initTransactions();
+            for (byte[] payload : List.of(first, aborted, last)) {
+                producer.beginTransaction();
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TXN, 0, null, payload);
+                record.headers().add("LFS_BLOB", new byte[0]);
+                producer.send(record).get();
+                if (payload == aborted) {
+                    producer.abortTransaction();
+                } else {
+                    producer.commitTransaction();
+                }
+            }
+        }
+
+        // When a read_committed consumer reads through the proxy
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<ConsumerRecord<byte[], byte[]>> read = RecordRoundTrip.firstRecords(props, TXN, 2);
+
+        // Then it gets the two committed payloads whole (the markers and the aborted list were kept)
+        assertArrayEquals(first, read.get(0).value());
+        assertArrayEquals(last, read.get(1).value());
+        // And the broker holds the three as envelopes
+        List<ConsumerRecord<byte[], byte[]>> stored = consume(cluster.bootstrapServers(), TXN, 3);
+        for (ConsumerRecord<byte[], byte[]> record : stored) {
+            assertEquals(1, JSON.readTree(record.value()).get("kfs_lfs").asInt());
+        }
+    }
 
     /** What a consumer of both partitions of a topic got, and the error it was told. */
     private record Reads(List<ConsumerRecord<byte[], byte[]>> all, KafkaException error) {
