@@ -55,6 +55,7 @@ class LfsFetchResolutionIT {
     private static final String OUTAGE = "media.outage";
     private static final String OTHER = "other";
     private static final String TXN = "media.txn";
+    private static final String FOREIGN = "media.foreign";
     private static final String RESOLVED = "kafscale-lfs-resolved";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -74,6 +75,7 @@ class LfsFetchResolutionIT {
         cluster.createTopic(OUTAGE, 2);
         cluster.createTopic(OTHER, 1);
         cluster.createTopic(TXN, 1);
+        cluster.createTopic(FOREIGN, 1);
         proxy = RunningProxy.start(cluster, "single", RunningProxy.lfsOn(s3, BUCKET,
                 Map.of(LfsConfig.FETCH_RESOLVE_TOPICS, "media\\..*", LfsConfig.REWRITE_TOPICS, TXN)));
     }
@@ -240,6 +242,37 @@ class LfsFetchResolutionIT {
                 seen += 1
             consumer.close()
             """;
+
+    @Test
+    void anEnvelopeNamingAnotherTopicsObjectIsNotResolved() throws Exception {
+        // Given an envelope written straight to the broker that points to another topic's object
+        byte[] secret = ascii(3000, 13);
+        String envelope = lfsProduce(OTHER, 0, "s", secret);
+        produceDirect(FOREIGN, 0, envelope.strip().getBytes(StandardCharsets.UTF_8));
+        String foreign = "kafscale_lfs_proxy_fetch_resolve_failures_total{reason=\"foreign_object\"";
+        double before = proxy.metric(foreign);
+
+        // When a consumer reads it through the proxy
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(proxy.bootstrap())) {
+            TopicPartition partition = new TopicPartition(FOREIGN, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
+            KafkaException[] error = new KafkaException[1];
+            Eventually.await(Duration.ofSeconds(60), "the partition refused", () -> {
+                try {
+                    consumer.poll(Duration.ofMillis(200)).forEach(found::add);
+                } catch (KafkaException e) {
+                    error[0] = e;
+                }
+                return error[0] != null && proxy.metric(foreign) > before;
+            });
+
+            // Then the partition is refused and neither the object nor the envelope is delivered
+            assertTrue(found.isEmpty());
+            assertTrue(error[0].getMessage().contains(FOREIGN + "-0"), error[0].getMessage());
+        }
+    }
 
     @Test
     void readCommittedGetsThePayloadsOfCommittedTransactionsOnly() throws Exception {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.message.FetchResponseData;
@@ -90,16 +91,24 @@ final class AnswerResolution {
 
     /** The answer's new record sets and errors, to {@link Results#apply} on the loop. */
     CompletableFuture<Results> resolve(Plan plan, LogFields connection) {
-        return CompletableFuture.supplyAsync(() -> read(plan), blocking)
-                .thenCompose(found -> {
-                    long payload = found.stream().mapToLong(Found::payloadBytes).sum();
-                    if (payload == 0 && found.stream().allMatch(f -> f.end() == FetchTrim.NO_CUT)) {
-                        return CompletableFuture.completedFuture(new Results(List.of()));
-                    }
-                    // Twice the payload: the bytes read, and the record set written from them.
-                    return budget.reserve(2 * payload).thenCompose(reservation -> fetchAll(found, connection)
-                            .whenComplete((results, error) -> reservation.close()));
-                });
+        CompletableFuture<List<Found>> read;
+        try {
+            read = CompletableFuture.supplyAsync(() -> read(plan), blocking);
+        } catch (RejectedExecutionException busy) {
+            // No thread to read the records with: every resolved partition asks again later.
+            metrics.failed(ResolveFailure.Reason.BUSY);
+            return CompletableFuture.completedFuture(new Results(plan.slots().stream().filter(s -> s.topic() != null)
+                    .map(s -> Result.refused(s.data(), ResolveFailure.Reason.BUSY.error)).toList()));
+        }
+        return read.thenCompose(found -> {
+            long payload = found.stream().mapToLong(Found::payloadBytes).sum();
+            if (payload == 0 && found.stream().allMatch(f -> f.end() == FetchTrim.NO_CUT && f.refused() == null)) {
+                return CompletableFuture.completedFuture(new Results(List.of()));
+            }
+            // Twice the payload: the bytes read, and the record set written from them.
+            return budget.reserve(2 * payload).thenCompose(reservation -> fetchAll(found, connection)
+                    .whenComplete((results, error) -> reservation.close()));
+        });
     }
 
     /** What was found in one resolved partition. */
