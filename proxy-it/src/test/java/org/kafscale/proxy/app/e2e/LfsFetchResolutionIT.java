@@ -56,6 +56,7 @@ class LfsFetchResolutionIT {
     private static final String OTHER = "other";
     private static final String TXN = "media.txn";
     private static final String FOREIGN = "media.foreign";
+    private static final String GROUP = "media.group";
     private static final String RESOLVED = "kafscale-lfs-resolved";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -76,6 +77,7 @@ class LfsFetchResolutionIT {
         cluster.createTopic(OTHER, 1);
         cluster.createTopic(TXN, 1);
         cluster.createTopic(FOREIGN, 1);
+        cluster.createTopic(GROUP, 2);
         proxy = RunningProxy.start(cluster, "single", RunningProxy.lfsOn(s3, BUCKET,
                 Map.of(LfsConfig.FETCH_RESOLVE_TOPICS, "media\\..*", LfsConfig.REWRITE_TOPICS, TXN)));
     }
@@ -275,6 +277,59 @@ class LfsFetchResolutionIT {
     }
 
     @Test
+    void aGroupRebalancingMidReadGetsEveryPayload() throws Exception {
+        // Given six envelopes on each of two partitions
+        java.util.Set<String> expected = new java.util.HashSet<>();
+        for (int i = 0; i < 12; i++) {
+            byte[] payload = ascii(32 * 1024, 100 + i);
+            expected.add(sha256(payload));
+            lfsProduce(GROUP, i % 2, "g" + i, payload);
+        }
+        Map<String, Object> settings = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap(),
+                ConsumerConfig.GROUP_ID_CONFIG, "lfs-read-group",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        Map<String, String> delivered = new java.util.HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> first = new KafkaConsumer<>(settings);
+             KafkaConsumer<byte[], byte[]> second = new KafkaConsumer<>(settings)) {
+            // When one member has read a few and a second joins, both polling until every record is in
+            first.subscribe(List.of(GROUP));
+            Eventually.await(Duration.ofSeconds(60), "the first member's first records", () -> {
+                collect(first.poll(Duration.ofMillis(200)), delivered);
+                return delivered.size() >= 3;
+            });
+            first.commitSync();
+            // The first member stops taking records until the second is in, so the rebalance is mid-read.
+            first.pause(first.assignment());
+            second.subscribe(List.of(GROUP));
+            boolean[] joined = {false};
+            Eventually.await(Duration.ofSeconds(90), "every record across the rebalance", () -> {
+                collect(first.poll(Duration.ofMillis(100)), delivered);
+                collect(second.poll(Duration.ofMillis(100)), delivered);
+                if (!second.assignment().isEmpty()) {
+                    joined[0] = true;
+                    first.resume(first.assignment());
+                }
+                return delivered.size() >= 12;
+            });
+            assertTrue(joined[0], "the second member took partitions");
+        }
+
+        // Then each record came as its whole payload
+        assertEquals(expected, new java.util.HashSet<>(delivered.values()));
+    }
+
+    /** Each record's payload SHA-256 by its partition and offset (a record read twice counts once). */
+    private static void collect(Iterable<ConsumerRecord<byte[], byte[]>> records, Map<String, String> into) {
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            into.put(record.partition() + "@" + record.offset(), sha256(record.value()));
+        }
+    }
+
+    @Test
     void readCommittedGetsThePayloadsOfCommittedTransactionsOnly() throws Exception {
         // Given envelopes written by a transactional producer through the LFS_BLOB rewrite: committed, aborted, committed
         byte[] first = ascii(100_000, 10);
@@ -386,8 +441,12 @@ class LfsFetchResolutionIT {
         return bytes;
     }
 
-    private static String sha256(byte[] bytes) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static String text(byte[] bytes) {
