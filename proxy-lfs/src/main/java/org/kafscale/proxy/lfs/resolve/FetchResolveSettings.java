@@ -21,13 +21,6 @@ public record FetchResolveSettings(List<ResolveRule> rules, long memoryBytes) {
         }
     }
 
-    /** These settings with {@code more} rules after their own. */
-    public FetchResolveSettings with(List<ResolveRule> more) {
-        List<ResolveRule> all = new java.util.ArrayList<>(rules);
-        all.addAll(more);
-        return new FetchResolveSettings(all, memoryBytes);
-    }
-
     public boolean isOff() {
         return rules.isEmpty();
     }
