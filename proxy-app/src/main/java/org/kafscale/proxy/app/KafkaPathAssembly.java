@@ -191,6 +191,10 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
             policies.add(PolicyFactory.shared(new ValidationPolicy(config.gateway().validation(), topology,
                     metrics)));
         }
+        // LFS resolution on Fetch before encryption: answer hooks run in reverse, so it reads an
+        // answer after encryption has decrypted it (an envelope stored encrypted), in real names.
+        lfs.flatMap(runtime -> runtime.fetchResolution(config.lfsFetchResolve()))
+                .ifPresent(policy -> policies.add(PolicyFactory.shared(policy)));
         // Last, after authorization and validation: only allowed, valid records are encrypted, and
         // it reads answers first, in the real cluster's names, before the tenant policy renames them.
         if (!config.gateway().encryption().isEmpty()) {

@@ -28,12 +28,14 @@ public final class S3Server implements AutoCloseable {
     private static final String SECRET_KEY = "secret";
     private static final Duration START_DEADLINE = Duration.ofSeconds(30);
 
-    private final S3Proxy proxy;
+    private final org.gaul.s3proxy.blobstore.BlobStore store;
     private final URI endpoint;
+    private S3Proxy proxy;
     private S3Client client;
 
-    private S3Server(S3Proxy proxy) {
+    private S3Server(S3Proxy proxy, org.gaul.s3proxy.blobstore.BlobStore store) {
         this.proxy = proxy;
+        this.store = store;
         this.endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
     }
 
@@ -53,10 +55,16 @@ public final class S3Server implements AutoCloseable {
     }
 
     private static S3Server start(org.gaul.s3proxy.blobstore.BlobStore store) {
+        // Port 0: Jetty binds a free port itself, so there is no window for another process to take it.
+        S3Server server = new S3Server(serve(store, 0), store);
+        LOGGER.info("S3Proxy ready at {}", server.endpoint);
+        return server;
+    }
+
+    private static S3Proxy serve(org.gaul.s3proxy.blobstore.BlobStore store, int port) {
         S3Proxy proxy = S3Proxy.builder()
                 .blobStore(store)
-                // Port 0: Jetty binds a free port itself, so there is no window for another process to take it.
-                .endpoint(URI.create("http://127.0.0.1:0"))
+                .endpoint(URI.create("http://127.0.0.1:" + port))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                 .build();
         try {
@@ -66,9 +74,17 @@ public final class S3Server implements AutoCloseable {
             stopQuietly(proxy);
             throw new IllegalStateException("cannot start S3Proxy", e);
         }
-        S3Server server = new S3Server(proxy);
-        LOGGER.info("S3Proxy ready at {}", server.endpoint);
-        return server;
+        return proxy;
+    }
+
+    /** Stops serving (connections are refused, as when S3 is down); the objects stay for {@link #resume}. */
+    public synchronized void pause() {
+        stopQuietly(proxy);
+    }
+
+    /** Serves again on the same port, with the objects it held. */
+    public synchronized void resume() {
+        proxy = serve(store, endpoint.getPort());
     }
 
     public URI endpoint() {

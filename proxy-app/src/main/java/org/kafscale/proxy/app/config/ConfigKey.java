@@ -9,6 +9,7 @@ import org.kafscale.proxy.core.security.sasl.SaslSettings;
 import org.kafscale.proxy.core.server.ListenerLimits;
 import org.kafscale.proxy.core.server.ListenerSettings;
 import org.kafscale.proxy.lfs.limits.LfsLimits;
+import org.kafscale.proxy.lfs.resolve.FetchResolveSettings;
 import org.kafscale.proxy.lfs.rewrite.OffloadSettings;
 import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
 
@@ -362,6 +363,14 @@ public enum ConfigKey {
             "A record value longer than this on an offload topic goes to S3; one of this length or shorter, and a "
                     + "tombstone, passes unchanged. Less than `KAFSCALE_PROXY_MAX_FRAME_BYTES` and "
                     + "`KAFSCALE_LFS_PROXY_MAX_BLOB_SIZE`."),
+    LFS_FETCH_RESOLVE_TOPICS("KAFSCALE_LFS_PROXY_FETCH_RESOLVE_TOPICS", null, "unset (off)", null,
+            "Topics (comma-separated regular expressions, each over the whole real topic name) whose LFS envelopes "
+                    + "the Kafka listener replaces on Fetch with their payload from S3, checked against the "
+                    + "envelope's size and SHA-256 (needs LFS enabled)."),
+    LFS_FETCH_RESOLVE_MEMORY_BYTES("KAFSCALE_LFS_PROXY_FETCH_RESOLVE_MEMORY_BYTES",
+            String.valueOf(FetchResolveSettings.DEFAULT_MEMORY_BYTES), null, Range.of(1, 1L << 40),
+            "Payload bytes all Fetches being resolved may hold at once (each holds about twice its payloads); past "
+                    + "it a Fetch waits. A payload larger than the budget is resolved alone."),
     LFS_CHUNK_SIZE("KAFSCALE_LFS_PROXY_CHUNK_SIZE", "5242880", null, Range.of(5L << 20, 512L << 20),
             "S3 part size for streamed uploads; an upload holds two parts in memory."),
     LFS_CHECKSUM_ALGO("KAFSCALE_LFS_PROXY_CHECKSUM_ALGO", "sha256", null, null,

@@ -8,6 +8,7 @@ import org.kafscale.proxy.core.encryption.EncryptionRule;
 import org.kafscale.proxy.core.quota.TenantQuotas;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
 import org.kafscale.proxy.core.validation.ValidationRules;
+import org.kafscale.proxy.lfs.resolve.ResolveRule;
 
 /**
  * What the gateway file (KAFSCALE_PROXY_GATEWAY_FILE) configures: its virtual clusters, and the
@@ -27,12 +28,13 @@ import org.kafscale.proxy.core.validation.ValidationRules;
  * @param encryption the record encryption rules, in the file's order (the first whose topics match wins)
  * @param sniHostSuffixes in advertise mode sni, the suffix under which each virtual cluster placed
  *     by TLS server name has its own names, by its name
+ * @param lfsResolve the rules of LFS resolution on Fetch ({@code lfsResolve}, {@link GatewayLfsResolve})
  */
 public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas, Map<String, Path> aclFiles,
                       Map<String, HostPort> listeners, Map<String, Integer> brokerPortBases,
                       Map<String, Path> credentialsFiles, Optional<AuditSettings> audit,
                       ValidationRules validation, List<EncryptionRule> encryption,
-                      Map<String, String> sniHostSuffixes) {
+                      Map<String, String> sniHostSuffixes, List<ResolveRule> lfsResolve) {
     public static final Gateway NONE = new Gateway(VirtualClusters.NONE, Map.of());
 
     public Gateway {
@@ -43,6 +45,16 @@ public record Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas>
         credentialsFiles = Map.copyOf(credentialsFiles);
         encryption = List.copyOf(encryption);
         sniHostSuffixes = Map.copyOf(sniHostSuffixes);
+        lfsResolve = List.copyOf(lfsResolve);
+    }
+
+    /** A gateway without LFS resolution rules. */
+    public Gateway(VirtualClusters virtualClusters, Map<String, TenantQuotas> quotas, Map<String, Path> aclFiles,
+                   Map<String, HostPort> listeners, Map<String, Integer> brokerPortBases,
+                   Map<String, Path> credentialsFiles, Optional<AuditSettings> audit,
+                   ValidationRules validation, List<EncryptionRule> encryption, Map<String, String> sniHostSuffixes) {
+        this(virtualClusters, quotas, aclFiles, listeners, brokerPortBases, credentialsFiles, audit, validation,
+                encryption, sniHostSuffixes, List.of());
     }
 
     /** A gateway with no virtual cluster placed by TLS server name. */

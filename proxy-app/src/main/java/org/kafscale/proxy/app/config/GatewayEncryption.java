@@ -145,7 +145,7 @@ final class GatewayEncryption {
         }
     }
 
-    private static Set<KafkaPrincipal> allowed(String where, String path, JsonNode node) {
+    static Set<KafkaPrincipal> allowed(String where, String path, JsonNode node) {
         Set<KafkaPrincipal> principals = new LinkedHashSet<>();
         if (node == null || node.isNull()) {
             return principals;

@@ -44,7 +44,8 @@ public final class GatewayFile {
     static final String SETTING = "KAFSCALE_PROXY_GATEWAY_FILE";
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
     /** The file's sections. */
-    private static final Set<String> ROOT_KEYS = Set.of("virtualClusters", "audit", "validation", "encryption");
+    private static final Set<String> ROOT_KEYS = Set.of("virtualClusters", "audit", "validation", "encryption",
+            GatewayLfsResolve.SECTION);
     private static final Set<String> KEYS = Set.of("name", "principals", "clusterId", "topicPrefix", "groupPrefix",
             "transactionalIdPrefix", "quotas", "aclFile", "listener", "brokerPortBase", "credentialsFile", "validation",
             "sniHostSuffix");
@@ -91,7 +92,7 @@ public final class GatewayFile {
         }
         // A file of an audit trail, record validation or encryption alone has no virtual clusters; any other needs at least one.
         boolean noClusters = root != null && root.isObject() && (root.has("audit") || root.has("validation")
-                || root.has("encryption"))
+                || root.has("encryption") || root.has(GatewayLfsResolve.SECTION))
                 && !root.has("virtualClusters");
         if (root == null || !root.isObject() || !noClusters && (!root.path("virtualClusters").isArray()
                 || root.path("virtualClusters").isEmpty())) {
@@ -186,7 +187,8 @@ public final class GatewayFile {
         List<EncryptionRule> encryption = GatewayEncryption.parse(where, "encryption", root.get("encryption"), base,
                 System::getenv);
         return new Gateway(virtualClusters, quotas, aclFiles, listeners, brokerPortBases, credentialsFiles, audit,
-                new ValidationRules(globalRules, clusterRules, virtualClusters), encryption, sniHostSuffixes);
+                new ValidationRules(globalRules, clusterRules, virtualClusters), encryption, sniHostSuffixes,
+                GatewayLfsResolve.parse(where, root.get(GatewayLfsResolve.SECTION), virtualClusters));
     }
 
     private static VirtualCluster cluster(String where, String path, JsonNode node) {

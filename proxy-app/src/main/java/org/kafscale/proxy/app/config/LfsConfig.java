@@ -21,6 +21,8 @@ import org.kafscale.proxy.lfs.http.TrustedProxies;
 import org.kafscale.proxy.core.security.tls.TlsProvider;
 import org.kafscale.proxy.lfs.limits.LfsLimits;
 import org.kafscale.proxy.lfs.publish.PublishSettings;
+import org.kafscale.proxy.lfs.resolve.FetchResolveSettings;
+import org.kafscale.proxy.lfs.resolve.ResolveRule;
 import org.kafscale.proxy.lfs.rewrite.OffloadSettings;
 import org.kafscale.proxy.lfs.s3.S3Settings;
 import org.kafscale.proxy.lfs.tracker.TrackerSettings;
@@ -54,6 +56,8 @@ public final class LfsConfig {
     public static final String REWRITE_TOPICS = ConfigKey.LFS_PROXY_REWRITE_TOPICS.envName();
     public static final String OFFLOAD_TOPICS = ConfigKey.LFS_PROXY_OFFLOAD_TOPICS.envName();
     public static final String OFFLOAD_THRESHOLD_BYTES = ConfigKey.LFS_PROXY_OFFLOAD_THRESHOLD_BYTES.envName();
+    public static final String FETCH_RESOLVE_TOPICS = ConfigKey.LFS_FETCH_RESOLVE_TOPICS.envName();
+    public static final String FETCH_RESOLVE_MEMORY_BYTES = ConfigKey.LFS_FETCH_RESOLVE_MEMORY_BYTES.envName();
     public static final String CHUNK_SIZE = ConfigKey.LFS_CHUNK_SIZE.envName();
     public static final String CHECKSUM_ALGO = ConfigKey.LFS_CHECKSUM_ALGO.envName();
     public static final String PROXY_ID = ConfigKey.LFS_PROXY_ID.envName();
@@ -160,6 +164,32 @@ public final class LfsConfig {
                 s.longValue(ConfigKey.LFS_UPLOAD_MIN_BYTES_PER_SEC),
                 Duration.ofSeconds(s.longValue(ConfigKey.LFS_UPLOAD_RATE_WINDOW_SEC)),
                 s.intValue(ConfigKey.LFS_MAX_DOWNLOADS), tempBytes);
+    }
+
+    /**
+     * Resolution on Fetch: {@code KAFSCALE_LFS_PROXY_FETCH_RESOLVE_TOPICS}, comma-separated regular
+     * expressions (a bad one stops start-up naming the key), and its memory budget. Topics set
+     * without LFS on (no S3 to read from) stop start-up too, rather than deliver envelopes to
+     * consumers that were promised payloads; so do the gateway file's rules ({@code gatewayRules}).
+     */
+    static FetchResolveSettings fetchResolve(Settings s, boolean lfsOn, List<ResolveRule> gatewayRules) {
+        List<ResolveRule> rules = new ArrayList<>();
+        for (String item : s.list(FETCH_RESOLVE_TOPICS)) {
+            try {
+                rules.add(ResolveRule.forEveryone(Pattern.compile(item)));
+            } catch (PatternSyntaxException e) {
+                throw ConfigException.invalid(FETCH_RESOLVE_TOPICS, item, "expected regular expressions, "
+                        + "comma-separated: " + e.getDescription());
+            }
+        }
+        long memory = s.longValue(ConfigKey.LFS_FETCH_RESOLVE_MEMORY_BYTES);
+        if ((!rules.isEmpty() || !gatewayRules.isEmpty()) && !lfsOn) {
+            String what = rules.isEmpty() ? GatewayFile.SETTING + "'s lfsResolve section" : FETCH_RESOLVE_TOPICS;
+            throw new ConfigException(what + " is set, which needs " + LFS_ENABLED + "=true and " + HTTP_ADDR
+                    + " (the payloads are read from LFS's bucket)");
+        }
+        rules.addAll(gatewayRules);
+        return new FetchResolveSettings(rules, memory);
     }
 
     /** {@code KAFSCALE_LFS_PROXY_REWRITE_TOPICS}: comma-separated names, {@code *} for all; empty for none. */

@@ -27,6 +27,7 @@ import org.kafscale.proxy.core.tenant.VirtualCluster;
 import org.kafscale.proxy.core.tenant.VirtualClusters;
 import org.kafscale.proxy.core.security.tls.TlsProvider;
 import org.kafscale.proxy.lfs.LfsSettings;
+import org.kafscale.proxy.lfs.resolve.FetchResolveSettings;
 import org.kafscale.proxy.routing.fetch.ReadAheadSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,6 +72,8 @@ import org.slf4j.LoggerFactory;
  * @param proxyProtocol PROXY protocol headers on the Kafka listener (KAFSCALE_PROXY_ACCEPT_PROXY_PROTOCOL)
  * @param gateway the virtual clusters and quotas of the gateway file (KAFSCALE_PROXY_GATEWAY_FILE);
  *     {@link Gateway#NONE} when unset
+ * @param lfsFetchResolve LFS resolution on Fetch (KAFSCALE_LFS_PROXY_FETCH_RESOLVE_*), the gateway
+ *     file's {@code lfsResolve} rules included; off without rules
  */
 public record ProxyConfig(HostPort listen, String advertisedHost, int advertisedPort, AdvertiseMode advertiseMode,
                           BrokerPorts brokerPorts,
@@ -83,7 +86,8 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                           ReadAheadSettings fetchReadAhead, Duration drainTimeout, LogSettings logging, Optional<LfsSettings> lfs,
                           Optional<SaslSettings> sasl, BackendSecurity backendSecurity, Optional<AclSettings> acl,
                           Duration aclReloadInterval, SniHosts sniHosts, TlsProvider tlsProvider, ProxyProtocolMode proxyProtocol,
-                          Gateway gateway) {
+                          Gateway gateway,
+                          FetchResolveSettings lfsFetchResolve) {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProxyConfig.class);
 
     /** The gateway file's virtual clusters; {@link VirtualClusters#NONE} without one. */
@@ -262,7 +266,7 @@ public record ProxyConfig(HostPort listen, String advertisedHost, int advertised
                 metadataRefresh, ioThreads, listenerLimits, listenerTls, anyBrokerConnect, readProbe,
                 certificateExpiryWarning, fetchReadAhead, drainTimeout,
                 logging, lfs, sasl, backendSecurity, acl, aclReloadInterval, sniHosts, tlsProvider, proxyProtocol,
-                gateway);
+                gateway, LfsConfig.fetchResolve(s, lfs.isPresent(), gateway.lfsResolve()));
     }
 
     /**

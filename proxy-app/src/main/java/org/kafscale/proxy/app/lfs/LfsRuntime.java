@@ -14,6 +14,9 @@ import org.kafscale.proxy.lfs.LfsModule;
 import org.kafscale.proxy.lfs.tracker.LfsTracker;
 import org.kafscale.proxy.lfs.LfsSettings;
 import org.kafscale.proxy.lfs.rewrite.LfsProduceRewriter;
+import org.kafscale.proxy.lfs.resolve.FetchResolveSettings;
+import org.kafscale.proxy.lfs.resolve.LfsFetchResolution;
+import org.kafscale.proxy.lfs.resolve.ResolutionServices;
 import org.kafscale.proxy.lfs.uploads.UploadRoutes;
 
 /**
@@ -25,11 +28,16 @@ public final class LfsRuntime implements AutoCloseable {
     private final LfsModule module;
     private final UploadRoutes uploads;
     private final Optional<Client> etcd;
+    /** Where the resolution on Fetch registers its series. */
+    private final MeterRegistry registry;
+    /** What every Kafka path's resolution on Fetch shares (its memory budget), made with the first. */
+    private ResolutionServices resolution;
 
-    private LfsRuntime(LfsModule module, UploadRoutes uploads, Optional<Client> etcd) {
+    private LfsRuntime(LfsModule module, UploadRoutes uploads, Optional<Client> etcd, MeterRegistry registry) {
         this.module = module;
         this.uploads = uploads;
         this.etcd = etcd;
+        this.registry = registry;
     }
 
     public static LfsRuntime start(ProxyConfig config, LfsSettings settings, TopologySource topology,
@@ -46,7 +54,7 @@ public final class LfsRuntime implements AutoCloseable {
         try {
             LfsModule module = LfsModule.start(settings, topology, topology.gate(), metrics, List.of(uploads),
                     config.backendSecurity(), audit);
-            return new LfsRuntime(module, uploads, etcd);
+            return new LfsRuntime(module, uploads, etcd, metrics);
         } catch (RuntimeException | InterruptedException e) {
             uploads.close();
             etcd.ifPresent(Client::close);
@@ -59,6 +67,21 @@ public final class LfsRuntime implements AutoCloseable {
         LfsSettings settings = module.context().settings();
         return settings.rewriteTopics().isEmpty() && !settings.offload().isOn() ? ProduceRewriter.NONE
                 : new LfsProduceRewriter(module.context(), settings.rewriteTopics(), settings.offload());
+    }
+
+    /**
+     * The policy that resolves envelopes on Fetch, when {@code settings} has rules; made for each
+     * Kafka path (a live reload makes new ones), its series registered once per registry.
+     */
+    public synchronized Optional<LfsFetchResolution> fetchResolution(FetchResolveSettings settings) {
+        if (settings.isOff()) {
+            return Optional.empty();
+        }
+        if (resolution == null) {
+            // The budget is a setting of the start (only the gateway file's rules reload).
+            resolution = new ResolutionServices(module.context(), settings.memoryBytes(), registry);
+        }
+        return Optional.of(new LfsFetchResolution(settings.rules(), resolution));
     }
 
     public InetSocketAddress httpAddress() {

@@ -78,7 +78,7 @@ record ConfigChanges(List<String> applied, List<String> atNextStart, Set<String>
         if (!Objects.equals(running.section(GatewayTree.AUDIT), next.section(GatewayTree.AUDIT))) {
             atNextStart.add("the gateway file's audit section");
         }
-        for (String section : List.of(GatewayTree.VALIDATION, GatewayTree.ENCRYPTION)) {
+        for (String section : List.of(GatewayTree.VALIDATION, GatewayTree.ENCRYPTION, GatewayTree.LFS_RESOLVE)) {
             if (!Objects.equals(running.section(section), next.section(section))) {
                 applied.add("the gateway file's " + section + " section");
                 every = true;

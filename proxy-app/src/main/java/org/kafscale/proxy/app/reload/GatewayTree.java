@@ -24,6 +24,7 @@ record GatewayTree(ObjectNode root) {
     static final String AUDIT = "audit";
     static final String VALIDATION = "validation";
     static final String ENCRYPTION = "encryption";
+    static final String LFS_RESOLVE = "lfsResolve";
     private static final String CLUSTERS = "virtualClusters";
 
     /** The file's tree; the file was just parsed by the configuration, so it is well-formed. */
