@@ -191,15 +191,17 @@ record KafkaPathAssembly(ProxyConfig config, TopologySource topology, Advertised
             policies.add(PolicyFactory.shared(new ValidationPolicy(config.gateway().validation(), topology,
                     metrics)));
         }
-        // LFS resolution on Fetch before encryption: answer hooks run in reverse, so it reads an
-        // answer after encryption has decrypted it (an envelope stored encrypted), in real names.
-        lfs.flatMap(runtime -> runtime.fetchResolution(config.lfsFetchResolve()))
-                .ifPresent(policy -> policies.add(PolicyFactory.shared(policy)));
-        // Last, after authorization and validation: only allowed, valid records are encrypted, and
-        // it reads answers first, in the real cluster's names, before the tenant policy renames them.
+        // After authorization and validation: only allowed, valid records are encrypted, and it
+        // reads answers in the real cluster's names, before the tenant policy renames them.
         if (!config.gateway().encryption().isEmpty()) {
             policies.add(PolicyFactory.shared(new EncryptionPolicy(config.gateway().encryption(), topology, metrics)));
         }
+        // Last: LFS resolution reads answers first (answer hooks run in reverse). On Produce the
+        // chain seals a record before the router's LFS rewrite offloads it, so S3 holds ciphertext
+        // and the broker an envelope with the encryption header; on Fetch the envelope is resolved
+        // back into that ciphertext before encryption opens it.
+        lfs.flatMap(runtime -> runtime.fetchResolution(config.lfsFetchResolve()))
+                .ifPresent(policy -> policies.add(PolicyFactory.shared(policy)));
         return policies;
     }
 }

@@ -2,6 +2,8 @@ package org.kafscale.proxy.app.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.HashMap;
@@ -31,10 +34,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.kafscale.proxy.app.config.LfsConfig;
+import org.kafscale.proxy.app.config.ProxyConfig;
 import org.kafscale.proxy.testkit.KafkaCluster;
 import org.kafscale.proxy.testkit.Kcat;
 import org.kafscale.proxy.testkit.S3Server;
+import org.kafscale.proxy.testkit.SecretKeyStores;
 import org.kafscale.proxy.testkit.TempDirs;
 
 /**
@@ -49,6 +55,8 @@ class LfsOffloadIT {
     private static final String KCAT_TOPIC = "offload.kcat";
     private static final String PLAIN = "plain";
     private static final String PAIR = "offload.pair";
+    /** Also covered by an encryption rule: sealed first, then offloaded, so S3 holds ciphertext. */
+    private static final String SEALED = "offload.sealed";
     private static final int THRESHOLD = 256 * 1024;
     private static final int LARGE = 10 * 1024 * 1024;
     /** Above the producers' default limits (1 MiB), which a producer of 10 MiB records must raise. */
@@ -59,22 +67,36 @@ class LfsOffloadIT {
     private static S3Server s3;
     private static RunningProxy proxy;
 
+    @TempDir
+    static Path dir;
+
     @BeforeAll
-    static void start() {
+    static void start() throws Exception {
         cluster = KafkaCluster.start(1);
         s3 = S3Server.start();
         cluster.createTopic(JAVA_TOPIC, 1);
         cluster.createTopic(KCAT_TOPIC, 1);
         cluster.createTopic(PLAIN, 1);
         cluster.createTopic(PAIR, 2);
+        cluster.createTopic(SEALED, 1);
+        Path keystore = SecretKeyStores.aesKey(dir.resolve("kek.p12"), "kek-1", "changeit");
+        Path gateway = Files.writeString(dir.resolve("gateway.yaml"), """
+                encryption:
+                  - topics: "offload\\\\.sealed"
+                    kek: {keystore: %s, password: changeit, alias: kek-1}
+                    allow: ["User:ANONYMOUS"]
+                """.formatted(keystore));
         s3.createBucket(BUCKET);
         // The frame limit stays at its default (100 MiB), which a request with a 10 MiB record fits.
         proxy = RunningProxy.start(cluster, "single", RunningProxy.lfsOn(s3, BUCKET, Map.of(
                 LfsConfig.OFFLOAD_TOPICS, "offload\\..*",
                 LfsConfig.OFFLOAD_THRESHOLD_BYTES, String.valueOf(THRESHOLD),
+                // The same topics resolved on Fetch: what a plain producer offloaded, a plain consumer reads whole.
+                LfsConfig.FETCH_RESOLVE_TOPICS, "offload\\..*",
                 // One upload at a time: every test here still gets through, one partition after another.
                 LfsConfig.MAX_UPLOADS, "1",
-                LfsConfig.MAX_UPLOADS_PER_CLIENT, "1")));
+                LfsConfig.MAX_UPLOADS_PER_CLIENT, "1",
+                ProxyConfig.GATEWAY_FILE, gateway.toString())));
     }
 
     @AfterAll
@@ -118,6 +140,35 @@ class LfsOffloadIT {
         assertArrayEquals(bytes("k-gone"), stored.get(2).key());
         assertEquals(offloadedBefore + 1, proxy.metric("kafscale_lfs_proxy_offload_records_total"));
         assertEquals(bytesBefore + LARGE, proxy.metric("kafscale_lfs_proxy_offload_bytes_total"));
+        // and a plain consumer through the proxy reads all three as they were sent
+        List<ConsumerRecord<byte[], byte[]>> read = readThroughProxy(JAVA_TOPIC, 3);
+        assertArrayEquals(large, read.get(0).value());
+        assertArrayEquals(bytes("k-large"), read.get(0).key());
+        assertEquals("java-1", text(read.get(0).headers().lastHeader("x-request-id").value()));
+        assertArrayEquals(small, read.get(1).value());
+        assertNull(read.get(2).value());
+    }
+
+    @Test
+    void aLargeRecordOfAnEncryptedTopicIsCiphertextInS3AndPlaintextThroughTheProxy() throws Exception {
+        // Given a topic that is encrypted, offloaded and resolved
+        byte[] large = random(LARGE, 4);
+        // When a plain producer sends a 10 MiB record through the proxy
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            producer.send(new ProducerRecord<>(SEALED, 0, bytes("k-sealed"), large)).get();
+        }
+        // Then the broker holds an envelope with the encryption header, whose object is not the plaintext
+        ConsumerRecord<byte[], byte[]> envelope = readFromBroker(SEALED, 1).get(0);
+        assertTrue(envelope.value().length < 2048, "an envelope of " + envelope.value().length + " bytes");
+        assertNotNull(envelope.headers().lastHeader("kafscale.enc"));
+        String key = JSON.readTree(envelope.value()).get("key").asText();
+        byte[] stored = s3.client().getObjectAsBytes(b -> b.bucket(BUCKET).key(key)).asByteArray();
+        assertTrue(stored.length > LARGE, "AES-GCM adds its tag: " + stored.length);
+        assertNotEquals(sha256(large), sha256(Arrays.copyOf(stored, LARGE)));
+        // and a consumer through the proxy reads the plaintext, without the encryption header
+        ConsumerRecord<byte[], byte[]> read = readThroughProxy(SEALED, 1).get(0);
+        assertArrayEquals(large, read.value());
+        assertNull(read.headers().lastHeader("kafscale.enc"));
     }
 
     @Test
@@ -140,6 +191,8 @@ class LfsOffloadIT {
         assertArrayEquals(bytes("k-kcat"), envelope.key());
         JsonNode json = assertEnvelopeOf(envelope.value(), large);
         assertEquals("kcat-1", json.get("original_headers").get("x-request-id").asText());
+        // and read back through the proxy, the record is the 10 MiB kcat sent
+        assertArrayEquals(large, readThroughProxy(KCAT_TOPIC, 1).get(0).value());
     }
 
     @Test
@@ -218,6 +271,13 @@ class LfsOffloadIT {
     /** The first {@code count} records of partition 0 of {@code topic}, read from the broker itself. */
     private static List<ConsumerRecord<byte[], byte[]>> readFromBroker(String topic, int count) {
         return readFromBroker(topic, 0, count);
+    }
+
+    /** The first {@code count} records of partition 0 of {@code topic}, read by a plain consumer through the proxy. */
+    private static List<ConsumerRecord<byte[], byte[]>> readThroughProxy(String topic, int count) {
+        Properties through = new Properties();
+        through.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, proxy.bootstrap());
+        return RecordRoundTrip.firstRecords(through, topic, count);
     }
 
     /** The first {@code count} records of {@code partition} of {@code topic}, read from the broker itself. */
