@@ -105,9 +105,16 @@ final class AnswerResolution {
             if (payload == 0 && found.stream().allMatch(f -> f.end() == FetchTrim.NO_CUT && f.refused() == null)) {
                 return CompletableFuture.completedFuture(new Results(List.of()));
             }
-            // Twice the payload: the bytes read, and the record set written from them.
+            // Twice the payload: the bytes read, and the record set written from them. Held until
+            // the answer is encoded (Results#release), not only until it is rebuilt: the rebuilt
+            // set lives until then, and the next Fetch's payloads must not come on top of it.
             return budget.reserve(2 * payload).thenCompose(reservation -> fetchAll(found, connection)
-                    .whenComplete((results, error) -> reservation.close()));
+                    .whenComplete((results, error) -> {
+                        if (error != null) {
+                            reservation.close();
+                        }
+                    })
+                    .thenApply(results -> results.holding(reservation)));
         });
     }
 
@@ -282,9 +289,22 @@ final class AnswerResolution {
     /** What becomes of the answer's resolved partitions. */
     static final class Results {
         private final List<Result> results;
+        private ResolutionBudget.Reservation reservation;
 
         private Results(List<Result> results) {
             this.results = results;
+        }
+
+        private Results holding(ResolutionBudget.Reservation held) {
+            this.reservation = held;
+            return this;
+        }
+
+        /** Gives the budget back, once the answer holding these records is encoded (or dropped). */
+        void release() {
+            if (reservation != null) {
+                reservation.close();
+            }
         }
 
         /** Changes the answer; on the connection's event loop. */

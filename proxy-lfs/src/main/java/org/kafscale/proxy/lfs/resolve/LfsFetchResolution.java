@@ -87,15 +87,19 @@ public final class LfsFetchResolution implements Policy {
             Promise<AnswerOutcome> outcome = context.newAnswerOutcome();
             resolution.resolve(plan, context.connection()).whenComplete((results, error) ->
                     Async.onLoop(context.loop(), () -> {
+                        if (error != null) {
+                            outcome.setFailure(Async.unwrap(error));
+                            return;
+                        }
                         try {
-                            if (error != null) {
-                                outcome.setFailure(Async.unwrap(error));
-                                return;
-                            }
                             results.apply();
                             outcome.setSuccess(AnswerOutcome.replace(answer));
                         } catch (RuntimeException e) {
                             outcome.tryFailure(e);
+                        } finally {
+                            // The answer is encoded and written by the outcome's listeners on this
+                            // loop; the budget comes back in the loop's next task, after them.
+                            context.loop().execute(results::release);
                         }
                     }));
             return outcome;
