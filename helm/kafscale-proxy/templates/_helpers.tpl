@@ -69,13 +69,14 @@ would print 5368709120 as 5.36870912e+09: whole numbers are printed as integers.
 {{- define "kafscale-proxy.gatewayDir" -}}/etc/kafscale/gateway{{- end -}}
 
 {{/*
-The gateway file's sections written in values (virtualClusters, audit, validation, encryption),
+The gateway file's sections written in values (virtualClusters, audit, validation, encryption,
+lfsResolve),
 as a map of the non-empty ones: the file the chart renders, or empty when the file is the user's.
 */}}
 {{- define "kafscale-proxy.gatewaySections" -}}
 {{- $g := .Values.gateway -}}
 {{- $s := dict -}}
-{{- range $key := list "virtualClusters" "audit" "validation" "encryption" -}}
+{{- range $key := list "virtualClusters" "audit" "validation" "encryption" "lfsResolve" -}}
 {{- with get $g $key }}{{ $_ := set $s $key . }}{{ end -}}
 {{- end -}}
 {{- toYaml $s -}}
@@ -354,7 +355,7 @@ Secret, never to the ConfigMap.
 {{- end -}}
 {{- $gateway := .Values.gateway -}}
 {{- $sources := list -}}
-{{- if include "kafscale-proxy.gatewayRendered" . }}{{ $sources = append $sources "gateway's sections (virtualClusters, audit, validation, encryption)" }}{{ end -}}
+{{- if include "kafscale-proxy.gatewayRendered" . }}{{ $sources = append $sources "gateway's sections (virtualClusters, audit, validation, encryption, lfsResolve)" }}{{ end -}}
 {{- if $gateway.existingConfigMap.name }}{{ $sources = append $sources "gateway.existingConfigMap.name" }}{{ end -}}
 {{- if $gateway.existingSecret.name }}{{ $sources = append $sources "gateway.existingSecret.name" }}{{ end -}}
 {{- if gt (len $sources) 1 -}}

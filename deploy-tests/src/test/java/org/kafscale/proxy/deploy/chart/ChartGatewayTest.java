@@ -153,7 +153,7 @@ class ChartGatewayTest {
                         .set("config.KAFSCALE_PROXY_GATEWAY_FILE", "/etc/gateway.yaml"),
                 "gateway is set, and so is config.KAFSCALE_PROXY_GATEWAY_FILE");
         assertRefused(ChartRenderer.chart().valuesYaml(TWO_TENANTS).set("gateway.existingConfigMap.name", "tenants"),
-                "gateway's sections (virtualClusters, audit, validation, encryption) and gateway.existingConfigMap.name are all set");
+                "gateway's sections (virtualClusters, audit, validation, encryption, lfsResolve) and gateway.existingConfigMap.name are all set");
         assertRefused(ChartRenderer.chart().valuesYaml(SASL).set("gateway.existingConfigMap.name", "tenants")
                         .set("gateway.existingSecret.name", "tenants"),
                 "gateway.existingConfigMap.name and gateway.existingSecret.name are all set");
@@ -216,6 +216,30 @@ class ChartGatewayTest {
         assertEquals(Optional.of("/etc/kafscale/gateway/gateway.yaml"),
                 rendered.effectiveSetting("KAFSCALE_PROXY_GATEWAY_FILE"));
         assertFalse(annotations(rendered).path("checksum/gateway").asText().isEmpty());
+    }
+
+    @Test
+    void lfsResolveRulesReachTheProxyAndAChangeToThemRollsNoPod() {
+        String values = """
+                lfs:
+                  enabled: true
+                  s3:
+                    bucket: blobs
+                    region: us-east-1
+                gateway:
+                  lfsResolve:
+                    - topics: "media\\\\..*"
+                      principals: ["User:reader"]
+                """;
+        RenderedChart rendered = ChartRenderer.chart().valuesYaml(values).render();
+
+        String file = rendered.get("ConfigMap", GATEWAY_CONFIG_MAP).path("data").path("gateway.yaml").asText();
+        var gateway = GatewayFile.parse("chart", file.getBytes(StandardCharsets.UTF_8));
+        assertEquals(1, gateway.lfsResolve().size());
+        // Resolution rules are reloaded by the running proxy: only restart-only parts are in the checksum
+        String changed = gatewayChecksum(ChartRenderer.chart()
+                .valuesYaml(values.replace("User:reader", "User:other")).render());
+        assertEquals(gatewayChecksum(rendered), changed);
     }
 
     @Test
