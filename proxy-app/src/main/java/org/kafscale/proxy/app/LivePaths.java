@@ -91,7 +91,10 @@ final class LivePaths implements ReloadTarget {
                 current.replace(parts.aroundHandlers().apply(handlers));
             }
         });
-        servers.forEach(server -> server.drainWhere(affected));
+        servers.forEach(server -> {
+            server.applyTimeouts(config.listenerLimits());
+            server.drainWhere(affected);
+        });
     }
 
     private KafkaPathAssembly.KafkaPaths assemble(ProxyConfig config, AclFiles acls, Optional<QuotaPolicy> previous) {

@@ -36,7 +36,10 @@ record ConfigChanges(List<String> applied, List<String> atNextStart, Set<String>
     private static final Set<String> LIVE = Set.of(ConfigKey.ADVERTISED_HOST.envName(),
             ConfigKey.ADVERTISED_PORT.envName(), ConfigKey.GATEWAY_FILE.envName(), ConfigKey.ACL_FILE.envName(),
             ConfigKey.ACL_RELOAD_MS.envName(), ConfigKey.FETCH_READ_AHEAD.envName(),
-            ConfigKey.FETCH_READ_AHEAD_MAX_BYTES.envName());
+            ConfigKey.FETCH_READ_AHEAD_MAX_BYTES.envName(),
+            // Taken by each connection when it is accepted: new connections get the new value.
+            ConfigKey.FRAME_READ_TIMEOUT_MS.envName(), ConfigKey.IDLE_TIMEOUT_MS.envName(),
+            ConfigKey.UNAUTHENTICATED_IDLE_TIMEOUT_MS.envName());
     /** Of those, the ones every connection must reconnect for: it was told them, or is checked by them. */
     private static final Set<String> RECONNECT = Set.of(ConfigKey.ADVERTISED_HOST.envName(),
             ConfigKey.ADVERTISED_PORT.envName(), ConfigKey.ACL_FILE.envName());

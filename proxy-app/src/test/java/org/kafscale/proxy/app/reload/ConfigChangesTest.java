@@ -81,6 +81,23 @@ class ConfigChangesTest {
     }
 
     @Test
+    void timeoutsAreAppliedToNewConnectionsWithoutMovingTheOpenOnesAndOtherLimitsWaitForTheNextStart() {
+        ConfigChanges changes = ConfigChanges.between(
+                Map.of("KAFSCALE_PROXY_UNAUTHENTICATED_IDLE_TIMEOUT_MS", "10000",
+                        "KAFSCALE_PROXY_IDLE_TIMEOUT_MS", "600000", "KAFSCALE_PROXY_FRAME_READ_TIMEOUT_MS", "30000",
+                        "KAFSCALE_PROXY_MAX_CONNECTIONS_PER_IP", "1000"),
+                Map.of("KAFSCALE_PROXY_UNAUTHENTICATED_IDLE_TIMEOUT_MS", "500",
+                        "KAFSCALE_PROXY_IDLE_TIMEOUT_MS", "60000", "KAFSCALE_PROXY_FRAME_READ_TIMEOUT_MS", "5000",
+                        "KAFSCALE_PROXY_MAX_CONNECTIONS_PER_IP", "10"),
+                GatewayTree.NONE, GatewayTree.NONE, AdvertiseMode.SINGLE);
+
+        assertEquals(List.of("KAFSCALE_PROXY_FRAME_READ_TIMEOUT_MS", "KAFSCALE_PROXY_IDLE_TIMEOUT_MS",
+                "KAFSCALE_PROXY_UNAUTHENTICATED_IDLE_TIMEOUT_MS"), changes.applied());
+        assertEquals(Set.of("KAFSCALE_PROXY_MAX_CONNECTIONS_PER_IP"), changes.restartOnlySettings());
+        assertFalse(changes.everyConnection(), "open connections keep the timeouts they were accepted with");
+    }
+
+    @Test
     void inModePortsTheAdvertisedPortAnchorsTheBoundBrokerPorts() {
         ConfigChanges changes = ConfigChanges.between(Map.of("KAFSCALE_PROXY_ADVERTISED_PORT", "9092"),
                 Map.of("KAFSCALE_PROXY_ADVERTISED_PORT", "9093"), GatewayTree.NONE, GatewayTree.NONE,

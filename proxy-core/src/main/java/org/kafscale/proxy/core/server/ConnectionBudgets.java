@@ -6,16 +6,27 @@ import java.time.Duration;
 final class ConnectionBudgets {
     private final HeldBytes partialFrames;
     private final HeldBytes unreadAnswers;
-    private final Duration frameReadTimeout;
-    private final Duration idleTimeout;
-    private final Duration unauthenticatedTimeout;
+    /**
+     * The timeouts a connection takes when it is accepted: one immutable snapshot, swapped whole
+     * by a live reconfiguration, so an event loop reads it without a lock and never sees half of one.
+     */
+    private volatile Timeouts timeouts;
+
+    private record Timeouts(Duration frameRead, Duration idle, Duration unauthenticated) {
+        Timeouts(ListenerLimits limits) {
+            this(limits.frameReadTimeout(), limits.idleTimeout(), limits.unauthenticatedTimeout());
+        }
+    }
 
     ConnectionBudgets(ListenerLimits limits) {
         this.partialFrames = new HeldBytes(limits.partialFrameBytes());
         this.unreadAnswers = new HeldBytes(limits.unreadAnswerBytes());
-        this.frameReadTimeout = limits.frameReadTimeout();
-        this.idleTimeout = limits.idleTimeout();
-        this.unauthenticatedTimeout = limits.unauthenticatedTimeout();
+        this.timeouts = new Timeouts(limits);
+    }
+
+    /** Connections accepted from now on take the timeouts of {@code limits}; open ones keep theirs. */
+    void applyTimeouts(ListenerLimits limits) {
+        timeouts = new Timeouts(limits);
     }
 
     /** Bytes of request frames not yet complete. */
@@ -29,14 +40,14 @@ final class ConnectionBudgets {
     }
 
     Duration frameReadTimeout() {
-        return frameReadTimeout;
+        return timeouts.frameRead();
     }
 
     Duration idleTimeout() {
-        return idleTimeout;
+        return timeouts.idle();
     }
 
     Duration unauthenticatedTimeout() {
-        return unauthenticatedTimeout;
+        return timeouts.unauthenticated();
     }
 }

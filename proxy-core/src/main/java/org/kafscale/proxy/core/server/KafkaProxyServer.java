@@ -165,6 +165,15 @@ public final class KafkaProxyServer implements AutoCloseable {
         clients.drainWhere(affected);
     }
 
+    /**
+     * Live reconfiguration: connections accepted from now on (on every port of this listener) get
+     * the frame read, idle and unauthenticated timeouts of {@code limits}; open connections keep
+     * the ones they were accepted with. The other limits stay as bound at start.
+     */
+    public void applyTimeouts(ListenerLimits limits) {
+        budgets.applyTimeouts(limits);
+    }
+
     /** Stops at once: no more connections, and the open ones closed without waiting for answers. */
     @Override
     public void close() {

@@ -444,6 +444,31 @@ class ClientConnectionHandlerTest {
     }
 
     @Test
+    void liveTimeoutsReachConnectionsAcceptedAfterTheChangeAndLeaveTheOpenOnesAlone() {
+        // Given a connection accepted with the default ten-second unauthenticated timeout
+        channel.finishAndReleaseAll();
+        ConnectionBudgets budgets = new ConnectionBudgets(ListenerLimits.DEFAULTS);
+        channel = connection(connectionHandler(handler, 16, ConnectionListener.NONE, budgets));
+        // When the listener's unauthenticated timeout is lowered to one second and another connection is accepted
+        ListenerLimits d = ListenerLimits.DEFAULTS;
+        budgets.applyTimeouts(new ListenerLimits(d.maxConnections(), d.maxConnectionsPerIp(), d.fdHeadroom(),
+                d.partialFrameBytes(), d.frameReadTimeout(), d.idleTimeout(), d.unreadAnswerBytesPerConnection(),
+                d.unreadAnswerBytes(), Duration.ofSeconds(1)));
+        EmbeddedChannel later = connection(connectionHandler(handler, 16, ConnectionListener.NONE, budgets));
+        try {
+            advanceTime(Duration.ofSeconds(2));
+            later.advanceTimeBy(2, TimeUnit.SECONDS);
+            later.runScheduledPendingTasks();
+
+            // Then the new connection is closed by the new value, and the open one keeps its own
+            assertFalse(later.isOpen());
+            assertTrue(channel.isOpen());
+        } finally {
+            later.finishAndReleaseAll();
+        }
+    }
+
+    @Test
     void aWholeFirstRequestStopsTheUnauthenticatedTimeoutEvenWhileItsAnswerIsAwaited() {
         // Given a connection whose first request its broker has not answered yet
         channel.finishAndReleaseAll();

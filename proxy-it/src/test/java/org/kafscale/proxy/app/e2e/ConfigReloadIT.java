@@ -208,6 +208,25 @@ class ConfigReloadIT {
         }
     }
 
+    @Test
+    void aLoweredUnauthenticatedIdleTimeoutClosesASilentSocketAcceptedAfterTheReload() throws Exception {
+        // Another test may have left the gateway file refused, which would refuse this reload too.
+        if (!Files.readString(gatewayFile).equals(TEAMS)) {
+            reloadAfter(() -> write(gatewayFile, TEAMS));
+        }
+        String before = Files.readString(configFile);
+        try {
+            reloadAfter(() -> write(configFile, before + "KAFSCALE_PROXY_UNAUTHENTICATED_IDLE_TIMEOUT_MS: 500\n"));
+            try (java.net.Socket silent = new java.net.Socket("127.0.0.1", proxy.kafkaPort())) {
+                // Well below the ten seconds it ran with: only the new value closes it this soon.
+                silent.setSoTimeout(8_000);
+                assertEquals(-1, silent.getInputStream().read(), "the proxy closed the silent socket");
+            }
+        } finally {
+            reloadAfter(() -> write(configFile, before));
+        }
+    }
+
     /** Waits, after {@code change}, for the watcher to apply a reload. */
     private static void reloadAfter(Runnable change) {
         double applied = proxy.metric("kafscale_proxy_config_reloads_total{result=\"applied\"");

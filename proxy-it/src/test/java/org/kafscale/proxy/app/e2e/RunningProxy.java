@@ -117,6 +117,10 @@ final class RunningProxy implements AutoCloseable {
     }
 
     /** What clients put in bootstrap.servers. */
+    int kafkaPort() {
+        return runtime.kafkaAddress().getPort();
+    }
+
     String bootstrap() {
         return "127.0.0.1:" + runtime.kafkaAddress().getPort();
     }
