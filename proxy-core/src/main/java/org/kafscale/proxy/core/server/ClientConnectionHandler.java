@@ -63,8 +63,9 @@ public final class ClientConnectionHandler extends ChannelInboundHandlerAdapter 
         this.context = parts.newContext(ctx.channel());
         ctx.channel().attr(LogFields.OF_CHANNEL).set(context);
         this.decoder = ctx.pipeline().get(KafkaFrameDecoder.class);
-        this.timeouts = new ConnectionTimeouts(ctx.executor(), parts.budgets().frameReadTimeout(),
-                parts.budgets().idleTimeout(), parts.budgets().unauthenticatedTimeout(), this::expired);
+        ConnectionBudgets.Timeouts accepted = parts.budgets().timeouts();
+        this.timeouts = new ConnectionTimeouts(ctx.executor(), accepted.frameRead(), accepted.idle(),
+                accepted.unauthenticated(), this::expired);
         context.onAdmitted(timeouts::admitted);
         this.writer = new AnswerWriter(ctx, parts.logs(), context::describeClient, context, () -> phase.answers(),
                 this::answersTaken, this::beginClose);

@@ -12,7 +12,7 @@ final class ConnectionBudgets {
      */
     private volatile Timeouts timeouts;
 
-    private record Timeouts(Duration frameRead, Duration idle, Duration unauthenticated) {
+    record Timeouts(Duration frameRead, Duration idle, Duration unauthenticated) {
         Timeouts(ListenerLimits limits) {
             this(limits.frameReadTimeout(), limits.idleTimeout(), limits.unauthenticatedTimeout());
         }
@@ -39,15 +39,8 @@ final class ConnectionBudgets {
         return unreadAnswers;
     }
 
-    Duration frameReadTimeout() {
-        return timeouts.frameRead();
-    }
-
-    Duration idleTimeout() {
-        return timeouts.idle();
-    }
-
-    Duration unauthenticatedTimeout() {
-        return timeouts.unauthenticated();
+    /** The timeouts in force, read once per connection so that it never takes half of a reload's. */
+    Timeouts timeouts() {
+        return timeouts;
     }
 }

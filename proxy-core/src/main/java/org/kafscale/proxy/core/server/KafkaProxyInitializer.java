@@ -108,7 +108,7 @@ public final class KafkaProxyInitializer extends ChannelInitializer<SocketChanne
             ch.pipeline()
                     .addLast("proxyHeader", new ProxyHeaderDetector())
                     .addLast("proxyGate", new ProxyProtocolGate(settings.proxyProtocol(), PROXY_PROTOCOL_SETTING,
-                            parts.budgets().frameReadTimeout().toMillis(), proxyAdmission,
+                            parts.budgets().timeouts().frameRead().toMillis(), proxyAdmission,
                             event -> event == ClientConnectionHandler.DRAIN, proxyHeaderRefusals));
         }
         if (accepted != null) {
