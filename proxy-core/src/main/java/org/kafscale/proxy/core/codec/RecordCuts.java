@@ -12,7 +12,6 @@ import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
-import org.apache.kafka.common.utils.ByteBufferOutputStream;
 
 /**
  * A fetched record set read record by record, then written again with chosen records' values
@@ -97,33 +96,46 @@ public final class RecordCuts {
      * {@code records} with the records {@code replacer} replaces written again, and every record
      * (and control batch) at {@code endOffset} or after left out.
      *
-     * @param sizeHint about how many bytes the result holds (the output grows past it, at a copy)
      * @throws IllegalArgumentException when the records are not a record set, or a batch to
      *         rewrite is older than magic v2 (it carries no headers)
      * @throws RuntimeException (Kafka's CorruptRecordException) when a batch does not decode
      */
-    public static Cut cut(BaseRecords records, Replacer replacer, long endOffset, int sizeHint) {
+    public static Cut cut(BaseRecords records, Replacer replacer, long endOffset) {
         if (!(records instanceof MemoryRecords memory)) {
             throw new IllegalArgumentException("records of type "
                     + (records == null ? "none" : records.getClass().getSimpleName()) + " cannot be rewritten");
         }
-        ByteBufferOutputStream out = new ByteBufferOutputStream(Math.max(sizeHint, 0) + 256);
+        // Pieces first, the copy last: a lone rewritten batch (a large payload is usually alone in
+        // its batch) becomes the result as it is, and otherwise one exact copy is made. Writing into
+        // a buffer sized up front kept the payload, its rebuilt batch and that buffer alive at once.
+        List<ByteBuffer> pieces = new ArrayList<>();
+        boolean lone = true;
+        int position = memory.buffer().position();
         for (MutableRecordBatch batch : memory.batches()) {
             if (batch.baseOffset() >= endOffset) {
                 break;
             }
-            if (batch.isControlBatch() || batch.countOrNull() != null && batch.countOrNull() == 0) {
-                batch.writeTo(out);
-                continue;
-            }
-            MemoryRecords rewritten = rewrite(batch, replacer, endOffset);
+            int size = batch.sizeInBytes();
+            MemoryRecords rewritten = batch.isControlBatch() || batch.countOrNull() != null && batch.countOrNull() == 0
+                    ? null : rewrite(batch, replacer, endOffset);
             if (rewritten == null) {
-                batch.writeTo(out);
+                // A view of the answer's own bytes: the answer outlives this call, the copy below doesn't share it.
+                pieces.add(memory.buffer().duplicate().limit(position + size).position(position).slice());
+                lone = false;
             } else if (rewritten.sizeInBytes() > 0) {
-                out.write(rewritten.buffer());
+                pieces.add(rewritten.buffer());
             }
+            position += size;
         }
-        ByteBuffer buffer = out.buffer();
+        if (lone && pieces.size() == 1) {
+            return new Cut(MemoryRecords.readableRecords(pieces.get(0)));
+        }
+        long total = 0;
+        for (ByteBuffer piece : pieces) {
+            total += piece.remaining();
+        }
+        ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(total));
+        pieces.forEach(piece -> buffer.put(piece.duplicate()));
         buffer.flip();
         return new Cut(MemoryRecords.readableRecords(buffer));
     }

@@ -69,7 +69,7 @@ class RecordCutsTest {
         FetchResponseData.PartitionData partition = new FetchResponseData.PartitionData();
         RecordCuts.cut(records, (offset, value, headers) -> offset != 11 ? null
                 : new RecordRewrites.Rewritten(ByteBuffer.wrap(utf8("payload")),
-                        new Header[] {headers[0], new RecordHeader("resolved", utf8("yes"))}), end, 0)
+                        new Header[] {headers[0], new RecordHeader("resolved", utf8("yes"))}), end)
                 .applyTo(partition);
         return (MemoryRecords) partition.records();
     }

@@ -119,7 +119,7 @@ final class AnswerResolution {
     }
 
     /** What was found in one resolved partition. */
-    private record Found(Slot slot, long end, Map<Long, Envelope> envelopes, ResolveFailure refused, int sizeHint) {
+    private record Found(Slot slot, long end, Map<Long, Envelope> envelopes, ResolveFailure refused) {
         long payloadBytes() {
             return refused != null ? 0 : envelopes.values().stream().mapToLong(Envelope::size).sum();
         }
@@ -143,14 +143,14 @@ final class AnswerResolution {
         List<Found> result = new ArrayList<>();
         for (int i = 0; i < plan.slots().size(); i++) {
             if (envelopes.get(i) != null) {
-                result.add(found(plan.slots().get(i), parts.get(i), envelopes.get(i), ends[i]));
+                result.add(found(plan.slots().get(i), envelopes.get(i), ends[i]));
             }
         }
         return result;
     }
 
     /** The envelopes of one partition before its cut, and whether one of them is refused. */
-    private Found found(Slot slot, FetchTrim.Part part, Map<Long, Envelope> envelopes, long end) {
+    private Found found(Slot slot, Map<Long, Envelope> envelopes, long end) {
         Map<Long, Envelope> kept = new HashMap<>();
         envelopes.forEach((offset, envelope) -> {
             if (offset < end) {
@@ -159,11 +159,7 @@ final class AnswerResolution {
         });
         ResolveFailure refused = kept.values().stream().map(e -> foreign(slot.topic(), e))
                 .filter(f -> f != null).findFirst().orElse(null);
-        long sizes = 0;
-        for (int r = 0; r < part.offsets().length && part.offsets()[r] < end; r++) {
-            sizes += part.sizes()[r];
-        }
-        return new Found(slot, end, kept, refused, (int) Math.min(Integer.MAX_VALUE - 1024, sizes + 1024));
+        return new Found(slot, end, kept, refused);
     }
 
     /**
@@ -274,7 +270,7 @@ final class AnswerResolution {
             marked[headers.length] = RecordRewrites.header(RESOLVED_HEADER,
                     f.envelopes().get(offset).sha256().getBytes(StandardCharsets.US_ASCII));
             return new RecordRewrites.Rewritten(ByteBuffer.wrap(payload.join()), marked);
-        }, f.end(), f.sizeHint());
+        }, f.end());
         f.envelopes().values().forEach(e -> metrics.resolved(e.size()));
         return new Result(f.slot().data(), records, null);
     }
