@@ -72,6 +72,7 @@ class ConfigReloadIT {
     private static Path gatewayFile;
     private static Path configFile;
     private static RunningProxy proxy;
+    private static final String STARTING_CONFIG = "KAFSCALE_PROXY_ADVERTISED_HOST: 127.0.0.1\n";
 
     @BeforeAll
     static void startProxy() throws Exception {
@@ -85,7 +86,7 @@ class ConfigReloadIT {
         settings.put(ProxyConfig.ADMIN_TOKEN, TOKEN);
         settings.put(ProxyConfig.CONFIG_WATCH_MS, "200");
         configFile = dir.resolve("proxy.yaml");
-        Files.writeString(configFile, "KAFSCALE_PROXY_ADVERTISED_HOST: 127.0.0.1\n");
+        Files.writeString(configFile, STARTING_CONFIG);
         proxy = RunningProxy.startReloadable(KAFKA.cluster(), "single", settings, configFile);
         Eventually.await(DEADLINE, "/readyz 200", () -> proxy.healthStatus("/readyz") == 200);
         for (String user : List.of("alice", "bob")) {
@@ -166,6 +167,10 @@ class ConfigReloadIT {
             bob.awaitSent(bob.sent() + 20);
             assertEquals(closesBefore, alice.closes() + bob.closes(), "no connection was touched");
             assertEquals(0, alice.failures() + bob.failures(), "no send failed");
+        } finally {
+            // The files back as the proxy started with them, so the next test reloads from there
+            restore(gatewayFile, TEAMS);
+            restore(configFile, STARTING_CONFIG);
         }
     }
 
@@ -210,10 +215,6 @@ class ConfigReloadIT {
 
     @Test
     void aLoweredUnauthenticatedIdleTimeoutClosesASilentSocketAcceptedAfterTheReload() throws Exception {
-        // Another test may have left the gateway file refused, which would refuse this reload too.
-        if (!Files.readString(gatewayFile).equals(TEAMS)) {
-            reloadAfter(() -> write(gatewayFile, TEAMS));
-        }
         String before = Files.readString(configFile);
         try {
             reloadAfter(() -> write(configFile, before + "KAFSCALE_PROXY_UNAUTHENTICATED_IDLE_TIMEOUT_MS: 500\n"));
@@ -233,6 +234,13 @@ class ConfigReloadIT {
         change.run();
         Eventually.await(DEADLINE, "the change to be applied",
                 () -> proxy.metric("kafscale_proxy_config_reloads_total{result=\"applied\"") > applied);
+    }
+
+    /** Writes {@code text} back into {@code file} and waits for its reload, unless the file holds it already. */
+    private static void restore(Path file, String text) throws IOException {
+        if (!Files.readString(file).equals(text)) {
+            reloadAfter(() -> write(file, text));
+        }
     }
 
     /** Replaces the file whole, as a ConfigMap update does, so the watcher never reads half of it. */

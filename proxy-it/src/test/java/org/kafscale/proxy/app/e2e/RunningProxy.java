@@ -116,13 +116,14 @@ final class RunningProxy implements AutoCloseable {
         return start(cluster, advertiseMode, Map.of(ProxyConfig.ADDR, "127.0.0.1:" + port));
     }
 
-    /** What clients put in bootstrap.servers. */
+    /** The Kafka listener's port. */
     int kafkaPort() {
         return runtime.kafkaAddress().getPort();
     }
 
+    /** What clients put in bootstrap.servers. */
     String bootstrap() {
-        return "127.0.0.1:" + runtime.kafkaAddress().getPort();
+        return "127.0.0.1:" + kafkaPort();
     }
 
     int port() {
